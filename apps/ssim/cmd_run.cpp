@@ -1,0 +1,51 @@
+// ssim run FILE: validate, generate, and (with the engine) run the experiment.
+#include <iostream>
+#include <memory>
+
+#include "apps/ssim/load.hpp"
+#include "apps/ssim/print_plan.hpp"
+#include "apps/ssim/verbs.hpp"
+#include "lib/generate/generate.hpp"
+#include "lib/plan/plan_json.hpp"
+
+namespace ssim::app {
+
+namespace {
+struct RunOptions {
+  std::string file;
+  bool dry_run = false, detach = false, batch = false, overwrite = false, resume = false, json = false;
+  std::string launcher;
+};
+}  // namespace
+
+Action add_run(CLI::App& app) {
+  auto o = std::make_shared<RunOptions>();
+  auto* cmd = app.add_subcommand("run", "Run an experiment");
+  cmd->add_option("FILE", o->file, "experiment YAML file")->required();
+  cmd->add_flag("--dry-run", o->dry_run, "print the plan; write and start nothing");
+  cmd->add_flag("--detach", o->detach, "return once everything is started");
+  cmd->add_flag("--batch", o->batch, "submit the whole experiment as one batch job");
+  auto* ow = cmd->add_flag("--overwrite", o->overwrite, "replace an existing experiment directory");
+  cmd->add_flag("--resume", o->resume, "rerun failed and cancelled entities in place")->excludes(ow);
+  cmd->add_option("--launcher", o->launcher, "override experiment.launcher")
+      ->check(CLI::IsMember({"auto", "local", "slurm", "pbs", "lsf"}));
+  cmd->add_flag("--json", o->json, "machine-readable output on stdout");
+  return [o] {
+    const Loaded l = load(o->file, o->launcher);
+    const auto host = launchers::current_host();
+    if (o->dry_run) {
+      if (o->json) std::cout << plan::plan_to_json(l.plan, host).dump(2) << "\n";
+      else print_plan(std::cout, l.plan, host);
+      return 0;
+    }
+    const auto mode = o->overwrite ? generate::Existing::Overwrite
+                      : o->resume  ? generate::Existing::Resume
+                                   : generate::Existing::Refuse;
+    const auto result = generate::generate(l.plan, mode);
+    for (const auto& w : result.warnings) std::cerr << "ssim: warning: " << w << "\n";
+    std::cerr << "ssim: generated " << l.plan.path << "\n";
+    return 0;
+  };
+}
+
+}  // namespace ssim::app

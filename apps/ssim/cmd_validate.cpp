@@ -1,0 +1,22 @@
+// ssim validate FILE: parse, check and plan the experiment; write nothing.
+#include <iostream>
+#include <memory>
+
+#include "apps/ssim/load.hpp"
+#include "apps/ssim/verbs.hpp"
+
+namespace ssim::app {
+
+Action add_validate(CLI::App& app) {
+  auto file = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand("validate", "Check an experiment file; print nothing but errors");
+  cmd->add_option("FILE", *file, "experiment YAML file")->required();
+  return [file] {
+    const Loaded l = load(*file);
+    std::cerr << *file << ": ok (" << l.plan.steps.size() << " entities"
+              << (l.plan.database ? ", orchestrator" : "") << ")\n";
+    return 0;
+  };
+}
+
+}  // namespace ssim::app

@@ -1,0 +1,45 @@
+// ssim: command line entry point. Maps errors to SPEC.md's exit codes.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "apps/ssim/verbs.hpp"
+#include "lib/generate/generate.hpp"
+#include "lib/spec/error.hpp"
+#include "lib/util/errors.hpp"
+#include "ssim_version.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"ssim: run HPC and ML workflows (a database, models, ensembles) from one YAML file"};
+  app.set_version_flag("--version", std::string("ssim ") + SSIM_VERSION);
+  app.require_subcommand(1);
+  std::vector<std::pair<CLI::App*, ssim::app::Action>> verbs;
+  auto add = [&](ssim::app::Action action) { verbs.emplace_back(app.get_subcommands({}).back(), action); };
+  add(ssim::app::add_validate(app));
+  add(ssim::app::add_run(app));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    for (auto& [cmd, action] : verbs)
+      if (cmd->parsed()) return action();
+  } catch (const ssim::spec::SpecError& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  } catch (const ssim::generate::GenerateError& e) {
+    std::cerr << "ssim: " << e.what() << "\n";
+    return 2;
+  } catch (const ssim::UsageError& e) {
+    std::cerr << "ssim: " << e.what() << "\n";
+    return 2;
+  } catch (const ssim::EnvironmentError& e) {
+    std::cerr << "ssim: " << e.what() << "\n";
+    return 3;
+  } catch (const std::exception& e) {
+    std::cerr << "ssim: internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return 2;
+}

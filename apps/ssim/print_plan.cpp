@@ -1,0 +1,30 @@
+#include "apps/ssim/print_plan.hpp"
+
+#include "lib/util/shell_quote.hpp"
+
+namespace ssim::app {
+
+void print_plan(std::ostream& out, const plan::Plan& plan, const launchers::HostFacts& host) {
+  out << "experiment " << plan.name << "  (launcher: " << plan.launcher << ")\n"
+      << "  path: " << plan.path << "\n";
+  if (plan.database) {
+    const auto& d = *plan.database;
+    out << "orchestrator: " << d.binary << ", " << d.shards << " shard(s) from port " << d.port
+        << ", password " << (d.password ? "auto" : "none") << (d.persist ? ", persists" : "")
+        << "\n  run_dir: " << d.run_dir << "\n";
+  }
+  for (const auto& s : plan.steps) {
+    out << plan::to_string(s.kind) << " " << s.name << "\n"
+        << "  run_dir: " << s.run_dir << "\n"
+        << "  command: " << shell_join(launchers::local_command(s, host)) << "\n";
+    if (!s.after.empty()) {
+      out << "  after:";
+      for (const auto& a : s.after) out << " " << a;
+      out << "\n";
+    }
+    out << "  env:\n";
+    for (const auto& [k, v] : s.env) out << "    " << k << "=" << shell_quote(v) << "\n";
+  }
+}
+
+}  // namespace ssim::app

@@ -1,0 +1,14 @@
+#pragma once
+// One file per verb: each adds its subcommand to the CLI and returns the function that
+// runs it once the command line is parsed; that function returns the exit code.
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace ssim::app {
+
+using Action = std::function<int()>;
+
+Action add_validate(CLI::App& app);
+Action add_run(CLI::App& app);
+
+}  // namespace ssim::app

@@ -1,0 +1,30 @@
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lib/plan/plan.hpp"
+
+namespace ssim::generate {
+
+// The experiment directory cannot be created as asked (exists, not writable...).
+struct GenerateError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class Existing { Refuse, Overwrite, Resume };
+
+struct GenerateResult {
+  std::vector<std::string> warnings;  // e.g. unknown ;tags; in configured files
+};
+
+// Checks, before anything is written, that the plan's directories may be created.
+void check_target(const plan::Plan& plan, Existing mode);
+
+// Creates <path>/.ssim, the database and entity run directories, and copies, links and
+// configures the listed files. With Overwrite, first removes only what ssim itself
+// would create (.ssim, orchestrator/ and the run directories), never anything else.
+// With Resume, keeps existing run directories and only fills in what is missing.
+GenerateResult generate(const plan::Plan& plan, Existing mode);
+
+}  // namespace ssim::generate

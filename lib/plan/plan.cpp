@@ -1,0 +1,193 @@
+#include "lib/plan/plan.hpp"
+
+#include <filesystem>
+#include <set>
+
+#include "lib/plan/expand.hpp"
+#include "lib/plan/resources.hpp"
+#include "lib/spec/yaml_reader.hpp"
+
+namespace ssim::plan {
+
+namespace fs = std::filesystem;
+
+std::string to_string(MpiKind kind) {
+  switch (kind) {
+    case MpiKind::Auto: return "auto";
+    case MpiKind::None: return "none";
+    case MpiKind::Srun: return "srun";
+    case MpiKind::Mpirun: return "mpirun";
+    case MpiKind::Mpiexec: return "mpiexec";
+    case MpiKind::Aprun: return "aprun";
+    case MpiKind::Jsrun: return "jsrun";
+  }
+  return "auto";
+}
+
+std::string to_string(StepKind kind) { return kind == StepKind::Model ? "model" : "member"; }
+
+std::string resolve_launcher(const std::string& requested,
+                             const std::function<const char*(const char*)>& getenv) {
+  if (requested != "auto") return requested;
+  if (getenv("SLURM_JOB_ID")) return "slurm";
+  if (getenv("PBS_JOBID")) return "pbs";
+  if (getenv("LSB_JOBID")) return "lsf";
+  return "local";
+}
+
+namespace {
+
+struct Builder {
+  const spec::ExperimentSpec& spec;
+  Plan& plan;
+  std::map<std::string, std::vector<std::string>> members;  // entity name -> step names
+
+  std::string abs_path(const std::string& p) const {
+    return (fs::path(spec.base_dir) / p).lexically_normal().string();
+  }
+
+  std::vector<std::string> step_names(const std::vector<spec::Text>& entities) const {
+    std::vector<std::string> out;
+    for (const auto& t : entities) {
+      const auto& names = members.at(t.value);
+      out.insert(out.end(), names.begin(), names.end());
+    }
+    return out;
+  }
+
+  void add_entity(const spec::Entity& e) {
+    const bool is_member = e.kind == spec::EntityKind::Ensemble;
+    int index = 0;
+    for (const auto& combination : combinations(e)) {
+      for (int r = 0; r < e.replicas; ++r, ++index) {
+        Step s;
+        s.kind = is_member ? StepKind::Member : StepKind::Model;
+        s.name = is_member ? e.name + "_" + std::to_string(index) : e.name;
+        s.ensemble = is_member ? e.name : "";
+        s.index = is_member ? index : -1;
+        s.run_dir = is_member ? (fs::path(plan.path) / e.name / s.name).string()
+                              : (fs::path(plan.path) / e.name).string();
+        fill_step(e, combination, s);
+        members[e.name].push_back(s.name);
+        plan.steps.push_back(std::move(s));
+      }
+    }
+  }
+
+  void fill_step(const spec::Entity& e, const Combination& combination, Step& s) {
+    std::map<std::string, std::string> values;
+    for (const auto& [name, text] : combination) values[name] = text.value;
+    values["entity"] = s.name;
+    values["ensemble"] = s.ensemble;
+    values["replica"] = s.index >= 0 ? std::to_string(s.index) : "0";
+    values["experiment"] = plan.name;
+    values["run_dir"] = s.run_dir;
+    s.params = values;
+    Lookup lookup = [&](const std::string& n) -> std::optional<std::string> {
+      auto it = values.find(n);
+      if (it == values.end()) return std::nullopt;
+      return it->second;
+    };
+    const std::string& file = spec.file;
+    s.exe = substitute_at(file, e.field + ".exe", e.exe, lookup);
+    if (s.exe.find('/') != std::string::npos && fs::path(s.exe).is_relative())
+      s.exe = abs_path(s.exe);
+    for (size_t i = 0; i < e.args.size(); ++i)
+      s.args.push_back(substitute_at(file, spec::index_field(e.field + ".args", i), e.args[i], lookup));
+    s.res = resolve_resources(file, e.field + ".run", e.run, lookup);
+    if (plan.launcher == "local" && (s.res.mpi == MpiKind::Srun || s.res.mpi == MpiKind::Aprun ||
+                                     s.res.mpi == MpiKind::Jsrun)) {
+      fail_mpi_needs_scheduler(e);
+    }
+
+    for (const auto& [k, v] : spec.env)
+      s.env.emplace_back(k, substitute_at(file, "experiment.env." + k, v, lookup));
+    for (const auto& [k, v] : e.env)
+      s.env.emplace_back(k, substitute_at(file, e.field + ".env." + k, v, lookup));
+    if (plan.database) {
+      s.env.emplace_back("SSDB", kSsdbPlaceholder);
+      if (plan.database->password) s.env.emplace_back("SSDB_PASSWORD", kPasswordPlaceholder);
+    }
+    if (e.key_prefixing) s.env.emplace_back("SSKEYOUT", s.name);
+    if (!e.incoming.empty()) {
+      std::string keyin;
+      for (const auto& n : step_names_of(e.incoming)) keyin += (keyin.empty() ? "" : ",") + n;
+      s.env.emplace_back("SSKEYIN", keyin);
+    }
+    s.env.emplace_back("SSIM_EXPERIMENT", plan.name);
+    s.env.emplace_back("SSIM_ENTITY", s.name);
+    s.env.emplace_back("SSIM_RUN_DIR", s.run_dir);
+    if (s.index >= 0) s.env.emplace_back("SSIM_REPLICA", std::to_string(s.index));
+
+    s.batch = e.batch;
+    for (const auto& t : e.files.copy) s.copy.push_back(abs_path(t.value));
+    for (const auto& t : e.files.symlink) s.symlink.push_back(abs_path(t.value));
+    for (const auto& t : e.files.configure) s.configure.push_back(abs_path(t.value));
+  }
+
+  // incoming may name an entity defined later in the file, so names are computed from
+  // the spec rather than from the members built so far.
+  std::vector<std::string> step_names_of(const std::vector<spec::Text>& names) const {
+    std::vector<std::string> out;
+    for (const auto& t : names) {
+      for (const auto& other : spec.entities) {
+        if (other.name != t.value) continue;
+        if (other.kind == spec::EntityKind::Model) {
+          out.push_back(other.name);
+        } else {
+          const size_t n = combinations(other).size() * static_cast<size_t>(other.replicas);
+          for (size_t i = 0; i < n; ++i) out.push_back(other.name + "_" + std::to_string(i));
+        }
+      }
+    }
+    return out;
+  }
+
+  [[noreturn]] void fail_mpi_needs_scheduler(const spec::Entity& e) const {
+    spec::Loc loc = e.run.loc;
+    for (const auto& [k, v] : e.run.fields)
+      if (k == "mpi") loc = v.loc;
+    throw spec::SpecError(spec.file, loc, e.field + ".run.mpi",
+                          "this MPI launcher needs a scheduler; with the local launcher use "
+                          "auto, none, mpirun or mpiexec");
+  }
+};
+
+}  // namespace
+
+Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
+  Plan plan;
+  plan.name = spec.name;
+  plan.file = (fs::path(spec.base_dir) / fs::path(spec.file).filename()).string();
+  const fs::path path = spec.path ? fs::path(*spec.path) : fs::path(spec.name);
+  plan.path = (fs::path(context.cwd) / path).lexically_normal().string();
+  while (plan.path.size() > 1 && plan.path.back() == '/') plan.path.pop_back();
+  plan.launcher = context.launcher;
+  plan.setup = spec.setup;
+  plan.allocation = spec.allocation;
+  plan.batch = spec.batch;
+  if (spec.orchestrator) {
+    const auto& o = *spec.orchestrator;
+    Database db;
+    db.port = o.port;
+    db.shards = o.shards;
+    db.interface = o.interface;
+    db.binary = o.binary;
+    db.config = o.config;
+    db.password = o.password == spec::PasswordMode::Auto;
+    db.persist = o.persist;
+    db.run_dir = (fs::path(plan.path) / "orchestrator").string();
+    plan.database = db;
+  }
+  Builder b{spec, plan, {}};
+  for (const auto& e : spec.entities) b.add_entity(e);
+  for (size_t i = 0; i < spec.entities.size(); ++i) {
+    const auto& e = spec.entities[i];
+    const auto after = b.step_names(e.after);
+    for (auto& s : plan.steps)
+      if (s.name == e.name || s.ensemble == e.name) s.after = after;
+  }
+  return plan;
+}
+
+}  // namespace ssim::plan

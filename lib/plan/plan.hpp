@@ -1,0 +1,93 @@
+#pragma once
+// The plan: every entity expanded into concrete steps, with parameters substituted,
+// resources type-checked, environment and run directory computed. Launcher-independent:
+// a launcher turns a Step into a command line (launchers/).
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lib/spec/spec.hpp"
+
+namespace ssim::plan {
+
+enum class MpiKind { Auto, None, Srun, Mpirun, Mpiexec, Aprun, Jsrun };
+std::string to_string(MpiKind kind);
+
+struct Resources {
+  int nodes = 0;  // 0: not given
+  int ntasks = 1;
+  int tasks_per_node = 0;
+  int cpus_per_task = 0;
+  int gpus_per_task = 0;
+  std::string time;
+  bool exclusive = true;
+  std::vector<std::string> hosts;
+  MpiKind mpi = MpiKind::Auto;
+  std::vector<std::pair<std::string, std::string>> launcher_args;
+};
+
+enum class StepKind { Model, Member };
+std::string to_string(StepKind kind);
+
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+struct Step {
+  std::string name;
+  StepKind kind = StepKind::Model;
+  std::string ensemble;  // for members
+  int index = -1;        // member index within its ensemble
+  std::string exe;
+  std::vector<std::string> args;
+  Env env;  // added to the inherited environment, in order; later entries win
+  std::string run_dir;
+  Resources res;
+  std::vector<std::string> after;  // step names that must complete with exit code 0 first
+  std::optional<spec::BatchSettings> batch;
+  std::map<std::string, std::string> params;  // for ;name; tags in configured files
+  std::vector<std::string> copy, symlink, configure;  // absolute source paths
+};
+
+struct Database {
+  int port = 6780;
+  int shards = 1;
+  std::string interface;
+  std::string binary;
+  std::vector<std::pair<std::string, std::string>> config;
+  bool password = true;
+  bool persist = false;
+  std::string run_dir;
+};
+
+// Placeholders in Step::env filled in by the engine once the database answers.
+inline constexpr const char* kSsdbPlaceholder = "<database address>";
+inline constexpr const char* kPasswordPlaceholder = "<database password>";
+
+struct Plan {
+  std::string name;
+  std::string file;      // absolute path of the YAML file
+  std::string path;      // absolute experiment directory
+  std::string launcher;  // resolved: local | slurm | pbs | lsf
+  std::vector<std::string> setup;
+  std::optional<spec::BatchSettings> allocation;
+  std::optional<spec::BatchSettings> batch;
+  std::optional<Database> database;
+  std::vector<Step> steps;  // in start order (file order)
+};
+
+struct PlanContext {
+  std::string cwd;       // experiment.path resolves against it
+  std::string launcher;  // resolved launcher name
+};
+
+// Throws spec::SpecError for values that are wrong after substitution.
+Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context);
+
+// auto -> slurm / pbs / lsf when inside such an allocation (from its environment
+// variables), local otherwise. `getenv` is injected for tests.
+std::string resolve_launcher(const std::string& requested,
+                             const std::function<const char*(const char*)>& getenv);
+
+}  // namespace ssim::plan

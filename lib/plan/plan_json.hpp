@@ -1,0 +1,13 @@
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "launchers/mpi_command.hpp"
+#include "lib/plan/plan.hpp"
+
+namespace ssim::plan {
+
+// The plan as shown by `ssim run --dry-run --json`: per step its run directory, the
+// command the local launcher would run, and the environment ssim adds.
+nlohmann::json plan_to_json(const Plan& plan, const launchers::HostFacts& host);
+
+}  // namespace ssim::plan

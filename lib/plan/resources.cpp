@@ -1,0 +1,88 @@
+#include "lib/plan/resources.hpp"
+
+#include <charconv>
+
+#include "lib/spec/template.hpp"
+#include "lib/spec/yaml_reader.hpp"
+
+namespace ssim::plan {
+
+using spec::SpecError;
+
+std::string substitute_at(const std::string& file, const std::string& field,
+                          const spec::Text& text, const Lookup& lookup) {
+  try {
+    return spec::substitute(text.value, lookup);
+  } catch (const spec::TemplateError& e) {
+    throw SpecError(file, text.loc, field, e.what());
+  }
+}
+
+namespace {
+
+int to_int(const std::string& file, const std::string& field, const spec::Text& raw,
+           const std::string& value, int min) {
+  int n = 0;
+  auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  const std::string what = min > 0 ? "a positive integer" : "a non-negative integer";
+  std::string got = "\"" + value + "\"";
+  if (value != raw.value) got += " (from \"" + raw.value + "\")";
+  if (value.empty() || ec != std::errc() || end != value.data() + value.size() || n < min)
+    throw SpecError(file, raw.loc, field, "expected " + what + ", got " + got);
+  return n;
+}
+
+MpiKind to_mpi(const std::string& file, const std::string& field, const spec::Text& raw,
+               const std::string& value) {
+  static const std::vector<std::pair<std::string, MpiKind>> kinds = {
+      {"auto", MpiKind::Auto},       {"none", MpiKind::None},     {"srun", MpiKind::Srun},
+      {"mpirun", MpiKind::Mpirun},   {"mpiexec", MpiKind::Mpiexec}, {"aprun", MpiKind::Aprun},
+      {"jsrun", MpiKind::Jsrun}};
+  for (const auto& [name, kind] : kinds)
+    if (name == value) return kind;
+  throw SpecError(file, raw.loc, field,
+                  "expected one of auto | none | srun | mpirun | mpiexec | aprun | jsrun, got \"" +
+                      value + "\"");
+}
+
+}  // namespace
+
+Resources resolve_resources(const std::string& file, const std::string& field,
+                            const spec::RunSettings& run, const Lookup& lookup) {
+  Resources res;
+  bool ntasks_given = false;
+  for (const auto& [key, raw] : run.fields) {
+    const std::string sub = spec::join_field(field, key);
+    const std::string v = substitute_at(file, sub, raw, lookup);
+    if (key == "nodes") res.nodes = to_int(file, sub, raw, v, 1);
+    else if (key == "ntasks") res.ntasks = to_int(file, sub, raw, v, 1), ntasks_given = true;
+    else if (key == "tasks_per_node") res.tasks_per_node = to_int(file, sub, raw, v, 1);
+    else if (key == "cpus_per_task") res.cpus_per_task = to_int(file, sub, raw, v, 1);
+    else if (key == "gpus_per_task") res.gpus_per_task = to_int(file, sub, raw, v, 0);
+    else if (key == "mpi") res.mpi = to_mpi(file, sub, raw, v);
+    else if (key == "time") {
+      if (!spec::is_slurm_time(v))
+        throw SpecError(file, raw.loc, sub,
+                        "expected a time like \"02:00:00\" or \"1-00:00:00\", got \"" + v + "\"");
+      res.time = v;
+    } else if (key == "exclusive") {
+      if (v == "true" || v == "yes") res.exclusive = true;
+      else if (v == "false" || v == "no") res.exclusive = false;
+      else throw SpecError(file, raw.loc, sub, "expected true or false, got \"" + v + "\"");
+    }
+  }
+  for (size_t i = 0; i < run.hosts.size(); ++i)
+    res.hosts.push_back(substitute_at(file, spec::index_field(field + ".hosts", i), run.hosts[i], lookup));
+  for (const auto& [key, raw] : run.launcher_args)
+    res.launcher_args.emplace_back(key, substitute_at(file, field + ".launcher_args." + key, raw, lookup));
+  // nodes x tasks_per_node gives ntasks when ntasks itself is not written.
+  if (!ntasks_given && res.nodes > 0 && res.tasks_per_node > 0)
+    res.ntasks = res.nodes * res.tasks_per_node;
+  if (res.nodes > 0 && res.tasks_per_node > 0 && res.ntasks > res.nodes * res.tasks_per_node)
+    throw SpecError(file, run.loc, field,
+                    "ntasks " + std::to_string(res.ntasks) + " exceeds nodes x tasks_per_node = " +
+                        std::to_string(res.nodes * res.tasks_per_node));
+  return res;
+}
+
+}  // namespace ssim::plan

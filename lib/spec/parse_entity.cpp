@@ -1,0 +1,124 @@
+// models: and ensembles: entries.
+#include "lib/spec/parse_parts.hpp"
+
+namespace ssim::spec {
+
+namespace {
+
+const std::vector<std::string> kModelKeys = {"name",  "exe",      "args",  "env",
+                                             "params", "run",     "files", "incoming",
+                                             "after", "batch",    "key_prefixing"};
+const std::vector<std::string> kEnsembleOnlyKeys = {"replicas", "strategy", "samples", "seed"};
+
+Files read_files(const YamlReader& r, const YAML::Node& node, const std::string& field) {
+  Files files;
+  if (node.IsNull()) return files;
+  r.expect_map(node, field, {"copy", "symlink", "configure"});
+  if (auto n = node["copy"]) files.copy = r.text_list(n, join_field(field, "copy"));
+  if (auto n = node["symlink"]) files.symlink = r.text_list(n, join_field(field, "symlink"));
+  if (auto n = node["configure"]) files.configure = r.text_list(n, join_field(field, "configure"));
+  return files;
+}
+
+std::vector<Param> read_params(const YamlReader& r, const YAML::Node& node,
+                               const std::string& field, EntityKind kind) {
+  std::vector<Param> params;
+  if (node.IsNull()) return params;
+  r.expect_free_map(node, field);
+  static const std::vector<std::string> builtins = {"entity", "ensemble", "replica",
+                                                    "experiment", "run_dir"};
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    Param p;
+    p.name = it->first.Scalar();
+    p.loc = YamlReader::loc(it->first);
+    const std::string sub = join_field(field, p.name);
+    if (!is_identifier(p.name))
+      r.fail(it->first, sub, "parameter names are letters, digits and '_', not starting with a digit");
+    if (std::find(builtins.begin(), builtins.end(), p.name) != builtins.end())
+      r.fail(it->first, sub, "\"" + p.name + "\" is a built-in name and cannot be a parameter");
+    const YAML::Node& value = it->second;
+    if (value.IsSequence() && kind == EntityKind::Ensemble) {
+      p.values = r.text_list(value, sub);
+      if (p.values.empty()) r.fail(value, sub, "expected at least one value, got an empty list");
+    } else if (value.IsScalar()) {
+      p.values.push_back(r.text(value, sub));
+    } else {
+      const std::string expected =
+          kind == EntityKind::Ensemble ? "a value or a list of values" : "a value";
+      r.fail(value, sub, "expected " + expected + ", got " + YamlReader::describe(value));
+    }
+    params.push_back(std::move(p));
+  }
+  return params;
+}
+
+}  // namespace
+
+Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::string& field,
+                   EntityKind kind) {
+  std::vector<std::string> keys = kModelKeys;
+  if (kind == EntityKind::Ensemble)
+    keys.insert(keys.end(), kEnsembleOnlyKeys.begin(), kEnsembleOnlyKeys.end());
+  if (node.IsNull() || !node.IsMap())
+    r.fail(node, field, "expected a mapping with at least name and exe, got " +
+                            YamlReader::describe(node));
+  r.expect_map(node, field, keys);
+  auto f = [&](const char* key) { return join_field(field, key); };
+
+  Entity e;
+  e.kind = kind;
+  e.field = field;
+  e.loc = YamlReader::loc(node);
+  const YAML::Node name = node["name"];
+  if (!name) r.fail(node, f("name"), "missing (every entity needs a name)");
+  e.name = r.name(name, f("name"));
+  if (e.name == "orchestrator")
+    r.fail(name, f("name"), "\"orchestrator\" is reserved for the database's run directory");
+  const YAML::Node exe = node["exe"];
+  if (!exe) r.fail(node, f("exe"), "missing (the program to run)");
+  e.exe = r.text(exe, f("exe"));
+  if (e.exe.value.empty()) r.fail(exe, f("exe"), "must not be empty");
+  if (auto n = node["args"]) e.args = r.text_list(n, f("args"));
+  if (auto n = node["env"]) e.env = r.text_map(n, f("env"));
+  if (auto n = node["params"]) {
+    e.params = read_params(r, n, f("params"), kind);
+    e.params_loc = YamlReader::loc(n);
+  }
+  if (auto n = node["run"]) e.run = read_run(r, n, f("run"));
+  if (auto n = node["files"]) e.files = read_files(r, n, f("files"));
+  if (auto n = node["incoming"]) e.incoming = r.text_list(n, f("incoming"));
+  if (auto n = node["after"]) e.after = r.text_list(n, f("after"));
+  if (auto n = node["batch"]) e.batch = read_batch(r, n, f("batch"), true);
+  if (auto n = node["key_prefixing"]) e.key_prefixing = r.boolean(n, f("key_prefixing"));
+  if (kind == EntityKind::Model) return e;
+
+  if (auto n = node["replicas"]) e.replicas = r.integer(n, f("replicas"), 1, 1000000);
+  const YAML::Node strategy = node["strategy"];
+  if (strategy) {
+    const std::string s = r.choice(strategy, f("strategy"), {"all_perm", "step", "random"});
+    e.strategy = s == "all_perm" ? Strategy::AllPerm : s == "step" ? Strategy::Step : Strategy::Random;
+  }
+  if (auto n = node["samples"]) {
+    e.samples = r.integer(n, f("samples"), 1, 1000000);
+    if (e.strategy != Strategy::Random)
+      r.fail(n, f("samples"), "only meaningful with strategy: random");
+  }
+  if (auto n = node["seed"]) {
+    e.seed = static_cast<uint64_t>(r.integer(n, f("seed"), 0, 2147483647));
+    if (e.strategy != Strategy::Random) r.fail(n, f("seed"), "only meaningful with strategy: random");
+  }
+  if (e.strategy == Strategy::Random && !e.samples)
+    r.fail(strategy, f("samples"), "strategy: random needs samples: N (how many combinations)");
+  if (e.strategy == Strategy::Step && !e.params.empty()) {
+    for (const auto& p : e.params) {
+      if (p.values.size() != e.params.front().values.size())
+        r.fail(p.loc, join_field(f("params"), p.name),
+               "strategy: step needs lists of equal length: " + e.params.front().name + " has " +
+                   std::to_string(e.params.front().values.size()) + " values, " + p.name +
+                   " has " + std::to_string(p.values.size()));
+    }
+  }
+  return e;
+}
+
+}  // namespace ssim::spec

@@ -1,0 +1,89 @@
+// run:, batch:, allocation: and orchestrator: sections.
+#include "lib/spec/parse_parts.hpp"
+
+namespace ssim::spec {
+
+namespace {
+const std::vector<std::string> kRunKeys = {"nodes",         "ntasks",        "tasks_per_node",
+                                           "cpus_per_task", "gpus_per_task", "time",
+                                           "exclusive",     "hosts",         "mpi",
+                                           "launcher_args"};
+}
+
+RunSettings read_run(const YamlReader& r, const YAML::Node& node, const std::string& field) {
+  RunSettings run;
+  run.loc = YamlReader::loc(node);
+  if (!node || node.IsNull()) return run;
+  r.expect_map(node, field, kRunKeys);
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    const std::string sub = join_field(field, key);
+    if (key == "hosts") {
+      run.hosts = r.text_list(it->second, sub);
+    } else if (key == "launcher_args") {
+      run.launcher_args = r.text_map(it->second, sub);
+    } else {
+      run.fields.emplace_back(key, r.text(it->second, sub));
+    }
+  }
+  return run;
+}
+
+BatchSettings read_batch(const YamlReader& r, const YAML::Node& node, const std::string& field,
+                         bool allow_setup) {
+  std::vector<std::string> keys = {"nodes", "time", "account", "queue", "options"};
+  if (allow_setup) keys.push_back("setup");
+  BatchSettings b;
+  b.loc = YamlReader::loc(node);
+  if (node.IsNull()) return b;
+  r.expect_map(node, field, keys);
+  if (auto n = node["nodes"]) b.nodes = r.integer(n, join_field(field, "nodes"), 1, 1000000);
+  if (auto n = node["time"]) {
+    b.time = r.scalar(n, join_field(field, "time"));
+    if (!is_slurm_time(b.time))
+      r.fail(n, join_field(field, "time"),
+             "expected a time like \"02:00:00\" or \"1-00:00:00\", got \"" + b.time + "\"");
+  }
+  if (auto n = node["account"]) b.account = r.scalar(n, join_field(field, "account"));
+  if (auto n = node["queue"]) b.queue = r.scalar(n, join_field(field, "queue"));
+  if (auto n = node["options"]) b.options = r.text_map(n, join_field(field, "options"));
+  if (auto n = node["setup"]) b.setup = r.string_list(n, join_field(field, "setup"));
+  return b;
+}
+
+Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node,
+                               const std::string& field) {
+  Orchestrator o;
+  o.loc = YamlReader::loc(node);
+  if (node.IsNull()) return o;
+  r.expect_map(node, field,
+               {"port", "shards", "interface", "binary", "config", "password", "persist", "run",
+                "batch"});
+  auto f = [&](const char* key) { return join_field(field, key); };
+  if (auto n = node["port"]) o.port = r.integer(n, f("port"), 1, 65535);
+  if (auto n = node["shards"]) o.shards = r.integer(n, f("shards"), 1, 1024);
+  if (auto n = node["interface"]) o.interface = r.scalar(n, f("interface"));
+  if (auto n = node["binary"]) {
+    o.binary = r.scalar(n, f("binary"));
+    if (o.binary.empty()) r.fail(n, f("binary"), "must not be empty");
+  }
+  if (auto n = node["config"]) {
+    for (auto& [k, v] : r.text_map(n, f("config"))) {
+      if (v.value.find('\n') != std::string::npos)
+        r.fail(v.loc, join_field(f("config"), k), "must be a single line");
+      o.config.emplace_back(k, v.value);
+    }
+  }
+  if (auto n = node["password"])
+    o.password = r.choice(n, f("password"), {"auto", "none"}) == "auto" ? PasswordMode::Auto
+                                                                        : PasswordMode::None;
+  if (auto n = node["persist"]) o.persist = r.boolean(n, f("persist"));
+  if (auto n = node["run"]) o.run = read_run(r, n, f("run"));
+  if (auto n = node["batch"]) o.batch = read_batch(r, n, f("batch"), true);
+  if (o.shards > 1 && o.port + o.shards - 1 > 65535)
+    r.fail(node["port"] ? node["port"] : node, f("port"),
+           "port + shards - 1 exceeds 65535 (shard i listens on port + i)");
+  return o;
+}
+
+}  // namespace ssim::spec

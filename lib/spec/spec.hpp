@@ -1,0 +1,108 @@
+#pragma once
+// The experiment file as plain typed values (SPEC.md section 2). Values that may hold
+// $(param) references (args, env values, run settings) stay text here, with their
+// position, and are substituted and type-checked by the plan.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lib/spec/error.hpp"
+
+namespace ssim::spec {
+
+struct Text {
+  std::string value;
+  Loc loc;
+};
+
+using TextMap = std::vector<std::pair<std::string, Text>>;  // ordered as written
+
+struct RunSettings {
+  // Field name -> raw text, for nodes, ntasks, tasks_per_node, cpus_per_task,
+  // gpus_per_task, time, exclusive, mpi.
+  TextMap fields;
+  std::vector<Text> hosts;
+  TextMap launcher_args;
+  Loc loc;
+};
+
+struct BatchSettings {
+  std::optional<int> nodes;
+  std::string time;
+  std::string account;
+  std::string queue;
+  TextMap options;
+  std::vector<std::string> setup;
+  Loc loc;
+};
+
+struct Files {
+  std::vector<Text> copy;
+  std::vector<Text> symlink;
+  std::vector<Text> configure;
+};
+
+struct Param {
+  std::string name;
+  std::vector<Text> values;  // one value for models; a list for ensembles
+  Loc loc;
+};
+
+enum class EntityKind { Model, Ensemble };
+enum class Strategy { AllPerm, Step, Random };
+
+struct Entity {
+  EntityKind kind = EntityKind::Model;
+  std::string name;
+  Loc loc;
+  std::string field;  // "models[0]" or "ensembles[1]", for messages
+  Text exe;
+  std::vector<Text> args;
+  TextMap env;
+  std::vector<Param> params;
+  RunSettings run;
+  Files files;
+  std::vector<Text> incoming;
+  std::vector<Text> after;
+  std::optional<BatchSettings> batch;
+  bool key_prefixing = false;
+  // Ensembles only.
+  int replicas = 1;
+  Strategy strategy = Strategy::AllPerm;
+  std::optional<int> samples;
+  std::optional<uint64_t> seed;
+  Loc params_loc;
+};
+
+enum class PasswordMode { Auto, None };
+
+struct Orchestrator {
+  int port = 6780;
+  int shards = 1;
+  std::string interface;
+  std::string binary = "redis-server";
+  std::vector<std::pair<std::string, std::string>> config;
+  PasswordMode password = PasswordMode::Auto;
+  bool persist = false;
+  RunSettings run;
+  std::optional<BatchSettings> batch;
+  Loc loc;
+};
+
+struct ExperimentSpec {
+  std::string file;      // as given by the user, for messages
+  std::string base_dir;  // absolute directory of the YAML file; files resolve here
+  std::string name;
+  std::optional<std::string> path;
+  std::string launcher = "auto";
+  TextMap env;
+  std::vector<std::string> setup;
+  std::optional<BatchSettings> allocation;
+  std::optional<BatchSettings> batch;
+  std::optional<Orchestrator> orchestrator;
+  std::vector<Entity> entities;  // in file order (by position in the file)
+};
+
+}  // namespace ssim::spec

@@ -1,0 +1,23 @@
+#pragma once
+// $(name) templates of SPEC.md section 2: `$(name)` is replaced by a value, `$$` is a
+// literal `$`, any other `$` is left as it is. Nothing else is expanded.
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ssim::spec {
+
+struct TemplateError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The names referenced by `text`, in order. Throws TemplateError for an unclosed "$(".
+std::vector<std::string> template_refs(const std::string& text);
+
+// Replaces every $(name) by lookup(name); throws TemplateError when lookup has no value.
+std::string substitute(const std::string& text,
+                       const std::function<std::optional<std::string>(const std::string&)>& lookup);
+
+}  // namespace ssim::spec

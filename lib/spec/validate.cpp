@@ -1,0 +1,149 @@
+// Checks that need the whole experiment: names, references between entities, cycles,
+// $(name) references, and the files listed under files:.
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "lib/spec/parse_parts.hpp"
+#include "lib/spec/suggest.hpp"
+#include "lib/spec/template.hpp"
+
+namespace ssim::spec {
+
+namespace {
+
+const std::vector<std::string> kBuiltins = {"entity", "ensemble", "replica", "experiment",
+                                            "run_dir"};
+
+void check_refs(const YamlReader& r, const Text& text, const std::string& field,
+                const std::vector<std::string>& known) {
+  std::vector<std::string> refs;
+  try {
+    refs = template_refs(text.value);
+  } catch (const TemplateError& e) {
+    r.fail(text.loc, field, e.what());
+  }
+  for (const auto& ref : refs) {
+    if (std::find(known.begin(), known.end(), ref) != known.end()) continue;
+    std::string message = "unknown parameter $(" + ref + ")";
+    const std::string guess = closest_match(ref, known);
+    if (!guess.empty()) message += " (did you mean $(" + guess + ")?)";
+    r.fail(text.loc, field, message);
+  }
+}
+
+void check_entity_refs(const YamlReader& r, const Entity& e, const TextMap& experiment_env) {
+  std::vector<std::string> known = kBuiltins;
+  for (const auto& p : e.params) known.push_back(p.name);
+  check_refs(r, e.exe, join_field(e.field, "exe"), known);
+  for (size_t i = 0; i < e.args.size(); ++i)
+    check_refs(r, e.args[i], index_field(join_field(e.field, "args"), i), known);
+  for (const auto& [k, v] : e.env) check_refs(r, v, join_field(e.field, "env." + k), known);
+  for (const auto& [k, v] : e.run.fields) check_refs(r, v, join_field(e.field, "run." + k), known);
+  for (size_t i = 0; i < e.run.hosts.size(); ++i)
+    check_refs(r, e.run.hosts[i], index_field(join_field(e.field, "run.hosts"), i), known);
+  for (const auto& [k, v] : e.run.launcher_args)
+    check_refs(r, v, join_field(e.field, "run.launcher_args." + k), known);
+  for (const auto& [k, v] : experiment_env)
+    check_refs(r, v, "experiment.env." + k, kBuiltins);
+}
+
+void check_names(const YamlReader& r, const ExperimentSpec& spec,
+                 const std::map<std::string, const Entity*>& by_name,
+                 const std::vector<std::string>& names) {
+  for (const auto& e : spec.entities) {
+    auto check_list = [&](const std::vector<Text>& list, const char* key) {
+      for (size_t i = 0; i < list.size(); ++i) {
+        if (by_name.count(list[i].value)) continue;
+        std::string message = "unknown entity \"" + list[i].value + "\"";
+        const std::string guess = closest_match(list[i].value, names);
+        if (!guess.empty()) message += " (did you mean \"" + guess + "\"?)";
+        r.fail(list[i].loc, index_field(join_field(e.field, key), i), message);
+      }
+    };
+    check_list(e.after, "after");
+    check_list(e.incoming, "incoming");
+    for (size_t i = 0; i < e.after.size(); ++i)
+      if (e.after[i].value == e.name)
+        r.fail(e.after[i].loc, index_field(join_field(e.field, "after"), i),
+               "an entity cannot wait for itself");
+  }
+}
+
+// Depth-first search for a cycle through after:; reports the first edge that closes one.
+void check_cycles(const YamlReader& r, const ExperimentSpec& spec,
+                  const std::map<std::string, const Entity*>& by_name) {
+  enum class Mark { None, Active, Done };
+  std::map<std::string, Mark> mark;
+  std::vector<std::string> path;
+  std::function<void(const Entity&)> visit = [&](const Entity& e) {
+    mark[e.name] = Mark::Active;
+    path.push_back(e.name);
+    for (size_t i = 0; i < e.after.size(); ++i) {
+      const std::string& next = e.after[i].value;
+      if (mark[next] == Mark::Active) {
+        std::string cycle;
+        auto start = std::find(path.begin(), path.end(), next);
+        for (auto it = start; it != path.end(); ++it) cycle += *it + " -> ";
+        r.fail(e.after[i].loc, index_field(join_field(e.field, "after"), i),
+               "after: forms a cycle: " + cycle + next);
+      }
+      if (mark[next] == Mark::None) visit(*by_name.at(next));
+    }
+    path.pop_back();
+    mark[e.name] = Mark::Done;
+  };
+  for (const auto& e : spec.entities)
+    if (mark[e.name] == Mark::None) visit(e);
+}
+
+void check_files(const YamlReader& r, const ExperimentSpec& spec) {
+  namespace fs = std::filesystem;
+  for (const auto& e : spec.entities) {
+    auto check = [&](const std::vector<Text>& list, const char* key) {
+      for (size_t i = 0; i < list.size(); ++i) {
+        const std::string field = index_field(join_field(e.field, std::string("files.") + key), i);
+        if (list[i].value.empty()) r.fail(list[i].loc, field, "empty path");
+        fs::path p = fs::path(spec.base_dir) / list[i].value;
+        std::error_code ec;
+        if (!fs::exists(p, ec))
+          r.fail(list[i].loc, field, "no such file or directory: " + p.lexically_normal().string());
+        if (std::string(key) == "configure" && !fs::is_regular_file(p, ec))
+          r.fail(list[i].loc, field, "configure takes regular files, not " + p.string());
+      }
+    };
+    check(e.files.copy, "copy");
+    check(e.files.symlink, "symlink");
+    check(e.files.configure, "configure");
+  }
+}
+
+}  // namespace
+
+void validate_experiment(const YamlReader& r, const ExperimentSpec& spec) {
+  std::map<std::string, const Entity*> by_name;
+  std::vector<std::string> names;
+  for (const auto& e : spec.entities) {
+    if (by_name.count(e.name))
+      r.fail(e.loc, join_field(e.field, "name"),
+             "duplicate entity name \"" + e.name + "\" (also " + by_name[e.name]->field + ")");
+    by_name[e.name] = &e;
+    names.push_back(e.name);
+  }
+  // A member of ensemble "a" is named a_<i>; a model named like that would share its SSKEYOUT.
+  for (const auto& e : spec.entities) {
+    if (e.kind != EntityKind::Ensemble) continue;
+    for (const auto& other : spec.entities) {
+      if (other.kind == EntityKind::Model && other.name.rfind(e.name + "_", 0) == 0 &&
+          other.name.find_first_not_of("0123456789", e.name.size() + 1) == std::string::npos)
+        r.fail(other.loc, join_field(other.field, "name"),
+               "\"" + other.name + "\" clashes with a member name of ensemble \"" + e.name + "\"");
+    }
+  }
+  check_names(r, spec, by_name, names);
+  check_cycles(r, spec, by_name);
+  for (const auto& e : spec.entities) check_entity_refs(r, e, spec.env);
+  check_files(r, spec);
+}
+
+}  // namespace ssim::spec

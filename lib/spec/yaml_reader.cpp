@@ -1,0 +1,171 @@
+#include "lib/spec/yaml_reader.hpp"
+
+#include <charconv>
+#include <regex>
+#include <set>
+
+#include "lib/spec/suggest.hpp"
+
+namespace ssim::spec {
+
+std::string join_field(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+std::string index_field(const std::string& parent, size_t index) {
+  return parent + "[" + std::to_string(index) + "]";
+}
+
+Loc YamlReader::loc(const YAML::Node& node) {
+  const auto mark = node.Mark();
+  if (mark.line < 0) return {};
+  return {mark.line + 1, mark.column + 1};
+}
+
+void YamlReader::fail(Loc where, const std::string& field, const std::string& message) const {
+  throw SpecError(file_, where, field, message);
+}
+
+std::string YamlReader::describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null: return "nothing";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Scalar: return "\"" + node.Scalar() + "\"";
+    default: return "nothing";
+  }
+}
+
+namespace {
+std::vector<std::string> checked_keys(const YamlReader& r, const YAML::Node& node,
+                                      const std::string& field) {
+  if (!node.IsMap()) r.fail(node, field, "expected a mapping, got " + YamlReader::describe(node));
+  std::vector<std::string> keys;
+  std::set<std::string> seen;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (!it->first.IsScalar()) r.fail(it->first, field, "keys must be plain names");
+    const std::string key = it->first.Scalar();
+    if (!seen.insert(key).second) r.fail(it->first, join_field(field, key), "duplicated key");
+    keys.push_back(key);
+  }
+  return keys;
+}
+}  // namespace
+
+void YamlReader::expect_map(const YAML::Node& node, const std::string& field,
+                            const std::vector<std::string>& allowed) const {
+  if (node.IsNull()) return;
+  checked_keys(*this, node, field);
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::string message = "unknown key \"" + key + "\"";
+    const std::string guess = closest_match(key, allowed);
+    if (!guess.empty()) message += " (did you mean \"" + guess + "\"?)";
+    fail(it->first, join_field(field, key), message);
+  }
+}
+
+void YamlReader::expect_free_map(const YAML::Node& node, const std::string& field) const {
+  if (node.IsNull()) return;
+  checked_keys(*this, node, field);
+}
+
+Text YamlReader::text(const YAML::Node& node, const std::string& field) const {
+  if (!node.IsScalar()) fail(node, field, "expected a value, got " + describe(node));
+  return {node.Scalar(), loc(node)};
+}
+
+std::string YamlReader::scalar(const YAML::Node& node, const std::string& field) const {
+  return text(node, field).value;
+}
+
+int YamlReader::integer(const YAML::Node& node, const std::string& field, int min,
+                        int max) const {
+  const std::string what = min > 0 ? "a positive integer" : "an integer";
+  if (!node.IsScalar()) fail(node, field, "expected " + what + ", got " + describe(node));
+  const std::string& s = node.Scalar();
+  int value = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty())
+    fail(node, field, "expected " + what + ", got \"" + s + "\"");
+  if (value < min || value > max)
+    fail(node, field,
+         "expected " + what + " between " + std::to_string(min) + " and " +
+             std::to_string(max) + ", got " + s);
+  return value;
+}
+
+bool YamlReader::boolean(const YAML::Node& node, const std::string& field) const {
+  if (node.IsScalar()) {
+    const std::string& s = node.Scalar();
+    if (s == "true" || s == "yes" || s == "True" || s == "on") return true;
+    if (s == "false" || s == "no" || s == "False" || s == "off") return false;
+  }
+  fail(node, field, "expected true or false, got " + describe(node));
+}
+
+std::vector<Text> YamlReader::text_list(const YAML::Node& node, const std::string& field) const {
+  std::vector<Text> out;
+  if (node.IsNull()) return out;
+  if (!node.IsSequence()) fail(node, field, "expected a list, got " + describe(node));
+  for (size_t i = 0; i < node.size(); ++i) out.push_back(text(node[i], index_field(field, i)));
+  return out;
+}
+
+std::vector<std::string> YamlReader::string_list(const YAML::Node& node,
+                                                 const std::string& field) const {
+  std::vector<std::string> out;
+  for (auto& t : text_list(node, field)) out.push_back(std::move(t.value));
+  return out;
+}
+
+TextMap YamlReader::text_map(const YAML::Node& node, const std::string& field) const {
+  TextMap out;
+  if (node.IsNull()) return out;
+  expect_free_map(node, field);
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    out.emplace_back(key, text(it->second, join_field(field, key)));
+  }
+  return out;
+}
+
+std::string YamlReader::name(const YAML::Node& node, const std::string& field) const {
+  const std::string s = scalar(node, field);
+  if (!is_valid_name(s))
+    fail(node, field,
+         "invalid name \"" + s +
+             "\": use letters, digits, '_', '-' and '.', not starting with '.' or '-'");
+  return s;
+}
+
+std::string YamlReader::choice(const YAML::Node& node, const std::string& field,
+                               const std::vector<std::string>& choices) const {
+  const std::string s = scalar(node, field);
+  if (std::find(choices.begin(), choices.end(), s) != choices.end()) return s;
+  std::string list;
+  for (const auto& c : choices) list += (list.empty() ? "" : " | ") + c;
+  std::string message = "expected one of " + list + ", got \"" + s + "\"";
+  const std::string guess = closest_match(s, choices);
+  if (!guess.empty()) message += " (did you mean \"" + guess + "\"?)";
+  fail(node, field, message);
+}
+
+bool is_valid_name(const std::string& s) {
+  static const std::regex pattern("[A-Za-z0-9_][A-Za-z0-9_.-]*");
+  return std::regex_match(s, pattern) && s.find("..") == std::string::npos;
+}
+
+bool is_identifier(const std::string& s) {
+  static const std::regex pattern("[A-Za-z_][A-Za-z0-9_]*");
+  return std::regex_match(s, pattern);
+}
+
+bool is_slurm_time(const std::string& s) {
+  // Slurm accepts MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM and D-HH:MM:SS.
+  static const std::regex pattern("(\\d+-\\d+(:\\d+){0,2})|(\\d+(:\\d+){0,2})");
+  return std::regex_match(s, pattern);
+}
+
+}  // namespace ssim::spec

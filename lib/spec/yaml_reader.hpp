@@ -1,0 +1,59 @@
+#pragma once
+// Strict reading of yaml-cpp nodes: every accessor checks the node's type and throws a
+// SpecError that names FILE:LINE:COL and the field path. Mappings are checked for
+// unknown keys (with a "did you mean") and for duplicated keys, which yaml-cpp 0.7
+// would otherwise accept silently.
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <vector>
+
+#include "lib/spec/spec.hpp"
+
+namespace ssim::spec {
+
+std::string join_field(const std::string& parent, const std::string& key);
+std::string index_field(const std::string& parent, size_t index);
+
+class YamlReader {
+ public:
+  explicit YamlReader(std::string file) : file_(std::move(file)) {}
+
+  const std::string& file() const { return file_; }
+  static Loc loc(const YAML::Node& node);
+  [[noreturn]] void fail(Loc loc, const std::string& field, const std::string& message) const;
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& field,
+                         const std::string& message) const {
+    fail(loc(node), field, message);
+  }
+
+  // A mapping whose keys are all in `allowed`, none repeated. Null counts as empty.
+  void expect_map(const YAML::Node& node, const std::string& field,
+                  const std::vector<std::string>& allowed) const;
+  // A mapping with free-form keys (env, params, config, options), none repeated.
+  void expect_free_map(const YAML::Node& node, const std::string& field) const;
+
+  Text text(const YAML::Node& node, const std::string& field) const;
+  std::string scalar(const YAML::Node& node, const std::string& field) const;
+  int integer(const YAML::Node& node, const std::string& field, int min, int max) const;
+  bool boolean(const YAML::Node& node, const std::string& field) const;
+  std::vector<Text> text_list(const YAML::Node& node, const std::string& field) const;
+  std::vector<std::string> string_list(const YAML::Node& node, const std::string& field) const;
+  TextMap text_map(const YAML::Node& node, const std::string& field) const;
+  // A name used for a directory: letters, digits, '_', '-', '.', not starting with '.'.
+  std::string name(const YAML::Node& node, const std::string& field) const;
+  // One of `choices`.
+  std::string choice(const YAML::Node& node, const std::string& field,
+                     const std::vector<std::string>& choices) const;
+
+  static std::string describe(const YAML::Node& node);
+
+ private:
+  std::string file_;
+};
+
+bool is_valid_name(const std::string& s);
+bool is_identifier(const std::string& s);
+bool is_slurm_time(const std::string& s);
+
+}  // namespace ssim::spec

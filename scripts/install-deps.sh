@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what ssim needs to build, test and run its examples, from Debian packages.
+# Idempotent: packages already present are skipped, and apt is not touched at all
+# when nothing is missing.
+set -euo pipefail
+
+build_pkgs=(build-essential cmake pkg-config
+  libboost1.81-dev libboost-filesystem1.81-dev
+  libyaml-cpp-dev libspdlog-dev libcli11-dev nlohmann-json3-dev libhiredis-dev catch2)
+runtime_pkgs=(redis-server redis-tools openmpi-bin libopenmpi-dev procps)
+
+want=("${build_pkgs[@]}" "${runtime_pkgs[@]}")
+case "${1:-}" in
+  --minimal|"") ;;
+  *) echo "usage: $0 [--minimal]" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: everything is already installed"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
