@@ -5,8 +5,9 @@
 #include "apps/ssim/load.hpp"
 #include "apps/ssim/print_plan.hpp"
 #include "apps/ssim/verbs.hpp"
-#include "lib/generate/generate.hpp"
+#include "apps/ssim/run_session.hpp"
 #include "lib/plan/plan_json.hpp"
+#include "lib/util/errors.hpp"
 
 namespace ssim::app {
 
@@ -38,13 +39,9 @@ Action add_run(CLI::App& app) {
       else print_plan(std::cout, l.plan, host);
       return 0;
     }
-    const auto mode = o->overwrite ? generate::Existing::Overwrite
-                      : o->resume  ? generate::Existing::Resume
-                                   : generate::Existing::Refuse;
-    const auto result = generate::generate(l.plan, mode);
-    for (const auto& w : result.warnings) std::cerr << "ssim: warning: " << w << "\n";
-    std::cerr << "ssim: generated " << l.plan.path << "\n";
-    return 0;
+    if (o->batch) throw UsageError("--batch needs a batch launcher (slurm, pbs or lsf), not " + l.plan.launcher);
+    RunRequest req{o->detach, o->resume, o->overwrite, o->json, o->file};
+    return run_experiment(l, req);
   };
 }
 

@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
   auto add = [&](ssim::app::Action action) { verbs.emplace_back(app.get_subcommands({}).back(), action); };
   add(ssim::app::add_validate(app));
   add(ssim::app::add_run(app));
+  add(ssim::app::add_status(app));
+  add(ssim::app::add_stop(app));
+  add(ssim::app::add_logs(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -10,5 +10,8 @@ using Action = std::function<int()>;
 
 Action add_validate(CLI::App& app);
 Action add_run(CLI::App& app);
+Action add_status(CLI::App& app);
+Action add_stop(CLI::App& app);
+Action add_logs(CLI::App& app);
 
 }  // namespace ssim::app

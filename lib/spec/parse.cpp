@@ -65,7 +65,13 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& file
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    r.fail(Loc{e.mark.line + 1, e.mark.column + 1}, "", "not valid YAML: " + e.msg);
+    std::string hint;
+    std::istringstream lines(text);
+    std::string line;
+    for (int i = 0; i <= e.mark.line && std::getline(lines, line); ++i) {
+    }
+    if (line.find('\t') != std::string::npos) hint = " (YAML does not allow tabs for indentation)";
+    r.fail(Loc{e.mark.line + 1, e.mark.column + 1}, "", "not valid YAML: " + e.msg + hint);
   }
   if (!root || root.IsNull())
     r.fail(Loc{}, "", "the file is empty: expected a mapping with an experiment: section");

@@ -62,6 +62,11 @@ Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::strin
   if (node.IsNull() || !node.IsMap())
     r.fail(node, field, "expected a mapping with at least name and exe, got " +
                             YamlReader::describe(node));
+  if (kind == EntityKind::Model) {
+    for (const auto& k : kEnsembleOnlyKeys)
+      if (auto n = node[k])
+        r.fail(n, join_field(field, k), "only ensembles take " + k + " (move this entry under ensembles:)");
+  }
   r.expect_map(node, field, keys);
   auto f = [&](const char* key) { return join_field(field, key); };
 

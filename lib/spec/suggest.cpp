@@ -23,6 +23,13 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }  // namespace
 
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  // A candidate that starts the word, or that the word starts ("copies" / "copy"), is a
+  // likelier typo than one merely close in spelling.
+  for (const auto& c : candidates)
+    if (c.size() >= 3 && word.size() >= 3 &&
+        (word.rfind(c, 0) == 0 || c.rfind(word, 0) == 0 ||
+         (c.size() >= 4 && word.rfind(c.substr(0, c.size() - 1), 0) == 0)))
+      return c;
   std::string best;
   size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
   for (const auto& c : candidates) {

@@ -107,7 +107,8 @@ void check_files(const YamlReader& r, const ExperimentSpec& spec) {
         fs::path p = fs::path(spec.base_dir) / list[i].value;
         std::error_code ec;
         if (!fs::exists(p, ec))
-          r.fail(list[i].loc, field, "no such file or directory: " + p.lexically_normal().string());
+          r.fail(list[i].loc, field,
+                 "no such file or directory: " + list[i].value + " (paths are relative to the experiment file)");
         if (std::string(key) == "configure" && !fs::is_regular_file(p, ec))
           r.fail(list[i].loc, field, "configure takes regular files, not " + p.string());
       }

@@ -1,0 +1,32 @@
+#include "apps/ssim/current_state.hpp"
+
+#include "launchers/launcher.hpp"
+#include "lib/engine/refresh.hpp"
+#include "lib/util/clock.hpp"
+
+namespace ssim::app {
+
+CurrentState current_state(const std::string& path) {
+  CurrentState s;
+  s.manifest = state::load_manifest(path);
+  s.runner = state::RunLock::holder(path);
+  auto launcher = launchers::make_launcher(s.manifest.launcher);
+  bool changed = engine::refresh(s.manifest, *launcher);
+  if (!s.runner) {
+    for (auto& e : s.manifest.entities) {
+      if (e.job_id.empty() && !state::is_terminal(e.status)) {
+        e.status = state::Status::Cancelled;
+        e.reason = "not started: ssim run ended before starting it";
+        changed = true;
+      }
+    }
+    if (changed) {
+      if (auto lock = state::RunLock::try_acquire(path, "status")) state::save_manifest(s.manifest);
+    }
+  }
+  s.all_ended = true;
+  for (const auto& e : s.manifest.entities) s.all_ended = s.all_ended && state::is_terminal(e.status);
+  return s;
+}
+
+}  // namespace ssim::app

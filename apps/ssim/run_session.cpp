@@ -1,0 +1,124 @@
+#include "apps/ssim/run_session.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <random>
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/spdlog.h>
+
+#include "apps/ssim/progress_display.hpp"
+#include "apps/ssim/status_table.hpp"
+#include "launchers/launcher.hpp"
+#include "lib/engine/engine.hpp"
+#include "lib/generate/generate.hpp"
+#include "lib/state/history.hpp"
+#include "lib/state/lock.hpp"
+#include "lib/util/clock.hpp"
+#include "lib/util/errors.hpp"
+
+namespace ssim::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string random_id() {
+  std::random_device rd;
+  std::uniform_int_distribution<uint64_t> d;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(d(rd)));
+  return buf;
+}
+
+void refuse_if_running(const std::string& path) {
+  if (auto h = state::RunLock::holder(path))
+    throw UsageError("experiment " + path + " is already running (ssim " + h->role + ", pid " +
+                     std::to_string(h->pid) + " on " + h->host + "); use ssim status or ssim stop");
+}
+
+int blocked_signal_fd() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  sigprocmask(SIG_BLOCK, &set, nullptr);
+  return signalfd(-1, &set, SFD_CLOEXEC);
+}
+
+// The --detach fork: the parent reports and returns; the child becomes the monitor.
+bool detach_monitor(state::RunLock& lock, engine::Engine& engine, const state::Manifest& m, bool& parent) {
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw EnvironmentError("cannot fork the background monitor");
+  if (pid > 0) {
+    parent = true;
+    std::cerr << "ssim: " << m.experiment << " started; tracking continues in the background (pid " << pid
+              << ")\n  ssim status " << m.path << "\n  ssim stop " << m.path << "\n";
+    return false;
+  }
+  ::setsid();
+  int devnull = ::open("/dev/null", O_RDWR);
+  for (int fd = 0; fd <= 2; ++fd) ::dup2(devnull, fd);
+  lock.set_owner("monitor");
+  static engine::SilentProgress silent;
+  engine.set_progress(silent);
+  return true;
+}
+
+}  // namespace
+
+int run_experiment(const Loaded& l, const RunRequest& req) {
+  const plan::Plan& plan = l.plan;
+  auto launcher = launchers::make_launcher(plan.launcher);
+  const fs::path path = plan.path;
+  std::error_code ec;
+  if (fs::exists(path / ".ssim", ec)) refuse_if_running(plan.path);
+  std::optional<state::Manifest> previous;
+  if (req.resume) {
+    if (!fs::exists(state::manifest_path(plan.path), ec))
+      throw UsageError("nothing to resume: no experiment at " + plan.path);
+    previous = state::load_manifest(plan.path);
+  }
+  const auto mode = req.overwrite ? generate::Existing::Overwrite
+                    : req.resume  ? generate::Existing::Resume
+                                  : generate::Existing::Refuse;
+  const auto generated = generate::generate(plan, mode);
+  for (const auto& w : generated.warnings) std::cerr << "ssim: warning: " << w << "\n";
+
+  auto lock = state::RunLock::try_acquire(plan.path, "run");
+  if (!lock) refuse_if_running(plan.path);
+  if (!lock) throw EnvironmentError("cannot lock " + plan.path + "/.ssim/lock");
+
+  state::Manifest m = previous ? engine::resume_manifest(plan, *previous) : engine::new_manifest(plan, random_id());
+  if (m.created == 0) m.created = now_seconds();
+  m.finished = 0;
+  state::record_run(fs::current_path().string(), plan.file, plan.path);
+
+  auto log = spdlog::basic_logger_mt("ssim-" + m.id + std::to_string(::getpid()), plan.path + "/.ssim/ssim.log");
+  log->set_pattern("%Y-%m-%d %H:%M:%S.%e [%l] %v");
+  log->flush_on(spdlog::level::info);
+
+  const int sfd = blocked_signal_fd();
+  const bool terminal = ::isatty(2) && !req.json;
+  auto progress = make_progress(terminal);
+  engine::Engine engine(plan, m, *launcher, *progress, log, sfd);
+  bool detached_parent = false;
+  engine::EngineHooks hooks;
+  if (req.detach) hooks.after_first_start = [&] { return detach_monitor(*lock, engine, m, detached_parent); };
+  const int code = engine.run(hooks);
+  if (detached_parent) return 0;
+  if (req.json) {
+    std::cout << status_json(m, std::nullopt).dump(2) << "\n";
+  } else {
+    print_status_table(std::cout, m);
+  }
+  return code;
+}
+
+}  // namespace ssim::app

@@ -1,0 +1,21 @@
+#pragma once
+// What `ssim run` needs around the engine: the lock, the log, signal handling and
+// --detach. Kept apart from the CLI wiring in cmd_run.cpp.
+#include <string>
+
+#include "apps/ssim/load.hpp"
+
+namespace ssim::app {
+
+struct RunRequest {
+  bool detach = false;
+  bool resume = false;
+  bool overwrite = false;
+  bool json = false;
+  std::string file;
+};
+
+// Generates, runs and tracks the experiment; returns the exit code.
+int run_experiment(const Loaded& loaded, const RunRequest& request);
+
+}  // namespace ssim::app

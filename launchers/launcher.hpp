@@ -1,0 +1,55 @@
+#pragma once
+// The launcher seam (DESIGN.md): start a step without blocking, poll many jobs with one
+// query, cancel. The engine, `ssim status` and `ssim stop` only talk to this interface;
+// local, Slurm, PBS and LSF implement it.
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lib/plan/plan.hpp"
+#include "lib/state/status.hpp"
+
+namespace ssim::launchers {
+
+struct LaunchRequest {
+  std::string name;
+  std::string run_dir;
+  std::vector<std::string> argv;  // the full command, e.g. mpirun -np 4 ./sim
+  plan::Env env;                  // added to the inherited environment; later entries win
+};
+
+struct JobRef {
+  std::string id;  // local: supervisor pid (= process group id)
+  std::string name;
+  std::string run_dir;
+};
+
+struct JobStatus {
+  state::Status status = state::Status::Unknown;
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  std::string reason;
+  double start = 0;
+  double end = 0;
+};
+
+class Launcher {
+ public:
+  virtual ~Launcher() = default;
+  virtual std::string name() const = 0;
+  // The command line `start` would run for `step` (for --dry-run and launching).
+  virtual std::vector<std::string> command(const plan::Step& step) const = 0;
+  // Starts the job and returns at once. Throws EnvironmentError when it cannot.
+  virtual JobRef start(const LaunchRequest& request) = 0;
+  // The status of every job, in order, from one query.
+  virtual std::vector<JobStatus> poll(std::span<const JobRef> jobs) = 0;
+  // Asks the jobs to stop (force: kill them now). Marks them as cancelled by ssim.
+  virtual void cancel(std::span<const JobRef> jobs, bool force) = 0;
+};
+
+// Throws EnvironmentError for a launcher this build does not have.
+std::unique_ptr<Launcher> make_launcher(const std::string& name);
+
+}  // namespace ssim::launchers

@@ -1,0 +1,78 @@
+#include "launchers/local/proc.hpp"
+
+#include <dirent.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "lib/util/atomic_file.hpp"
+
+namespace ssim::launchers {
+
+namespace {
+// Fields after the command name in /proc/PID/stat: state is field 3, starttime 22.
+std::vector<std::string> stat_fields(int pid) {
+  const auto text = read_file("/proc/" + std::to_string(pid) + "/stat");
+  std::vector<std::string> fields;
+  if (!text) return fields;
+  const size_t close = text->rfind(')');
+  if (close == std::string::npos) return fields;
+  size_t i = close + 2;
+  while (i < text->size()) {
+    size_t j = text->find(' ', i);
+    if (j == std::string::npos) j = text->size();
+    fields.push_back(text->substr(i, j - i));
+    i = j + 1;
+  }
+  return fields;  // fields[0] is field 3
+}
+}  // namespace
+
+bool process_alive(int pid, const std::string& start_ticks) {
+  if (pid <= 0) return false;
+  const auto f = stat_fields(pid);
+  if (f.size() < 20) return false;
+  if (f[0] == "Z" || f[0] == "X") return false;
+  return start_ticks.empty() || f[19] == start_ticks;
+}
+
+bool group_alive(int pgid) {
+  if (pgid <= 1) return false;
+  return ::kill(-pgid, 0) == 0 || errno == EPERM;
+}
+
+std::vector<int> processes_with_env(const std::string& name, const std::string& value) {
+  std::vector<int> out;
+  const std::string needle = name + "=" + value;
+  DIR* dir = ::opendir("/proc");
+  if (!dir) return out;
+  const int self = ::getpid();
+  while (dirent* d = ::readdir(dir)) {
+    char* end = nullptr;
+    const long pid = std::strtol(d->d_name, &end, 10);
+    if (*end != '\0' || pid <= 0 || pid == self) continue;
+    const auto env = read_file("/proc/" + std::string(d->d_name) + "/environ");
+    if (!env) continue;
+    size_t i = 0;
+    while (i < env->size()) {
+      size_t j = env->find('\0', i);
+      if (j == std::string::npos) j = env->size();
+      if (env->compare(i, j - i, needle) == 0) {
+        if (process_alive(static_cast<int>(pid), "")) out.push_back(static_cast<int>(pid));
+        break;
+      }
+      i = j + 1;
+    }
+  }
+  ::closedir(dir);
+  return out;
+}
+
+std::string signal_name(int sig) {
+  const char* abbrev = ::sigabbrev_np(sig);
+  return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
+}
+
+}  // namespace ssim::launchers

@@ -1,0 +1,161 @@
+#include "lib/engine/engine.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "lib/engine/refresh.hpp"
+#include "lib/engine/stop.hpp"
+#include "lib/util/clock.hpp"
+#include "lib/util/errors.hpp"
+
+namespace ssim::engine {
+
+using state::Status;
+
+Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launchers::Launcher& launcher,
+               Progress& progress, std::shared_ptr<spdlog::logger> log, int signal_fd)
+    : plan_(plan), m_(manifest), launcher_(launcher), progress_(&progress), log_(std::move(log)),
+      signal_fd_(signal_fd) {
+  for (const auto& s : plan_.steps) steps_[s.name] = &s;
+}
+
+void Engine::save() { state::save_manifest(m_); }
+
+bool Engine::start_ready() {
+  bool changed = false;
+  bool again = true;
+  while (again) {  // a cancellation can make a later entity cancellable in the same pass
+    again = false;
+    for (auto& r : m_.entities) {
+      if (r.status != Status::New) continue;
+      bool ready = true;
+      std::string blocked_by;
+      for (const auto& a : r.after) {
+        const auto* dep = m_.find(a);
+        if (!dep) continue;
+        if (dep->status == Status::Completed && dep->exit_code == 0) continue;
+        ready = false;
+        if (state::is_terminal(dep->status)) blocked_by = a + " " + to_string(dep->status);
+      }
+      if (!blocked_by.empty()) {
+        r.status = Status::Cancelled;
+        r.reason = "not started: after " + blocked_by;
+        r.end = now_seconds();
+        progress_->event(r.name + " cancelled (" + r.reason + ")");
+        log_->info("{} cancelled: {}", r.name, r.reason);
+        changed = again = true;
+        continue;
+      }
+      if (!ready) continue;
+      const plan::Step& step = *steps_.at(r.name);
+      launchers::LaunchRequest req{r.name, r.run_dir, launcher_.command(step), step.env};
+      req.env.emplace_back("SSIM_EXPERIMENT_ID", m_.id);
+      r.attempt += 1;
+      r.start = now_seconds();
+      r.end = 0;
+      r.exit_code.reset();
+      r.signal.reset();
+      r.reason.clear();
+      try {
+        r.job_id = launcher_.start(req).id;
+        r.status = Status::Pending;
+        log_->info("{} started as job {}", r.name, r.job_id);
+      } catch (const EnvironmentError& e) {
+        r.status = Status::Failed;
+        r.reason = e.what();
+        r.end = now_seconds();
+        progress_->event(r.name + " failed to start: " + r.reason);
+        log_->error("{} failed to start: {}", r.name, r.reason);
+        again = true;
+      }
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+bool Engine::poll() {
+  return refresh(m_, launcher_, [&](const state::EntityRecord& r, Status before) {
+    log_->info("{}: {} -> {}{}", r.name, to_string(before), to_string(r.status),
+               r.reason.empty() ? "" : " (" + r.reason + ")");
+    if (r.status == Status::Running && before == Status::Pending) return;  // too chatty
+    progress_->event(r.name + " " + describe(r));
+  });
+}
+
+void Engine::report_counts() {
+  std::map<Status, int> counts;
+  for (const auto& e : m_.entities) counts[e.status]++;
+  progress_->counts(counts);
+}
+
+int Engine::exit_code() const {
+  for (const auto& e : m_.entities)
+    if (e.status != Status::Completed || e.exit_code != 0) return 1;
+  return 0;
+}
+
+std::string Engine::wait_for_signal(int timeout_ms) {
+  if (signal_fd_ < 0) {
+    ::poll(nullptr, 0, timeout_ms);
+    return "";
+  }
+  pollfd p{signal_fd_, POLLIN, 0};
+  if (::poll(&p, 1, timeout_ms) <= 0) return "";
+  signalfd_siginfo info{};
+  if (::read(signal_fd_, &info, sizeof info) != sizeof info) return "";
+  if (info.ssi_signo == SIGHUP) {
+    // The terminal went away: keep tracking, as with --detach.
+    log_->info("terminal hung up; tracking continues");
+    static SilentProgress silent;
+    progress_ = &silent;
+    return "";
+  }
+  return info.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM";
+}
+
+void Engine::interrupted(const std::string& why) {
+  log_->warn("{} received: stopping every entity", why);
+  progress_->event(why + " received: stopping everything");
+  stop_entities(m_, launcher_, {}, "interrupted by " + why);
+  save();
+}
+
+int Engine::run(const EngineHooks& hooks) {
+  log_->info("experiment {} starting: {} entities, launcher {}", m_.experiment, m_.entities.size(),
+             launcher_.name());
+  save();
+  bool first = true;
+  int tick_ms = 5;
+  while (true) {
+    bool changed = start_ready();
+    if (first) {
+      first = false;
+      if (changed) save();
+      if (hooks.after_first_start && !hooks.after_first_start()) return 0;
+    }
+    changed = poll() || changed;
+    if (changed) save();
+    report_counts();
+    bool done = true;
+    for (const auto& e : m_.entities) done = done && state::is_terminal(e.status);
+    if (done) break;
+    const std::string sig = wait_for_signal(tick_ms);
+    if (!sig.empty()) {
+      interrupted(sig);
+      break;
+    }
+    // Quick ticks while things happen, slower when all is quiet.
+    tick_ms = changed ? 5 : std::min(tick_ms * 2, 200);
+  }
+  m_.finished = now_seconds();
+  save();
+  progress_->finish();
+  const int code = exit_code();
+  log_->info("experiment {} finished, exit code {}", m_.experiment, code);
+  return code;
+}
+
+}  // namespace ssim::engine

@@ -1,0 +1,58 @@
+#pragma once
+// Runs a planned experiment: starts entities as `after:` allows, polls all jobs with one
+// launcher call per tick, persists every change to the manifest and ssim.log, and stops
+// everything on SIGINT/SIGTERM.
+#include <functional>
+#include <memory>
+
+#include <spdlog/logger.h>
+
+#include "launchers/launcher.hpp"
+#include "lib/engine/progress.hpp"
+#include "lib/plan/plan.hpp"
+#include "lib/state/manifest.hpp"
+
+namespace ssim::engine {
+
+// A fresh manifest for `plan`, every entity `new`.
+state::Manifest new_manifest(const plan::Plan& plan, const std::string& id);
+// For --resume: keeps entities that completed with exit code 0, resets the others and
+// everything that waits on them to `new`; entities added to the file are added.
+state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& previous);
+
+struct EngineHooks {
+  // Called once, when every entity that can start now has started. Returning false
+  // makes run() return 0 at once (the --detach parent); true keeps tracking.
+  std::function<bool()> after_first_start;
+};
+
+class Engine {
+ public:
+  // `signal_fd`: a signalfd for SIGINT/SIGTERM/SIGHUP, or -1.
+  Engine(const plan::Plan& plan, state::Manifest& manifest, launchers::Launcher& launcher,
+         Progress& progress, std::shared_ptr<spdlog::logger> log, int signal_fd);
+
+  // Returns the exit code of SPEC.md: 0 all completed, 1 something failed or was cancelled.
+  int run(const EngineHooks& hooks = {});
+  void set_progress(Progress& p) { progress_ = &p; }
+
+ private:
+  bool start_ready();
+  bool poll();
+  void interrupted(const std::string& why);
+  void save();
+  void report_counts();
+  int exit_code() const;
+  // Returns the signal name when SIGINT/SIGTERM arrived within `timeout_ms`.
+  std::string wait_for_signal(int timeout_ms);
+
+  const plan::Plan& plan_;
+  state::Manifest& m_;
+  launchers::Launcher& launcher_;
+  Progress* progress_;
+  std::shared_ptr<spdlog::logger> log_;
+  int signal_fd_;
+  std::map<std::string, const plan::Step*> steps_;
+};
+
+}  // namespace ssim::engine

@@ -1,0 +1,75 @@
+// Building the manifest a run starts from: fresh, or resumed from the previous one.
+#include <set>
+
+#include "lib/engine/engine.hpp"
+
+namespace ssim::engine {
+
+using state::Status;
+
+namespace {
+state::EntityRecord record_for(const plan::Step& s, const std::string& launcher) {
+  state::EntityRecord r;
+  r.name = s.name;
+  r.type = plan::to_string(s.kind);
+  r.ensemble = s.ensemble;
+  r.run_dir = s.run_dir;
+  r.after = s.after;
+  r.launcher = launcher;
+  return r;
+}
+}  // namespace
+
+state::Manifest new_manifest(const plan::Plan& plan, const std::string& id) {
+  state::Manifest m;
+  m.experiment = plan.name;
+  m.id = id;
+  m.file = plan.file;
+  m.path = plan.path;
+  m.launcher = plan.launcher;
+  for (const auto& s : plan.steps) m.entities.push_back(record_for(s, plan.launcher));
+  return m;
+}
+
+state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& previous) {
+  state::Manifest m = new_manifest(plan, previous.id);
+  m.created = previous.created;
+  std::set<std::string> rerun;
+  for (auto& r : m.entities) {
+    const state::EntityRecord* old = nullptr;
+    for (const auto& p : previous.entities)
+      if (p.name == r.name) old = &p;
+    if (old && old->status == Status::Completed && old->exit_code == 0) {
+      const auto after = r.after;
+      r = *old;
+      r.after = after;
+    } else {
+      if (old) r.attempt = old->attempt;
+      rerun.insert(r.name);
+    }
+  }
+  // What waits on a rerun entity runs again too, even if it had completed.
+  bool grew = true;
+  while (grew) {
+    grew = false;
+    for (auto& r : m.entities) {
+      if (rerun.count(r.name)) continue;
+      for (const auto& a : r.after)
+        if (rerun.count(a)) {
+          const auto after = r.after;
+          const int attempt = r.attempt;
+          r = record_for(*std::find_if(plan.steps.begin(), plan.steps.end(),
+                                       [&](const plan::Step& s) { return s.name == r.name; }),
+                         plan.launcher);
+          r.after = after;
+          r.attempt = attempt;
+          rerun.insert(r.name);
+          grew = true;
+          break;
+        }
+    }
+  }
+  return m;
+}
+
+}  // namespace ssim::engine

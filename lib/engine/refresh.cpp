@@ -1,0 +1,42 @@
+#include "lib/engine/refresh.hpp"
+
+namespace ssim::engine {
+
+using state::Status;
+
+bool refresh(state::Manifest& m, launchers::Launcher& launcher,
+             const std::function<void(const state::EntityRecord&, Status)>& on_change) {
+  std::vector<launchers::JobRef> refs;
+  std::vector<state::EntityRecord*> records;
+  for (auto& e : m.entities) {
+    if (e.job_id.empty() || state::is_terminal(e.status)) continue;
+    refs.push_back({e.job_id, e.name, e.run_dir});
+    records.push_back(&e);
+  }
+  if (refs.empty()) return false;
+  const auto statuses = launcher.poll(refs);
+  bool changed = false;
+  for (size_t i = 0; i < statuses.size(); ++i) {
+    auto& r = *records[i];
+    const auto& s = statuses[i];
+    const Status before = r.status;
+    if (s.status == before && s.reason == r.reason) continue;
+    r.status = s.status;
+    r.exit_code = s.exit_code;
+    r.signal = s.signal;
+    r.reason = s.reason;
+    if (s.start > 0) r.start = s.start;
+    if (s.end > 0) r.end = s.end;
+    changed = true;
+    if (on_change && before != r.status) on_change(r, before);
+  }
+  return changed;
+}
+
+std::string describe(const state::EntityRecord& r) {
+  std::string out = to_string(r.status);
+  if (!r.reason.empty() && r.status != Status::Completed) out += ": " + r.reason;
+  return out;
+}
+
+}  // namespace ssim::engine

@@ -1,0 +1,19 @@
+#pragma once
+#include <functional>
+#include <string>
+
+#include "launchers/launcher.hpp"
+#include "lib/state/manifest.hpp"
+
+namespace ssim::engine {
+
+// Asks the launcher, in one poll, about every entity that has a job and has not ended,
+// and updates the records. Calls on_change(record, before) for each status change.
+// Returns whether anything changed.
+bool refresh(state::Manifest& m, launchers::Launcher& launcher,
+             const std::function<void(const state::EntityRecord&, state::Status)>& on_change = {});
+
+// A one-line description of how an entity ended, e.g. "failed: exit code 3".
+std::string describe(const state::EntityRecord& r);
+
+}  // namespace ssim::engine

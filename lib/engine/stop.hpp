@@ -1,0 +1,23 @@
+#pragma once
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "launchers/launcher.hpp"
+#include "lib/state/manifest.hpp"
+
+namespace ssim::engine {
+
+// Stops the named entities (all when `names` is empty): asks their jobs to end, waits up
+// to `grace` for them to do so, kills what is left, and records them cancelled with
+// `reason`. Entities not started yet are cancelled too. When stopping everything, also
+// kills any process still carrying the experiment's SSIM_EXPERIMENT_ID (programs that
+// left their process group), so nothing of the experiment survives.
+void stop_entities(state::Manifest& m, launchers::Launcher& launcher,
+                   const std::vector<std::string>& names, const std::string& reason,
+                   std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
+
+// Kills every process whose environment holds SSIM_EXPERIMENT_ID=id; returns how many.
+int kill_experiment_processes(const std::string& id);
+
+}  // namespace ssim::engine

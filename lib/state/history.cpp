@@ -1,0 +1,55 @@
+#include "lib/state/history.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "lib/util/atomic_file.hpp"
+
+namespace ssim::state {
+
+namespace fs = std::filesystem;
+
+namespace {
+fs::path history_file() {
+  if (const char* s = std::getenv("SSIM_STATE_HOME"); s && *s) return fs::path(s) / "history";
+  if (const char* x = std::getenv("XDG_STATE_HOME"); x && *x) return fs::path(x) / "ssim/history";
+  const char* home = std::getenv("HOME");
+  return fs::path(home && *home ? home : "/tmp") / ".local/state/ssim/history";
+}
+
+std::optional<std::string> latest(const char* key, const std::string& value) {
+  const auto text = read_file(history_file().string());
+  if (!text) return std::nullopt;
+  std::optional<std::string> found;
+  std::istringstream in(*text);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_object() && j.value(key, "") == value) found = j.value("path", "");
+  }
+  return found;
+}
+}  // namespace
+
+void record_run(const std::string& cwd, const std::string& file, const std::string& path) {
+  const fs::path f = history_file();
+  std::error_code ec;
+  fs::create_directories(f.parent_path(), ec);
+  // One short O_APPEND write per line: concurrent runs cannot interleave within a line.
+  const std::string line = nlohmann::json{{"cwd", cwd}, {"file", file}, {"path", path}}.dump() + "\n";
+  int fd = ::open(f.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return;  // history is a convenience; never fail a run over it
+  if (::write(fd, line.data(), line.size()) < 0) {
+  }
+  ::close(fd);
+}
+
+std::optional<std::string> latest_from_cwd(const std::string& cwd) { return latest("cwd", cwd); }
+std::optional<std::string> latest_from_file(const std::string& file) { return latest("file", file); }
+
+}  // namespace ssim::state

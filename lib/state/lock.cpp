@@ -1,0 +1,59 @@
+#include "lib/state/lock.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <sstream>
+
+#include "lib/util/atomic_file.hpp"
+
+namespace ssim::state {
+
+namespace {
+std::string lock_path(const std::string& experiment_path) { return experiment_path + "/.ssim/lock"; }
+
+std::string hostname() {
+  char buf[256] = {0};
+  gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+}  // namespace
+
+RunLock::~RunLock() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::optional<RunLock> RunLock::try_acquire(const std::string& experiment_path, const std::string& role) {
+  const std::string path = lock_path(experiment_path);
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return std::nullopt;
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  RunLock lock(fd, path);
+  lock.set_owner(role);
+  return lock;
+}
+
+void RunLock::set_owner(const std::string& role) {
+  const std::string text = std::to_string(getpid()) + " " + hostname() + " " + role + "\n";
+  if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, text.data(), text.size(), 0) < 0) {
+  }
+}
+
+std::optional<LockHolder> RunLock::holder(const std::string& experiment_path) {
+  const std::string path = lock_path(experiment_path);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0;
+  ::close(fd);  // also drops our shared lock, if we got it
+  if (!held) return std::nullopt;
+  LockHolder h;
+  std::istringstream in(read_file(path).value_or(""));
+  in >> h.pid >> h.host >> h.role;
+  return h;
+}
+
+}  // namespace ssim::state

@@ -1,0 +1,93 @@
+#include "lib/state/manifest.hpp"
+
+#include "lib/util/atomic_file.hpp"
+
+namespace ssim::state {
+
+using nlohmann::json;
+
+EntityRecord* Manifest::find(const std::string& name) {
+  for (auto& e : entities)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+const EntityRecord* Manifest::find(const std::string& name) const {
+  return const_cast<Manifest*>(this)->find(name);
+}
+
+namespace {
+json optional_int(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
+std::optional<int> int_or_null(const json& j, const char* key) {
+  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+  return j[key].get<int>();
+}
+}  // namespace
+
+json to_json(const Manifest& m) {
+  json entities = json::array();
+  for (const auto& e : m.entities) {
+    entities.push_back({{"name", e.name},         {"type", e.type},
+                        {"ensemble", e.ensemble}, {"run_dir", e.run_dir},
+                        {"after", e.after},       {"status", to_string(e.status)},
+                        {"launcher", e.launcher}, {"job_id", e.job_id},
+                        {"exit_code", optional_int(e.exit_code)},
+                        {"signal", optional_int(e.signal)},
+                        {"reason", e.reason},     {"start", e.start},
+                        {"end", e.end},           {"attempt", e.attempt}});
+  }
+  return {{"version", m.version}, {"experiment", m.experiment}, {"id", m.id},
+          {"file", m.file},       {"path", m.path},             {"launcher", m.launcher},
+          {"created", m.created}, {"finished", m.finished},     {"entities", entities}};
+}
+
+Manifest manifest_from_json(const json& j) {
+  Manifest m;
+  m.version = j.value("version", 1);
+  m.experiment = j.value("experiment", "");
+  m.id = j.value("id", "");
+  m.file = j.value("file", "");
+  m.path = j.value("path", "");
+  m.launcher = j.value("launcher", "");
+  m.created = j.value("created", 0.0);
+  m.finished = j.value("finished", 0.0);
+  for (const auto& e : j.value("entities", json::array())) {
+    EntityRecord r;
+    r.name = e.value("name", "");
+    r.type = e.value("type", "");
+    r.ensemble = e.value("ensemble", "");
+    r.run_dir = e.value("run_dir", "");
+    r.after = e.value("after", std::vector<std::string>{});
+    r.status = status_from_string(e.value("status", "unknown"));
+    r.launcher = e.value("launcher", "");
+    r.job_id = e.value("job_id", "");
+    r.exit_code = int_or_null(e, "exit_code");
+    r.signal = int_or_null(e, "signal");
+    r.reason = e.value("reason", "");
+    r.start = e.value("start", 0.0);
+    r.end = e.value("end", 0.0);
+    r.attempt = e.value("attempt", 0);
+    m.entities.push_back(std::move(r));
+  }
+  return m;
+}
+
+std::string manifest_path(const std::string& experiment_path) {
+  return experiment_path + "/.ssim/manifest.json";
+}
+
+Manifest load_manifest(const std::string& experiment_path) {
+  const auto text = read_file(manifest_path(experiment_path));
+  if (!text) throw std::runtime_error("no experiment at " + experiment_path + " (no .ssim/manifest.json)");
+  try {
+    return manifest_from_json(json::parse(*text));
+  } catch (const json::exception& e) {
+    throw std::runtime_error("unreadable manifest " + manifest_path(experiment_path) + ": " + e.what());
+  }
+}
+
+void save_manifest(const Manifest& m) {
+  write_file_atomically(manifest_path(m.path), to_json(m).dump(1) + "\n");
+}
+
+}  // namespace ssim::state

@@ -1,0 +1,54 @@
+#pragma once
+// <path>/.ssim/manifest.json: everything `ssim status`, `stop` and `logs` need to find
+// and judge an experiment's jobs from any process, written atomically.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lib/state/status.hpp"
+
+namespace ssim::state {
+
+struct EntityRecord {
+  std::string name;
+  std::string type;  // model | member | database
+  std::string ensemble;
+  std::string run_dir;
+  std::vector<std::string> after;
+  Status status = Status::New;
+  std::string launcher;
+  std::string job_id;  // pid of the supervisor (local), job or step id (schedulers)
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  std::string reason;  // why it failed or was cancelled, when known
+  double start = 0;    // epoch seconds; 0 = not started
+  double end = 0;
+  int attempt = 0;  // 1 for the first run, +1 per --resume that reran it
+};
+
+struct Manifest {
+  int version = 1;
+  std::string experiment;
+  std::string id;  // unique per experiment; every process it starts carries SSIM_EXPERIMENT_ID
+  std::string file;
+  std::string path;
+  std::string launcher;
+  double created = 0;
+  double finished = 0;  // set when the run ended
+  std::vector<EntityRecord> entities;
+
+  EntityRecord* find(const std::string& name);
+  const EntityRecord* find(const std::string& name) const;
+};
+
+nlohmann::json to_json(const Manifest& m);
+Manifest manifest_from_json(const nlohmann::json& j);
+
+std::string manifest_path(const std::string& experiment_path);
+// Throws std::runtime_error when missing or unreadable.
+Manifest load_manifest(const std::string& experiment_path);
+void save_manifest(const Manifest& m);
+
+}  // namespace ssim::state

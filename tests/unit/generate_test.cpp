@@ -1,0 +1,70 @@
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "lib/generate/generate.hpp"
+#include "tests/unit/helpers.hpp"
+
+using namespace ssim;
+namespace fs = std::filesystem;
+
+namespace {
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+plan::Plan full_plan(const fs::path& cwd) {
+  auto spec = spec::load_experiment(SSIM_FIXTURES "/good/full/experiment.yaml");
+  return plan::build_plan(spec, plan::PlanContext{cwd.string(), "local"});
+}
+}  // namespace
+
+TEST_CASE("generate creates run directories and places copied, linked and configured files") {
+  test::TempDir tmp;
+  auto plan = full_plan(tmp.path);
+  auto result = generate::generate(plan, generate::Existing::Refuse);
+  const fs::path root = tmp.path / "runs/streaming";
+  CHECK(fs::is_directory(root / ".ssim"));
+  CHECK(fs::is_directory(root / "orchestrator"));
+  CHECK(fs::is_regular_file(root / "trainer/training_service.py"));
+  CHECK(fs::is_symlink(root / "trainer/data"));
+  CHECK(fs::is_regular_file(root / "trainer/data/sample.txt"));
+  CHECK(slurp(root / "trainer/input.cfg") == "epochs = 100\nentity = trainer\nunknown = ;nope;\n");
+  REQUIRE(result.warnings.size() == 1);
+  CHECK_THAT(result.warnings[0], Catch::Contains(";nope;"));
+  CHECK(fs::is_regular_file(root / "uploader/uploader_7/data_uploader.py"));
+}
+
+TEST_CASE("an existing experiment is refused, and --overwrite removes only what ssim owns") {
+  test::TempDir tmp;
+  auto plan = full_plan(tmp.path);
+  generate::generate(plan, generate::Existing::Refuse);
+  const fs::path root = tmp.path / "runs/streaming";
+  std::ofstream(root / "user-notes.txt") << "keep me";
+  std::ofstream(root / "trainer/stale.txt") << "old";
+  CHECK_THROWS_AS(generate::generate(plan, generate::Existing::Refuse), generate::GenerateError);
+  generate::generate(plan, generate::Existing::Overwrite);
+  CHECK(fs::exists(root / "user-notes.txt"));
+  CHECK_FALSE(fs::exists(root / "trainer/stale.txt"));
+  CHECK(fs::exists(root / "trainer/training_service.py"));
+}
+
+TEST_CASE("resume keeps existing run directories as they are") {
+  test::TempDir tmp;
+  auto plan = full_plan(tmp.path);
+  generate::generate(plan, generate::Existing::Refuse);
+  const fs::path root = tmp.path / "runs/streaming";
+  std::ofstream(root / "trainer/result.txt") << "done";
+  generate::generate(plan, generate::Existing::Resume);
+  CHECK(fs::exists(root / "trainer/result.txt"));
+}
+
+TEST_CASE("a file where the experiment directory should be is an error") {
+  test::TempDir tmp;
+  auto plan = full_plan(tmp.path);
+  fs::create_directories(tmp.path / "runs");
+  std::ofstream(tmp.path / "runs/streaming") << "x";
+  CHECK_THROWS_AS(generate::check_target(plan, generate::Existing::Overwrite), generate::GenerateError);
+}

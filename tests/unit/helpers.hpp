@@ -1,0 +1,39 @@
+#pragma once
+// Small helpers shared by the unit tests.
+#include <filesystem>
+#include <string>
+
+#include "lib/plan/plan.hpp"
+#include "lib/spec/parse.hpp"
+
+namespace ssim::test {
+
+inline spec::ExperimentSpec parse(const std::string& yaml, const std::string& base = "/nonexistent") {
+  return spec::parse_experiment(yaml, "exp.yaml", base);
+}
+
+inline plan::Plan plan_of(const std::string& yaml, const std::string& cwd = "/work") {
+  return plan::build_plan(parse(yaml), plan::PlanContext{cwd, "local"});
+}
+
+// Message of the SpecError that parsing and planning `yaml` throws, or "" if none.
+inline std::string error_of(const std::string& yaml) {
+  try {
+    plan_of(yaml);
+  } catch (const spec::SpecError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A fresh directory under the system temp dir, removed when the object goes away.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "ssim-test-XXXXXX").string();
+    path = mkdtemp(tmpl.data());
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+}  // namespace ssim::test

@@ -1,0 +1,25 @@
+#include <catch2/catch.hpp>
+
+#include "launchers/mpi_command.hpp"
+#include "tests/unit/helpers.hpp"
+
+using namespace ssim;
+
+TEST_CASE("local commands: plain, mpirun with root and oversubscribe flags") {
+  plan::Step s;
+  s.exe = "sim";
+  s.args = {"a b"};
+  launchers::HostFacts user{false, 4}, root{true, 2};
+  CHECK(launchers::local_command(s, user) == std::vector<std::string>{"sim", "a b"});
+  s.res.ntasks = 4;  // auto with several tasks means mpirun
+  CHECK(launchers::local_command(s, user) == std::vector<std::string>{"mpirun", "-np", "4", "sim", "a b"});
+  CHECK(launchers::local_command(s, root) ==
+        std::vector<std::string>{"mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe", "sim", "a b"});
+  s.res.mpi = plan::MpiKind::None;
+  CHECK(launchers::local_command(s, root) == std::vector<std::string>{"sim", "a b"});
+  s.res.mpi = plan::MpiKind::Mpiexec;
+  s.res.ntasks = 1;
+  s.res.launcher_args = {{"bind-to", "none"}};
+  CHECK(launchers::local_command(s, user) ==
+        std::vector<std::string>{"mpiexec", "-np", "1", "--bind-to", "none", "sim", "a b"});
+}

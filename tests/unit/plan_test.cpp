@@ -1,0 +1,122 @@
+#include <catch2/catch.hpp>
+
+#include "tests/unit/helpers.hpp"
+
+using namespace ssim;
+
+namespace {
+std::string env_of(const plan::Step& s, const std::string& key) {
+  std::string v;
+  for (const auto& [k, val] : s.env)
+    if (k == key) v = val;  // later entries win
+  return v;
+}
+std::vector<std::string> names(const plan::Plan& p) {
+  std::vector<std::string> out;
+  for (const auto& s : p.steps) out.push_back(s.name);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("all_perm: last parameter fastest, replicas repeat each combination") {
+  auto p = test::plan_of(
+      "experiment: {name: x}\nensembles:\n  - name: e\n    exe: run\n    replicas: 2\n"
+      "    params: {a: [1, 2], b: [x, y]}\n    args: [\"$(a)$(b)\"]\n");
+  REQUIRE(p.steps.size() == 8);
+  std::vector<std::string> args;
+  for (const auto& s : p.steps) args.push_back(s.args[0]);
+  CHECK(args == std::vector<std::string>{"1x", "1x", "1y", "1y", "2x", "2x", "2y", "2y"});
+  CHECK(p.steps[7].name == "e_7");
+  CHECK(p.steps[7].run_dir == "/work/x/e/e_7");
+  CHECK(env_of(p.steps[7], "SSIM_REPLICA") == "7");
+}
+
+TEST_CASE("step zips the lists") {
+  auto p = test::plan_of(
+      "experiment: {name: x}\nensembles:\n  - name: e\n    exe: run\n    strategy: step\n"
+      "    params: {a: [1, 2, 3], b: [x, y, z]}\n    args: [\"$(a)$(b)\"]\n");
+  REQUIRE(p.steps.size() == 3);
+  CHECK(p.steps[2].args[0] == "3z");
+}
+
+TEST_CASE("random draws `samples` combinations, the same for the same seed") {
+  const std::string base =
+      "experiment: {name: x}\nensembles:\n  - name: e\n    exe: run\n    strategy: random\n"
+      "    samples: 6\n    params: {a: [1, 2, 3, 4, 5, 6, 7, 8, 9]}\n    args: [\"$(a)\"]\n";
+  auto args_of = [](const plan::Plan& p) {
+    std::vector<std::string> out;
+    for (const auto& s : p.steps) out.push_back(s.args[0]);
+    return out;
+  };
+  auto a = test::plan_of(base + "    seed: 7\n");
+  auto b = test::plan_of(base + "    seed: 7\n");
+  auto c = test::plan_of(base + "    seed: 8\n");
+  REQUIRE(a.steps.size() == 6);
+  CHECK(args_of(a) == args_of(b));
+  CHECK(args_of(a) != args_of(c));
+}
+
+TEST_CASE("run values are substituted, then type-checked") {
+  auto p = test::plan_of(
+      "experiment: {name: x}\nensembles:\n  - name: e\n    exe: run\n"
+      "    params: {workers: [2, 4]}\n    run: {ntasks: \"$(workers)\", mpi: mpirun}\n");
+  CHECK(p.steps[0].res.ntasks == 2);
+  CHECK(p.steps[1].res.ntasks == 4);
+  CHECK(p.steps[1].res.mpi == plan::MpiKind::Mpirun);
+}
+
+TEST_CASE("built-ins and $$ in args and env") {
+  auto p = test::plan_of(
+      "experiment: {name: ex, env: {WHERE: \"$(run_dir)\"}}\nmodels:\n  - name: m\n    exe: echo\n"
+      "    args: [\"$(entity)\", \"$(experiment)\", \"$$(entity)\", \"$$HOME\"]\n"
+      "    env: {COST: \"$$5\"}\n");
+  const auto& s = p.steps[0];
+  CHECK(s.args == std::vector<std::string>{"m", "ex", "$(entity)", "$HOME"});
+  CHECK(env_of(s, "WHERE") == "/work/ex/m");
+  CHECK(env_of(s, "COST") == "$5");
+}
+
+TEST_CASE("environment: SSKEYOUT, SSKEYIN with ensembles expanded, SSDB placeholders") {
+  auto p = test::plan_of(
+      "experiment: {name: x, path: /runs/x}\norchestrator: {}\n"
+      "models:\n  - name: trainer\n    exe: t\n    incoming: [up, solo]\n"
+      "  - name: solo\n    exe: s\n    key_prefixing: true\n"
+      "ensembles:\n  - name: up\n    exe: u\n    replicas: 3\n    key_prefixing: true\n");
+  CHECK(names(p) == std::vector<std::string>{"trainer", "solo", "up_0", "up_1", "up_2"});
+  CHECK(env_of(p.steps[0], "SSKEYIN") == "up_0,up_1,up_2,solo");
+  CHECK(env_of(p.steps[0], "SSKEYOUT").empty());
+  CHECK(env_of(p.steps[3], "SSKEYOUT") == "up_1");
+  CHECK(env_of(p.steps[0], "SSDB") == plan::kSsdbPlaceholder);
+  CHECK(env_of(p.steps[0], "SSDB_PASSWORD") == plan::kPasswordPlaceholder);
+  CHECK(env_of(p.steps[0], "SSIM_RUN_DIR") == "/runs/x/trainer");
+  CHECK(p.database->run_dir == "/runs/x/orchestrator");
+}
+
+TEST_CASE("no password variable with password: none, no SSDB without an orchestrator") {
+  auto p = test::plan_of("experiment: {name: x}\norchestrator: {password: none}\nmodels:\n  - {name: m, exe: t}\n");
+  CHECK(env_of(p.steps[0], "SSDB_PASSWORD").empty());
+  auto q = test::plan_of("experiment: {name: x}\nmodels:\n  - {name: m, exe: t}\n");
+  CHECK(env_of(q.steps[0], "SSDB").empty());
+}
+
+TEST_CASE("after: naming an ensemble waits for all of its members") {
+  auto p = test::plan_of(
+      "experiment: {name: x}\nmodels:\n  - {name: m, exe: t, after: [e]}\n"
+      "ensembles:\n  - {name: e, exe: u, replicas: 2}\n");
+  CHECK(p.steps[0].after == std::vector<std::string>{"e_0", "e_1"});
+}
+
+TEST_CASE("a relative exe with a slash resolves against the YAML directory") {
+  auto p = plan::build_plan(test::parse("experiment: {name: x}\nmodels:\n  - {name: m, exe: ./bin/sim}\n", "/home/u/exp"),
+                            plan::PlanContext{"/tmp", "local"});
+  CHECK(p.steps[0].exe == "/home/u/exp/bin/sim");
+  CHECK(p.path == "/tmp/x");
+}
+
+TEST_CASE("resolve_launcher detects allocations") {
+  auto none = [](const char*) -> const char* { return nullptr; };
+  auto slurm = [](const char* n) -> const char* { return std::string(n) == "SLURM_JOB_ID" ? "12" : nullptr; };
+  CHECK(plan::resolve_launcher("auto", none) == "local");
+  CHECK(plan::resolve_launcher("auto", slurm) == "slurm");
+  CHECK(plan::resolve_launcher("local", slurm) == "local");
+}

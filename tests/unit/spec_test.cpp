@@ -1,0 +1,89 @@
+#include <catch2/catch.hpp>
+
+#include "tests/unit/helpers.hpp"
+
+using namespace ssim;
+
+TEST_CASE("the full example file parses every field of SPEC.md") {
+  const auto s = spec::load_experiment(SSIM_FIXTURES "/good/full/experiment.yaml");
+  CHECK(s.name == "streaming");
+  CHECK(s.path == "runs/streaming");
+  CHECK(s.launcher == "auto");
+  REQUIRE(s.env.size() == 1);
+  CHECK(s.env[0].first == "OMP_NUM_THREADS");
+  CHECK(s.env[0].second.value == "4");
+  CHECK(s.setup == std::vector<std::string>{"module load openmpi"});
+  REQUIRE(s.allocation);
+  CHECK(s.allocation->nodes == 4);
+  CHECK(s.allocation->time == "03:00:00");
+  CHECK(s.allocation->account == "proj123");
+  CHECK(s.allocation->queue == "spider");
+  CHECK(s.allocation->options[0].first == "constraint");
+  REQUIRE(s.batch);
+  CHECK(s.batch->queue == "debug");
+  CHECK(s.batch->options[0].second.value == "gpu:2");
+  REQUIRE(s.orchestrator);
+  const auto& o = *s.orchestrator;
+  CHECK(o.port == 6780);
+  CHECK(o.shards == 1);
+  CHECK(o.interface == "ib0");
+  CHECK(o.binary == "redis-server");
+  CHECK(o.config == std::vector<std::pair<std::string, std::string>>{{"maxmemory", "8gb"}});
+  CHECK(o.password == spec::PasswordMode::Auto);
+  CHECK_FALSE(o.persist);
+  CHECK(o.run.fields[0].first == "cpus_per_task");
+  REQUIRE(o.batch);
+  CHECK(o.batch->time == "01:00:00");
+
+  REQUIRE(s.entities.size() == 3);
+  const auto& t = s.entities[0];
+  CHECK(t.name == "trainer");
+  CHECK(t.kind == spec::EntityKind::Model);
+  CHECK(t.exe.value == "python3");
+  CHECK(t.args.size() == 3);
+  CHECK(t.params[0].name == "epochs");
+  CHECK(t.run.fields.size() == 8);
+  CHECK(t.run.hosts[0].value == "gpu01");
+  CHECK(t.run.launcher_args[0].first == "cpu-bind");
+  CHECK(t.files.copy[0].value == "tf/training_service.py");
+  CHECK(t.files.symlink[0].value == "data/");
+  CHECK(t.files.configure[0].value == "input.cfg");
+  CHECK(t.incoming[0].value == "uploader");
+  CHECK(t.after[0].value == "prepare");
+  CHECK(t.batch->nodes == 1);
+  const auto& u = s.entities[2];
+  CHECK(u.kind == spec::EntityKind::Ensemble);
+  CHECK(u.replicas == 2);
+  CHECK(u.key_prefixing);
+  CHECK(u.strategy == spec::Strategy::AllPerm);
+  CHECK(u.params.size() == 2);
+  CHECK(u.params[1].values.size() == 2);
+}
+
+TEST_CASE("positions are 1-based line and column of the offending value") {
+  CHECK(test::error_of("experiment:\n  name: x\nmodels:\n  - name: a\n    exe: /bin/true\n    run: {ntasks: two}\n") ==
+        "exp.yaml:6:19: models[0].run.ntasks: expected a positive integer, got \"two\"");
+}
+
+TEST_CASE("duplicated keys are errors even deep down") {
+  CHECK(test::error_of("experiment:\n  name: x\nmodels:\n  - name: a\n    exe: b\n    env: {A: 1, A: 2}\n") ==
+        "exp.yaml:6:17: models[0].env.A: duplicated key");
+}
+
+TEST_CASE("entities are kept in file order across models and ensembles") {
+  auto s = test::parse(
+      "experiment: {name: x}\nensembles:\n  - {name: e, exe: a}\nmodels:\n  - {name: m, exe: b}\n");
+  CHECK(s.entities[0].name == "e");
+  CHECK(s.entities[1].name == "m");
+}
+
+TEST_CASE("a model named like an ensemble member is refused") {
+  CHECK_THAT(test::error_of("experiment: {name: x}\nmodels:\n  - {name: e_0, exe: a}\nensembles:\n  - {name: e, exe: b}\n"),
+             Catch::Contains("clashes with a member name"));
+}
+
+TEST_CASE("null sections count as empty, not as errors") {
+  auto s = test::parse("experiment:\n  name: x\n  env:\nmodels:\n");
+  CHECK(s.env.empty());
+  CHECK(s.entities.empty());
+}
