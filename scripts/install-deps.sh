@@ -7,7 +7,7 @@ set -euo pipefail
 build_pkgs=(build-essential cmake pkg-config
   libboost1.81-dev libboost-filesystem1.81-dev
   libyaml-cpp-dev libspdlog-dev libcli11-dev nlohmann-json3-dev libhiredis-dev catch2)
-runtime_pkgs=(redis-server redis-tools openmpi-bin libopenmpi-dev procps)
+runtime_pkgs=(redis-server redis-tools openmpi-bin libopenmpi-dev procps python3)
 
 want=("${build_pkgs[@]}" "${runtime_pkgs[@]}")
 case "${1:-}" in

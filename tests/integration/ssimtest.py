@@ -1,0 +1,105 @@
+"""Helpers for ssim's integration tests: run the real ssim binary on real processes,
+wait on conditions with deadlines, and clean up every process a test started."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+SSIM = os.environ.get("SSIM", os.path.join(os.path.dirname(__file__), "../../build/apps/ssim/ssim"))
+
+
+def wait_for(condition, timeout=20.0, what="condition"):
+    """Polls `condition` until it returns a truthy value or the deadline passes."""
+    deadline = time.monotonic() + timeout
+    delay = 0.01
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(delay)
+        delay = min(delay * 2, 0.2)
+
+
+def processes_with_env(name, value):
+    """Pids whose environment holds NAME=VALUE: the process table, not the pids we know."""
+    needle = f"{name}={value}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                env = f.read().split(b"\0")
+            with open(f"/proc/{entry}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if needle in env and state not in ("Z", "X"):
+            found.append(int(entry))
+    return found
+
+
+class SsimTestCase(unittest.TestCase):
+    """A temporary directory as cwd and state home; every experiment started in it is
+    stopped and every process carrying its id is killed at the end, pass or fail."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="ssim-it-")
+        self.env = dict(os.environ, SSIM_STATE_HOME=os.path.join(self.dir, "state"))
+        self.popens = []
+        self.addCleanup(self._cleanup)
+
+    def _cleanup(self):
+        for p in self.popens:
+            if p.poll() is None:
+                p.kill()
+            p.communicate()
+        for root, dirs, files in os.walk(self.dir):
+            if "manifest.json" in files and root.endswith(".ssim"):
+                try:
+                    with open(os.path.join(root, "manifest.json")) as f:
+                        exp_id = json.load(f).get("id", "")
+                except (OSError, ValueError):
+                    continue
+                for pid in processes_with_env("SSIM_EXPERIMENT_ID", exp_id):
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def ssim(self, *args, timeout=60, check=None):
+        """Runs ssim to completion; returns CompletedProcess (text)."""
+        p = subprocess.run([SSIM, *args], cwd=self.dir, env=self.env, capture_output=True,
+                           text=True, timeout=timeout)
+        if check is not None:
+            self.assertEqual(p.returncode, check, f"ssim {' '.join(args)}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}")
+        return p
+
+    def ssim_background(self, *args):
+        p = subprocess.Popen([SSIM, *args], cwd=self.dir, env=self.env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        self.popens.append(p)
+        return p
+
+    def status(self, exp="experiment.yaml"):
+        p = self.ssim("status", exp, "--json", check=0)
+        doc = json.loads(p.stdout)
+        return doc, {e["name"]: e for e in doc["entities"]}
+
+    def manifest(self, path):
+        with open(os.path.join(self.dir, path, ".ssim/manifest.json")) as f:
+            return json.load(f)

@@ -1,0 +1,243 @@
+"""End-to-end tests of ssim run / status / stop / logs on the local launcher, with real
+child processes."""
+import json
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+from ssimtest import SsimTestCase, processes_with_env, wait_for
+
+BASIC = """
+experiment:
+  name: basic
+models:
+  - name: hello
+    exe: /bin/echo
+    args: ["hello from $(entity)"]
+  - name: fails
+    exe: /bin/sh
+    args: [-c, "echo boom >&2; exit 3"]
+  - name: after_fail
+    exe: /bin/true
+    after: [fails]
+ensembles:
+  - name: sweep
+    exe: /bin/sh
+    args: [-c, "echo $$SSIM_ENTITY x=$(x)"]
+    params: {x: [1, 2, 3]}
+  - name: seg
+    exe: /bin/sh
+    args: [-c, "kill -SEGV $$$$"]
+"""
+
+
+class RunOutcomes(SsimTestCase):
+    def test_success_failure_signal_and_cancelled_dependent(self):
+        self.write("experiment.yaml", BASIC)
+        p = self.ssim("run", "experiment.yaml", "--json")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        doc = json.loads(p.stdout)
+        e = {x["name"]: x for x in doc["entities"]}
+        self.assertEqual(e["hello"]["status"], "completed")
+        self.assertEqual(e["hello"]["exit_code"], 0)
+        self.assertEqual(e["fails"]["status"], "failed")
+        self.assertEqual(e["fails"]["exit_code"], 3)
+        self.assertEqual(e["after_fail"]["status"], "cancelled")
+        self.assertEqual(e["after_fail"]["job_id"], "")
+        self.assertEqual(e["seg_0"]["status"], "failed")
+        self.assertEqual(e["seg_0"]["signal"], "SIGSEGV")
+        for i in range(3):
+            self.assertEqual(e[f"sweep_{i}"]["status"], "completed")
+        # Output went to the run directory, and ssim logs finds it.
+        self.assertEqual(self.ssim("logs", "sweep_1", check=0).stdout, "sweep_1 x=2\n")
+        self.assertEqual(self.ssim("logs", "basic", "fails", "--stderr", check=0).stdout, "boom\n")
+        with open(os.path.join(self.dir, "basic/hello/hello.out")) as f:
+            self.assertEqual(f.read(), "hello from hello\n")
+        # status agrees with run, from the manifest and the supervisors' files.
+        _, s = self.status()
+        self.assertEqual(s["fails"]["exit_code"], 3)
+        self.assertEqual(s["seg_0"]["signal"], "SIGSEGV")
+
+    def test_all_completed_exits_zero_with_table(self):
+        self.write("experiment.yaml", "experiment: {name: ok}\nmodels:\n  - {name: a, exe: /bin/true}\n")
+        p = self.ssim("run", "experiment.yaml", check=0)
+        self.assertRegex(p.stdout, r"a\s+model\s+\d+\s+completed\s+0")
+
+    def test_after_chain_runs_in_order(self):
+        self.write("experiment.yaml", """
+experiment: {name: chain}
+models:
+  - {name: c, exe: /bin/sh, args: [-c, "test -f ../b/done && touch done"], after: [b]}
+  - {name: b, exe: /bin/sh, args: [-c, "test -f ../a/done && sleep 0.1 && touch done"], after: [a]}
+  - {name: a, exe: /bin/sh, args: [-c, "sleep 0.1 && touch done"]}
+""")
+        self.ssim("run", "experiment.yaml", check=0)
+        m = self.manifest("chain")
+        e = {x["name"]: x for x in m["entities"]}
+        self.assertGreaterEqual(e["b"]["start"], e["a"]["end"])
+        self.assertGreaterEqual(e["c"]["start"], e["b"]["end"])
+
+    def test_missing_program_is_a_failure_with_reason(self):
+        self.write("experiment.yaml", "experiment: {name: nope}\nmodels:\n  - {name: a, exe: no-such-program}\n")
+        p = self.ssim("run", "experiment.yaml", check=1)
+        _, s = self.status()
+        self.assertEqual(s["a"]["exit_code"], 127)
+        self.assertIn("no-such-program", s["a"]["reason"])
+
+    def test_resume_reruns_only_failed_and_dependents(self):
+        self.write("experiment.yaml", """
+experiment: {name: res}
+models:
+  - {name: last, exe: /bin/true, after: [flaky]}
+ensembles:
+  - name: flaky
+    exe: /bin/sh
+    args: [-c, "test $(i) = 0 || test -f $(run_dir)/../../go"]
+    params: {i: [0, 1]}
+""")
+        self.ssim("run", "experiment.yaml", check=1)
+        _, first = self.status()
+        self.assertEqual(first["flaky_1"]["status"], "failed")
+        self.assertEqual(first["last"]["status"], "cancelled")
+        self.write("res/go", "")
+        self.ssim("run", "experiment.yaml", "--resume", check=0)
+        _, second = self.status()
+        self.assertEqual(second["flaky_0"]["job_id"], first["flaky_0"]["job_id"])
+        self.assertEqual(second["flaky_0"]["attempt"], 1)
+        self.assertEqual(second["flaky_1"]["attempt"], 2)
+        self.assertEqual(second["flaky_1"]["status"], "completed")
+        self.assertEqual(second["last"]["status"], "completed")
+        self.assertTrue(os.path.exists(os.path.join(self.dir, "res/go")))
+
+    def test_existing_experiment_refused_then_overwritten(self):
+        self.write("experiment.yaml", "experiment: {name: ow}\nmodels:\n  - {name: a, exe: /bin/true}\n")
+        self.ssim("run", "experiment.yaml", check=0)
+        p = self.ssim("run", "experiment.yaml", check=2)
+        self.assertIn("already exists", p.stderr)
+        self.ssim("run", "experiment.yaml", "--overwrite", check=0)
+
+
+LONG = """
+experiment: {name: long}
+models:
+  - {name: quick, exe: /bin/true}
+  - {name: sleeper, exe: /bin/sleep, args: ["1.5"]}
+  - {name: forever, exe: /bin/sh, args: [-c, "sleep 300 & sleep 300; wait"]}
+  - {name: later, exe: /bin/true, after: [sleeper]}
+"""
+
+
+class Survival(SsimTestCase):
+    def test_kill_9_of_run_then_status_is_exact_and_stop_leaves_nothing(self):
+        self.write("experiment.yaml", LONG)
+        run = self.ssim_background("run", "experiment.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "long/.ssim/manifest.json")), what="manifest")
+        wait_for(lambda: self.status()[1]["forever"]["status"] == "running", what="forever running")
+        run.kill()
+        run.wait()
+        # sleeper ends after ssim run died: status must still see it complete.
+        wait_for(lambda: self.status()[1]["sleeper"]["status"] == "completed", what="sleeper completed")
+        doc, s = self.status()
+        self.assertIsNone(doc["runner"])
+        self.assertEqual(s["quick"]["status"], "completed")
+        self.assertEqual(s["sleeper"]["exit_code"], 0)
+        self.assertEqual(s["forever"]["status"], "running")
+        self.assertEqual(s["later"]["status"], "cancelled")  # nobody is left to start it
+        exp_id = doc["id"]
+        self.assertTrue(processes_with_env("SSIM_EXPERIMENT_ID", exp_id))
+        p = self.ssim("stop", "long", check=0)
+        self.assertEqual(processes_with_env("SSIM_EXPERIMENT_ID", exp_id), [])
+        _, s = self.status()
+        self.assertEqual(s["forever"]["status"], "cancelled")
+        self.assertEqual(s["quick"]["status"], "completed")
+
+    def test_ctrl_c_cancels_everything_within_5s(self):
+        self.write("experiment.yaml", LONG)
+        run = self.ssim_background("run", "experiment.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "long/.ssim/manifest.json")), what="manifest")
+        wait_for(lambda: self.status()[1]["forever"]["status"] == "running", what="forever running")
+        exp_id = self.manifest("long")["id"]
+        t0 = time.monotonic()
+        run.send_signal(signal.SIGINT)
+        rc = run.wait(timeout=10)
+        self.assertLess(time.monotonic() - t0, 5.0)
+        self.assertEqual(rc, 1)
+        doc, s = self.status()
+        self.assertEqual(s["forever"]["status"], "cancelled")
+        self.assertEqual(s["sleeper"]["status"], "cancelled")
+        self.assertEqual(s["later"]["status"], "cancelled")
+        self.assertEqual(s["quick"]["status"], "completed")
+        self.assertEqual(processes_with_env("SSIM_EXPERIMENT_ID", exp_id), [])
+
+    def test_second_run_is_refused_while_first_runs(self):
+        self.write("experiment.yaml", LONG)
+        run = self.ssim_background("run", "experiment.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "long/.ssim/manifest.json")), what="manifest")
+        wait_for(lambda: self.status()[1]["forever"]["status"] == "running", what="forever running")
+        for extra in ([], ["--overwrite"], ["--resume"]):
+            p = self.ssim("run", "experiment.yaml", *extra, check=2)
+            self.assertIn("already running", p.stderr)
+            self.assertIn(f"pid {run.pid}", p.stderr)
+        self.ssim("stop", check=0)
+        self.assertEqual(run.wait(timeout=15), 1)
+
+    def test_detach_returns_and_monitor_keeps_manifest_current(self):
+        self.write("experiment.yaml", """
+experiment: {name: det}
+models:
+  - {name: a, exe: /bin/sleep, args: ["0.5"]}
+  - {name: b, exe: /bin/true, after: [a]}
+""")
+        p = self.ssim("run", "experiment.yaml", "--detach", check=0)
+        self.assertIn("background", p.stderr)
+        wait_for(lambda: self.manifest("det")["finished"] > 0, what="monitor to finish")
+        m = {e["name"]: e for e in self.manifest("det")["entities"]}
+        self.assertEqual(m["a"]["status"], "completed")
+        self.assertEqual(m["b"]["status"], "completed")  # started by the monitor
+
+    def test_stop_one_entity_while_run_continues(self):
+        self.write("experiment.yaml", """
+experiment: {name: part}
+models:
+  - {name: victim, exe: /bin/sleep, args: ["300"]}
+  - {name: worker, exe: /bin/sleep, args: ["0.5"]}
+""")
+        run = self.ssim_background("run", "experiment.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "part/.ssim/manifest.json")), what="manifest")
+        wait_for(lambda: self.status()[1]["victim"]["status"] == "running", what="victim running")
+        self.ssim("stop", "part", "victim", check=0)
+        self.assertEqual(run.wait(timeout=20), 1)
+        _, s = self.status()
+        self.assertEqual(s["victim"]["status"], "cancelled")
+        self.assertEqual(s["worker"]["status"], "completed")
+
+    def test_logs_follow_prints_until_the_entity_ends(self):
+        self.write("experiment.yaml", """
+experiment: {name: fol}
+models:
+  - {name: talker, exe: /bin/sh, args: [-c, "for i in 1 2 3; do echo line $$i; sleep 0.2; done"]}
+""")
+        self.ssim("run", "experiment.yaml", "--detach", check=0)
+        p = self.ssim("logs", "talker", "--follow", timeout=20, check=0)
+        self.assertEqual(p.stdout, "line 1\nline 2\nline 3\n")
+
+
+class Mpi(SsimTestCase):
+    def test_mpirun_ranks_on_the_local_launcher(self):
+        self.write("experiment.yaml", """
+experiment: {name: mpi}
+models:
+  - name: ranks
+    exe: /bin/sh
+    args: [-c, "echo rank $$OMPI_COMM_WORLD_RANK of $$OMPI_COMM_WORLD_SIZE"]
+    run: {ntasks: 3, mpi: mpirun}
+""")
+        self.ssim("run", "experiment.yaml", check=0)
+        out = self.ssim("logs", "ranks", check=0).stdout
+        self.assertEqual(sorted(out.splitlines()), ["rank 0 of 3", "rank 1 of 3", "rank 2 of 3"])
+
+
+if __name__ == "__main__":
+    unittest.main()
