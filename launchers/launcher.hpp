@@ -21,7 +21,7 @@ struct LaunchRequest {
 };
 
 struct JobRef {
-  std::string id;  // local: supervisor pid (= process group id)
+  std::string id;  // local: the supervisor's pid; schedulers: job or step id
   std::string name;
   std::string run_dir;
 };
@@ -33,6 +33,7 @@ struct JobStatus {
   std::string reason;
   double start = 0;
   double end = 0;
+  int pid = 0;  // local: the program's pid (its process group), once known
 };
 
 class Launcher {
@@ -41,8 +42,9 @@ class Launcher {
   virtual std::string name() const = 0;
   // The command line `start` would run for `step` (for --dry-run and launching).
   virtual std::vector<std::string> command(const plan::Step& step) const = 0;
-  // Starts the job and returns at once. Throws EnvironmentError when it cannot.
-  virtual JobRef start(const LaunchRequest& request) = 0;
+  // Starts the jobs and returns at once, one JobRef per request, in order. Throws
+  // EnvironmentError when it cannot.
+  virtual std::vector<JobRef> start(std::span<const LaunchRequest> requests) = 0;
   // The status of every job, in order, from one query.
   virtual std::vector<JobStatus> poll(std::span<const JobRef> jobs) = 0;
   // Asks the jobs to stop (force: kill them now). Marks them as cancelled by ssim.

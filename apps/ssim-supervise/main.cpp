@@ -1,15 +1,19 @@
-// ssim-supervise: runs one entity's program and records how it ended.
+// ssim-supervise: runs entities' programs and records how each one ended.
 //
-//   ssim-supervise STATUS_FILE RUN_DIR OUT ERR -- PROGRAM [ARGS...]
+//   ssim-supervise RUN_DIR NAME [RUN_DIR NAME ...]
 //
-// It leads its own session and process group (so `ssim stop` can kill the whole group
-// and a terminal hang-up does not reach it), starts PROGRAM in RUN_DIR with stdout and
-// stderr to OUT and ERR, waits, and writes STATUS_FILE atomically twice: when the
-// program has started and when it has ended (exit code or signal, end time). ssim reads
-// that file to know the entity's state even when `ssim run` itself is gone.
+// For each job it reads RUN_DIR/.ssim-job (argv and environment, written by ssim),
+// starts the program in RUN_DIR as the leader of its own session and process group
+// (so `ssim stop` kills the whole group and a terminal hang-up does not reach it), with
+// stdout and stderr to RUN_DIR/NAME.out and .err, and writes RUN_DIR/.ssim-status.json
+// atomically when the program has started and again when it has ended (exit code or
+// signal, end time). ssim reads those files to know each entity's state, even when
+// `ssim run` itself is gone.
 //
-// Deliberately tiny and linked statically: it is exec'd once per entity, and process
-// start-up is the main cost of a 1,000-member ensemble.
+// One supervisor may watch several jobs started in the same engine tick: process
+// creation is the dominant cost of a large ensemble here (about 2 ms each), and a
+// supervisor per job would double it. It is small and linked statically for the same
+// reason.
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -23,12 +27,19 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-
-extern char** environ;
+#include <vector>
 
 namespace {
 
-volatile sig_atomic_t g_child = 0;
+struct Job {
+  std::string run_dir;
+  std::string name;
+  pid_t pid = 0;
+  double start = 0;
+};
+
+std::vector<Job> g_jobs;
+volatile sig_atomic_t g_forward = 0;
 
 double now() {
   timespec ts{};
@@ -36,34 +47,44 @@ double now() {
   return static_cast<double>(ts.tv_sec) + ts.tv_nsec / 1e9;
 }
 
+std::string read_all(const std::string& path, bool& ok) {
+  std::string out;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  ok = fd >= 0;
+  if (!ok) return out;
+  char buf[65536];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  close(fd);
+  return out;
+}
+
 // Field 22 of /proc/self/stat: lets readers tell this process from a later one that
 // reuses its pid.
 std::string start_ticks() {
-  FILE* f = std::fopen("/proc/self/stat", "r");
-  if (!f) return "0";
-  char buf[1024];
-  size_t n = std::fread(buf, 1, sizeof buf - 1, f);
-  std::fclose(f);
-  buf[n] = 0;
-  const char* p = std::strrchr(buf, ')');
-  if (!p) return "0";
+  bool ok = false;
+  const std::string stat = read_all("/proc/self/stat", ok);
+  size_t p = stat.rfind(')');
+  if (p == std::string::npos) return "0";
   int field = 2;
-  for (; *p && field < 22; ++p)
-    if (*p == ' ') ++field;
-  std::string out;
-  while (*p && *p != ' ') out += *p++;
-  return out;
+  for (; p < stat.size() && field < 22; ++p)
+    if (stat[p] == ' ') ++field;
+  return stat.substr(p, stat.find(' ', p) - p);
 }
 
 std::string json_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (static_cast<unsigned char>(c) < 0x20) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
       char b[8];
       std::snprintf(b, sizeof b, "\\u%04x", c);
       out += b;
-    } else out += c;
+    } else {
+      out += c;
+    }
   }
   return out;
 }
@@ -72,92 +93,183 @@ void write_atomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return;
-  ssize_t off = 0, len = static_cast<ssize_t>(text.size());
-  while (off < len) {
-    ssize_t w = write(fd, text.data() + off, len - off);
+  size_t off = 0;
+  while (off < text.size()) {
+    ssize_t w = write(fd, text.data() + off, text.size() - off);
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) break;
-    off += w;
+    off += static_cast<size_t>(w);
   }
   close(fd);
   rename(tmp.c_str(), path.c_str());
 }
 
-void forward(int sig) {
-  if (g_child > 0) kill(g_child, sig);
+std::string g_me;  // "supervisor_pid":N,"supervisor_start_ticks":"T"
+
+void write_status(const Job& job, const std::string& fields) {
+  write_atomically(job.run_dir + "/.ssim-status.json",
+                   "{" + g_me + ",\"start\":" + std::to_string(job.start) + "," + fields + "}\n");
 }
 
-int open_output(const char* path) {
-  return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+// .ssim-job: "ARGC\0arg...\0ENVC\0K=V...\0" (NUL-separated, written by ssim).
+bool parse_job(const std::string& text, std::vector<std::string>& argv, std::vector<std::string>& env) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = text.find('\0', i);
+    if (j == std::string::npos) j = text.size();
+    words.emplace_back(text, i, j - i);
+    i = j + 1;
+  }
+  size_t k = 0;
+  auto take = [&](std::vector<std::string>& into) {
+    if (k >= words.size()) return false;
+    const long n = std::strtol(words[k++].c_str(), nullptr, 10);
+    if (n < 0 || k + static_cast<size_t>(n) > words.size()) return false;
+    into.assign(words.begin() + static_cast<long>(k), words.begin() + static_cast<long>(k) + n);
+    k += static_cast<size_t>(n);
+    return true;
+  };
+  return take(argv) && take(env) && !argv.empty();
+}
+
+std::vector<char*> pointers(std::vector<std::string>& v) {
+  std::vector<char*> p;
+  for (auto& s : v) p.push_back(s.data());
+  p.push_back(nullptr);
+  return p;
+}
+
+void fail_start(Job& job, const std::string& message) {
+  const std::string err = job.run_dir + "/" + job.name + ".err";
+  int fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    const std::string line = message + "\n";
+    if (write(fd, line.data(), line.size()) < 0) {
+    }
+    close(fd);
+  }
+  write_status(job, "\"state\":\"exited\",\"end\":" + std::to_string(now()) +
+                        ",\"exit_code\":127,\"signal\":null,\"error\":\"" + json_escape(message) + "\"");
+}
+
+void start(Job& job) {
+  job.start = now();
+  if (access((job.run_dir + "/.ssim-cancelled").c_str(), F_OK) == 0) {
+    write_status(job, "\"state\":\"exited\",\"end\":" + std::to_string(now()) +
+                          ",\"exit_code\":null,\"signal\":null,\"error\":\"stopped before it started\"");
+    return;
+  }
+  bool ok = false;
+  const std::string spec = read_all(job.run_dir + "/.ssim-job", ok);
+  std::vector<std::string> argv, env;
+  if (!ok || !parse_job(spec, argv, env)) {
+    fail_start(job, "ssim: unreadable job file " + job.run_dir + "/.ssim-job");
+    return;
+  }
+  const std::string out = job.run_dir + "/" + job.name + ".out";
+  const std::string err = job.run_dir + "/" + job.name + ".err";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addchdir_np(&actions, job.run_dir.c_str());
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD}) sigaddset(&defaults, sig);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSID);
+  auto args = pointers(argv);
+  auto envp = pointers(env);
+  // posix_spawnp searches PATH of *this* process; the job's own PATH is what the user
+  // expects, so search it ourselves when the program has no slash.
+  std::string program = argv[0];
+  if (program.find('/') == std::string::npos) {
+    std::string path = "/usr/local/bin:/usr/bin:/bin";
+    for (const auto& e : env)
+      if (e.rfind("PATH=", 0) == 0) path = e.substr(5);
+    size_t i = 0;
+    while (i <= path.size()) {
+      size_t j = path.find(':', i);
+      if (j == std::string::npos) j = path.size();
+      std::string dir = path.substr(i, j - i);
+      if (dir.empty()) dir = ".";
+      const std::string candidate = (dir[0] == '/' ? dir : job.run_dir + "/" + dir) + "/" + argv[0];
+      if (access(candidate.c_str(), X_OK) == 0) {
+        program = candidate;
+        break;
+      }
+      i = j + 1;
+    }
+  }
+  const int rc = posix_spawn(&job.pid, program.c_str(), &actions, &attr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
+    job.pid = 0;
+    fail_start(job, "ssim: cannot start " + argv[0] + ": " + std::strerror(rc));
+    return;
+  }
+  write_status(job, "\"state\":\"running\",\"pid\":" + std::to_string(job.pid));
+}
+
+void on_signal(int sig) { g_forward = sig; }
+
+void forward_to_jobs(int sig) {
+  for (const auto& job : g_jobs)
+    if (job.pid > 0) kill(-job.pid, sig);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 7 || std::strcmp(argv[5], "--") != 0) {
-    std::fprintf(stderr, "usage: ssim-supervise STATUS_FILE RUN_DIR OUT ERR -- PROGRAM [ARGS...]\n");
+  if (argc < 3 || argc % 2 != 1) {
+    std::fprintf(stderr, "usage: ssim-supervise RUN_DIR NAME [RUN_DIR NAME ...]\n");
     return 2;
   }
-  const std::string status_file = argv[1];
-  const char* run_dir = argv[2];
-  char** program = argv + 6;
-
-  setsid();
-  // ssim run may have blocked signals it waits on; start from a clean mask.
+  setsid();  // out of ssim's session: a terminal hang-up or Ctrl-C does not reach us
   sigset_t none;
   sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
+  sigprocmask(SIG_SETMASK, &none, nullptr);  // ssim blocks the signals it waits on
   struct sigaction sa {};
-  sa.sa_handler = forward;
+  sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}) sigaction(sig, &sa, nullptr);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaction(sig, &sa, nullptr);
 
-  const double start = now();
-  const std::string me = "\"supervisor_pid\":" + std::to_string(getpid()) +
-                         ",\"supervisor_start_ticks\":\"" + start_ticks() + "\"";
+  g_me = "\"supervisor_pid\":" + std::to_string(getpid()) + ",\"supervisor_start_ticks\":\"" +
+         start_ticks() + "\"";
+  for (int i = 1; i + 1 < argc; i += 2) g_jobs.push_back(Job{argv[i], argv[i + 1]});
+  for (auto& job : g_jobs) start(job);
 
-  int out = open_output(argv[3]);
-  int err = open_output(argv[4]);
-  int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (devnull >= 0) posix_spawn_file_actions_adddup2(&actions, devnull, 0);
-  if (out >= 0) posix_spawn_file_actions_adddup2(&actions, out, 1);
-  if (err >= 0) posix_spawn_file_actions_adddup2(&actions, err, 2);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE}) sigaddset(&defaults, sig);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-
-  pid_t child = 0;
-  int rc = chdir(run_dir) == 0 ? posix_spawnp(&child, program[0], &actions, &attr, program, environ) : errno;
-  if (rc != 0) {
-    std::string msg = std::string("ssim: cannot start ") + program[0] + ": " + std::strerror(rc) + "\n";
-    if (err >= 0 && write(err, msg.data(), msg.size()) < 0) {}
-    write_atomically(status_file, "{\"state\":\"exited\"," + me + ",\"start\":" + std::to_string(start) +
-                                      ",\"end\":" + std::to_string(now()) +
-                                      ",\"exit_code\":127,\"signal\":null,\"error\":\"" +
-                                      json_escape(msg.substr(0, msg.size() - 1)) + "\"}\n");
-    return 127;
+  size_t running = 0;
+  for (const auto& job : g_jobs) running += job.pid > 0;
+  while (running > 0) {
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) {
+        if (g_forward) forward_to_jobs(g_forward);
+        g_forward = 0;
+        continue;
+      }
+      break;
+    }
+    for (auto& job : g_jobs) {
+      if (job.pid != pid) continue;
+      const bool signaled = WIFSIGNALED(status);
+      write_status(job, "\"state\":\"exited\",\"pid\":" + std::to_string(pid) +
+                            ",\"end\":" + std::to_string(now()) + ",\"exit_code\":" +
+                            (signaled ? std::string("null") : std::to_string(WEXITSTATUS(status))) +
+                            ",\"signal\":" +
+                            (signaled ? std::to_string(WTERMSIG(status)) : std::string("null")));
+      job.pid = -pid;  // ended; keep the pid for nothing else
+      --running;
+    }
   }
-  g_child = child;
-  write_atomically(status_file, "{\"state\":\"running\"," + me + ",\"child_pid\":" + std::to_string(child) +
-                                    ",\"start\":" + std::to_string(start) + "}\n");
-
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  const bool signaled = WIFSIGNALED(status);
-  const int code = signaled ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-  write_atomically(status_file,
-                   "{\"state\":\"exited\"," + me + ",\"child_pid\":" + std::to_string(child) +
-                       ",\"start\":" + std::to_string(start) + ",\"end\":" + std::to_string(now()) +
-                       ",\"exit_code\":" + (signaled ? std::string("null") : std::to_string(code)) +
-                       ",\"signal\":" + (signaled ? std::to_string(WTERMSIG(status)) : std::string("null")) +
-                       "}\n");
-  return code;
+  return 0;
 }

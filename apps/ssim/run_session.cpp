@@ -5,6 +5,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <random>
@@ -88,7 +89,10 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   const auto mode = req.overwrite ? generate::Existing::Overwrite
                     : req.resume  ? generate::Existing::Resume
                                   : generate::Existing::Refuse;
+  const auto gen_start = std::chrono::steady_clock::now();
   const auto generated = generate::generate(plan, mode);
+  const double gen_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - gen_start).count();
   for (const auto& w : generated.warnings) std::cerr << "ssim: warning: " << w << "\n";
 
   auto lock = state::RunLock::try_acquire(plan.path, "run");
@@ -103,6 +107,7 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   auto log = spdlog::basic_logger_mt("ssim-" + m.id + std::to_string(::getpid()), plan.path + "/.ssim/ssim.log");
   log->set_pattern("%Y-%m-%d %H:%M:%S.%e [%l] %v");
   log->flush_on(spdlog::level::info);
+  log->info("generated {} run directories in {:.3f}s", plan.steps.size(), gen_seconds);
 
   const int sfd = blocked_signal_fd();
   const bool terminal = ::isatty(2) && !req.json;

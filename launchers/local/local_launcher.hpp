@@ -4,15 +4,18 @@
 
 namespace ssim::launchers {
 
-// Runs each job on this machine under ssim-supervise, which leads the job's process
-// group and writes <run_dir>/.ssim-status.json when the program starts and ends. Status
-// is read from those files, so it needs no live ssim process.
+// Runs jobs on this machine under ssim-supervise (apps/ssim-supervise): the program
+// leads its own session and process group, and the supervisor writes
+// <run_dir>/.ssim-status.json when it starts and when it ends. Status is read from those
+// files, so it needs no live ssim process. The command and environment of each job are
+// written to <run_dir>/.ssim-job first: the supervisor reads them there, and they stay as
+// a record of exactly what ran.
 class LocalLauncher : public Launcher {
  public:
   explicit LocalLauncher(std::string supervisor = default_supervisor());
   std::string name() const override { return "local"; }
   std::vector<std::string> command(const plan::Step& step) const override;
-  JobRef start(const LaunchRequest& request) override;
+  std::vector<JobRef> start(std::span<const LaunchRequest> requests) override;
   std::vector<JobStatus> poll(std::span<const JobRef> jobs) override;
   void cancel(std::span<const JobRef> jobs, bool force) override;
 
@@ -20,6 +23,7 @@ class LocalLauncher : public Launcher {
   static std::string default_supervisor();
 
  private:
+  void spawn_supervisor(std::span<const LaunchRequest> batch, std::vector<JobRef>& refs);
   std::string supervisor_;
   HostFacts host_;
 };
@@ -27,5 +31,8 @@ class LocalLauncher : public Launcher {
 // Files the supervisor and `cancel` leave in a run directory.
 std::string status_file(const std::string& run_dir);
 std::string cancel_marker(const std::string& run_dir);
+std::string job_file(const std::string& run_dir);
+// Jobs per supervisor process when many start in the same tick.
+inline constexpr size_t kJobsPerSupervisor = 16;
 
 }  // namespace ssim::launchers

@@ -1,6 +1,8 @@
 #include "lib/engine/engine.hpp"
 
 #include <poll.h>
+
+#include <chrono>
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
@@ -26,6 +28,7 @@ void Engine::save() { state::save_manifest(m_); }
 bool Engine::start_ready() {
   bool changed = false;
   bool again = true;
+  std::vector<state::EntityRecord*> to_start;
   while (again) {  // a cancellation can make a later entity cancellable in the same pass
     again = false;
     for (auto& r : m_.entities) {
@@ -49,31 +52,49 @@ bool Engine::start_ready() {
         continue;
       }
       if (!ready) continue;
-      const plan::Step& step = *steps_.at(r.name);
-      launchers::LaunchRequest req{r.name, r.run_dir, launcher_.command(step), step.env};
-      req.env.emplace_back("SSIM_EXPERIMENT_ID", m_.id);
-      r.attempt += 1;
-      r.start = now_seconds();
-      r.end = 0;
-      r.exit_code.reset();
-      r.signal.reset();
-      r.reason.clear();
-      try {
-        r.job_id = launcher_.start(req).id;
-        r.status = Status::Pending;
-        log_->info("{} started as job {}", r.name, r.job_id);
-      } catch (const EnvironmentError& e) {
-        r.status = Status::Failed;
-        r.reason = e.what();
-        r.end = now_seconds();
-        progress_->event(r.name + " failed to start: " + r.reason);
-        log_->error("{} failed to start: {}", r.name, r.reason);
-        again = true;
-      }
-      changed = true;
+      to_start.push_back(&r);
+    }
+    if (!to_start.empty()) {
+      start_batch(to_start);
+      to_start.clear();
+      changed = again = true;
     }
   }
   return changed;
+}
+
+void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
+  std::vector<launchers::LaunchRequest> requests;
+  for (auto* r : records) {
+    const plan::Step& step = *steps_.at(r->name);
+    launchers::LaunchRequest req{r->name, r->run_dir, launcher_.command(step), step.env};
+    req.env.emplace_back("SSIM_EXPERIMENT_ID", m_.id);
+    requests.push_back(std::move(req));
+    r->attempt += 1;
+    r->start = now_seconds();
+    r->end = 0;
+    r->pid = 0;
+    r->exit_code.reset();
+    r->signal.reset();
+    r->reason.clear();
+  }
+  try {
+    const auto refs = launcher_.start(requests);
+    for (size_t i = 0; i < records.size(); ++i) {
+      records[i]->job_id = refs[i].id;
+      records[i]->status = Status::Pending;
+      log_->info("{} started as job {}", records[i]->name, refs[i].id);
+    }
+  } catch (const EnvironmentError& e) {
+    for (auto* r : records) {
+      if (!r->job_id.empty() && r->status == Status::Pending) continue;
+      r->status = Status::Failed;
+      r->reason = e.what();
+      r->end = now_seconds();
+      progress_->event(r->name + " failed to start: " + r->reason);
+      log_->error("{} failed to start: {}", r->name, r->reason);
+    }
+  }
 }
 
 bool Engine::poll() {
@@ -129,6 +150,7 @@ int Engine::run(const EngineHooks& hooks) {
   save();
   bool first = true;
   int tick_ms = 5;
+  const auto first_start = std::chrono::steady_clock::now();
   while (true) {
     bool changed = start_ready();
     if (first) {
@@ -152,6 +174,8 @@ int Engine::run(const EngineHooks& hooks) {
   }
   m_.finished = now_seconds();
   save();
+  log_->info("all ended {:.3f}s after the first start",
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - first_start).count());
   progress_->finish();
   const int code = exit_code();
   log_->info("experiment {} finished, exit code {}", m_.experiment, code);

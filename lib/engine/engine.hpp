@@ -38,6 +38,7 @@ class Engine {
 
  private:
   bool start_ready();
+  void start_batch(const std::vector<state::EntityRecord*>& records);
   bool poll();
   void interrupted(const std::string& why);
   void save();

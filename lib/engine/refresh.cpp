@@ -20,6 +20,10 @@ bool refresh(state::Manifest& m, launchers::Launcher& launcher,
     auto& r = *records[i];
     const auto& s = statuses[i];
     const Status before = r.status;
+    if (s.pid && s.pid != r.pid) {
+      r.pid = s.pid;
+      changed = true;
+    }
     if (s.status == before && s.reason == r.reason) continue;
     r.status = s.status;
     r.exit_code = s.exit_code;

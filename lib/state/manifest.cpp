@@ -30,7 +30,7 @@ json to_json(const Manifest& m) {
     entities.push_back({{"name", e.name},         {"type", e.type},
                         {"ensemble", e.ensemble}, {"run_dir", e.run_dir},
                         {"after", e.after},       {"status", to_string(e.status)},
-                        {"launcher", e.launcher}, {"job_id", e.job_id},
+                        {"launcher", e.launcher}, {"job_id", e.job_id}, {"pid", e.pid},
                         {"exit_code", optional_int(e.exit_code)},
                         {"signal", optional_int(e.signal)},
                         {"reason", e.reason},     {"start", e.start},
@@ -61,6 +61,7 @@ Manifest manifest_from_json(const json& j) {
     r.status = status_from_string(e.value("status", "unknown"));
     r.launcher = e.value("launcher", "");
     r.job_id = e.value("job_id", "");
+    r.pid = e.value("pid", 0);
     r.exit_code = int_or_null(e, "exit_code");
     r.signal = int_or_null(e, "signal");
     r.reason = e.value("reason", "");

@@ -20,6 +20,7 @@ struct EntityRecord {
   Status status = Status::New;
   std::string launcher;
   std::string job_id;  // pid of the supervisor (local), job or step id (schedulers)
+  int pid = 0;         // local: the program's pid, which is also its process group
   std::optional<int> exit_code;
   std::optional<int> signal;
   std::string reason;  // why it failed or was cancelled, when known
