@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   add(ssim::app::add_status(app));
   add(ssim::app::add_stop(app));
   add(ssim::app::add_logs(app));
+  add(ssim::app::add_database(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -13,5 +13,6 @@ Action add_run(CLI::App& app);
 Action add_status(CLI::App& app);
 Action add_stop(CLI::App& app);
 Action add_logs(CLI::App& app);
+Action add_database(CLI::App& app);
 
 }  // namespace ssim::app

@@ -80,7 +80,7 @@ std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests
     ::unlink(status_file(r.run_dir).c_str());
     ::unlink(cancel_marker(r.run_dir).c_str());
     try {
-      write_file_atomically(job_file(r.run_dir), job_text(r, base_env));
+      write_file_atomically(job_file(r.run_dir), job_text(r, base_env), 0600);  // may hold SSDB_PASSWORD
     } catch (const std::exception& e) {
       throw EnvironmentError(std::string("cannot prepare ") + r.name + ": " + e.what());
     }

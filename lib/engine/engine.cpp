@@ -9,6 +9,8 @@
 
 #include "lib/engine/refresh.hpp"
 #include "lib/engine/stop.hpp"
+#include "lib/orchestrator/database.hpp"
+#include "lib/util/self_exe.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
 
@@ -32,7 +34,7 @@ bool Engine::start_ready() {
   while (again) {  // a cancellation can make a later entity cancellable in the same pass
     again = false;
     for (auto& r : m_.entities) {
-      if (r.status != Status::New) continue;
+      if (r.status != Status::New || is_database(r)) continue;
       bool ready = true;
       std::string blocked_by;
       for (const auto& a : r.after) {
@@ -66,8 +68,20 @@ bool Engine::start_ready() {
 void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
   std::vector<launchers::LaunchRequest> requests;
   for (auto* r : records) {
-    const plan::Step& step = *steps_.at(r->name);
-    launchers::LaunchRequest req{r->name, r->run_dir, launcher_.command(step), step.env};
+    launchers::LaunchRequest req{r->name, r->run_dir, {}, {}};
+    if (is_database(*r)) {
+      for (const auto& shard : orchestrator::shards_of(*plan_.database))
+        if (shard.name == r->name) req.argv = orchestrator::shard_command(self_exe(), plan_, shard);
+      req.env = {{"SSIM_EXPERIMENT", plan_.name}, {"SSIM_ENTITY", r->name}, {"SSIM_RUN_DIR", r->run_dir}};
+    } else {
+      const plan::Step& step = *steps_.at(r->name);
+      req.argv = launcher_.command(step);
+      req.env = step.env;
+      for (auto& [k, v] : req.env) {
+        if (v == plan::kSsdbPlaceholder) v = ssdb_;
+        if (v == plan::kPasswordPlaceholder) v = password_;
+      }
+    }
     req.env.emplace_back("SSIM_EXPERIMENT_ID", m_.id);
     requests.push_back(std::move(req));
     r->attempt += 1;
@@ -113,8 +127,11 @@ void Engine::report_counts() {
 }
 
 int Engine::exit_code() const {
-  for (const auto& e : m_.entities)
+  for (const auto& e : m_.entities) {
+    // A persistent database is still running, and that is what was asked.
+    if (is_database(e) && (e.status == Status::Running || e.status == Status::Completed)) continue;
     if (e.status != Status::Completed || e.exit_code != 0) return 1;
+  }
   return 0;
 }
 
@@ -148,9 +165,19 @@ int Engine::run(const EngineHooks& hooks) {
   log_->info("experiment {} starting: {} entities, launcher {}", m_.experiment, m_.entities.size(),
              launcher_.name());
   save();
+  const auto first_start = std::chrono::steady_clock::now();
+  if (plan_.database) {
+    try {
+      start_database();
+    } catch (const Interrupted& i) {
+      interrupted(i.signal);
+      progress_->finish();
+      return 1;
+    }
+  }
   bool first = true;
   int tick_ms = 5;
-  const auto first_start = std::chrono::steady_clock::now();
+  bool stopped = false;
   while (true) {
     bool changed = start_ready();
     if (first) {
@@ -161,17 +188,20 @@ int Engine::run(const EngineHooks& hooks) {
     changed = poll() || changed;
     if (changed) save();
     report_counts();
+    if (plan_.database) watch_database();
     bool done = true;
-    for (const auto& e : m_.entities) done = done && state::is_terminal(e.status);
+    for (const auto& e : m_.entities) done = done && (is_database(e) || state::is_terminal(e.status));
     if (done) break;
     const std::string sig = wait_for_signal(tick_ms);
     if (!sig.empty()) {
       interrupted(sig);
+      stopped = true;
       break;
     }
     // Quick ticks while things happen, slower when all is quiet.
     tick_ms = changed ? 5 : std::min(tick_ms * 2, 200);
   }
+  if (plan_.database && !stopped) stop_database();
   m_.finished = now_seconds();
   save();
   log_->info("all ended {:.3f}s after the first start",

@@ -26,6 +26,11 @@ struct EngineHooks {
   std::function<bool()> after_first_start;
 };
 
+// Thrown inside the engine when SIGINT/SIGTERM arrives during a blocking phase.
+struct Interrupted {
+  std::string signal;
+};
+
 class Engine {
  public:
   // `signal_fd`: a signalfd for SIGINT/SIGTERM/SIGHUP, or -1.
@@ -37,6 +42,12 @@ class Engine {
   void set_progress(Progress& p) { progress_ = &p; }
 
  private:
+  // The database phase (engine_database.cpp).
+  void start_database();
+  void watch_database();
+  void stop_database();
+  bool is_database(const state::EntityRecord& r) const { return r.type == "database"; }
+
   bool start_ready();
   void start_batch(const std::vector<state::EntityRecord*>& records);
   bool poll();
@@ -54,6 +65,9 @@ class Engine {
   std::shared_ptr<spdlog::logger> log_;
   int signal_fd_;
   std::map<std::string, const plan::Step*> steps_;
+  std::string ssdb_;
+  std::string password_;
+  bool database_lost_reported_ = false;
 };
 
 }  // namespace ssim::engine

@@ -2,6 +2,7 @@
 #include <set>
 
 #include "lib/engine/engine.hpp"
+#include "lib/orchestrator/database.hpp"
 
 namespace ssim::engine {
 
@@ -27,6 +28,16 @@ state::Manifest new_manifest(const plan::Plan& plan, const std::string& id) {
   m.file = plan.file;
   m.path = plan.path;
   m.launcher = plan.launcher;
+  if (plan.database) {
+    for (const auto& shard : orchestrator::shards_of(*plan.database)) {
+      state::EntityRecord r;
+      r.name = shard.name;
+      r.type = "database";
+      r.run_dir = shard.run_dir;
+      r.launcher = plan.launcher;
+      m.entities.push_back(r);
+    }
+  }
   for (const auto& s : plan.steps) m.entities.push_back(record_for(s, plan.launcher));
   return m;
 }
@@ -39,7 +50,8 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
     const state::EntityRecord* old = nullptr;
     for (const auto& p : previous.entities)
       if (p.name == r.name) old = &p;
-    if (old && old->status == Status::Completed && old->exit_code == 0) {
+    // The database always starts again; entities keep a clean success.
+    if (old && r.type != "database" && old->status == Status::Completed && old->exit_code == 0) {
       const auto after = r.after;
       r = *old;
       r.after = after;

@@ -6,6 +6,7 @@
 
 #include "launchers/local/proc.hpp"
 #include "lib/engine/refresh.hpp"
+#include "lib/orchestrator/database.hpp"
 #include "lib/util/clock.hpp"
 
 namespace ssim::engine {
@@ -44,6 +45,11 @@ int kill_experiment_processes(const std::string& id) {
 void stop_entities(state::Manifest& m, launchers::Launcher& launcher,
                    const std::vector<std::string>& names, const std::string& reason,
                    std::chrono::milliseconds grace) {
+  // Databases first get a clean SHUTDOWN NOSAVE over their authenticated connection.
+  std::vector<std::string> database_dirs;
+  for (const auto& e : m.entities)
+    if (e.type == "database" && selected(names, e) && !state::is_terminal(e.status)) database_dirs.push_back(e.run_dir);
+  if (!database_dirs.empty()) orchestrator::shutdown_shards(database_dirs, orchestrator::read_password(m.path));
   auto jobs = live_jobs(m, names);
   if (!jobs.empty()) {
     launcher.cancel(jobs, false);

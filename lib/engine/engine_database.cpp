@@ -1,0 +1,94 @@
+// The engine's database phase: start the shards as launcher steps, wait for their
+// address reports and an authenticated PING (forming the cluster when several), watch
+// them while the entities run, and shut them down at the end.
+#include <cstdlib>
+
+#include "lib/engine/engine.hpp"
+#include "lib/engine/refresh.hpp"
+#include "lib/engine/stop.hpp"
+#include "lib/orchestrator/database.hpp"
+#include "lib/util/clock.hpp"
+#include "lib/util/errors.hpp"
+
+namespace ssim::engine {
+
+using state::Status;
+
+namespace {
+std::chrono::milliseconds database_timeout() {
+  const char* s = std::getenv("SSIM_DB_TIMEOUT");
+  const double seconds = s && *s ? std::atof(s) : 30.0;
+  return std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+}
+}  // namespace
+
+void Engine::start_database() {
+  const auto t0 = std::chrono::steady_clock::now();
+  password_ = orchestrator::ensure_password(plan_);
+  if (!plan_.database->password)
+    progress_->event("warning: the database has no password (password: none); anyone who can reach it can use it");
+  orchestrator::write_shard_configs(plan_, password_);
+  std::vector<state::EntityRecord*> shards;
+  for (auto& r : m_.entities)
+    if (is_database(r)) shards.push_back(&r);
+  start_batch(shards);
+  save();
+
+  // Between tries: notice a shard that ended (bad config, port taken) and Ctrl-C.
+  auto check = [&] {
+    poll();
+    for (auto* r : shards)
+      if (state::is_terminal(r->status))
+        throw EnvironmentError("database " + r->name + " " + describe(*r) +
+                               orchestrator::last_log_lines(r->run_dir, r->name, 5));
+    const std::string sig = wait_for_signal(0);
+    if (!sig.empty()) throw Interrupted{sig};
+  };
+  try {
+    const auto addresses = orchestrator::wait_until_ready(plan_, password_, database_timeout(), check);
+    ssdb_ = orchestrator::ssdb_value(addresses);
+  } catch (const EnvironmentError& e) {
+    log_->error("{}", e.what());
+    stop_entities(m_, launcher_, {}, "the database did not come up", std::chrono::milliseconds(2000));
+    m_.finished = now_seconds();
+    save();
+    progress_->finish();
+    throw;
+  }
+  poll();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  log_->info("database ready at {} in {:.0f} ms", ssdb_, ms);
+  progress_->event("database ready at " + ssdb_ + " (" + std::to_string(static_cast<int>(ms)) + " ms)");
+  save();
+}
+
+void Engine::watch_database() {
+  if (database_lost_reported_) return;
+  for (const auto& r : m_.entities) {
+    if (!is_database(r) || !state::is_terminal(r.status)) continue;
+    database_lost_reported_ = true;
+    const std::string message = "database " + r.name + " ended while entities run (" + describe(r) +
+                                "); entities that use it will fail or wait";
+    log_->error("{}", message);
+    progress_->event("ERROR: " + message);
+  }
+}
+
+void Engine::stop_database() {
+  if (plan_.database->persist) {
+    log_->info("database left running (persist: true) at {}", ssdb_);
+    progress_->event("database left running at " + ssdb_ + " (persist: true); ssim stop ends it");
+    return;
+  }
+  std::vector<std::string> names;
+  for (const auto& r : m_.entities)
+    if (is_database(r) && !state::is_terminal(r.status)) names.push_back(r.name);
+  if (names.empty()) return;
+  stop_entities(m_, launcher_, names, "stopped at the end of the run", std::chrono::milliseconds(3000));
+  // A shard that shut down on request completed its job; it was not cancelled.
+  for (auto& r : m_.entities)
+    if (is_database(r) && r.status == Status::Cancelled && r.exit_code == 0) r.status = Status::Completed;
+  log_->info("database stopped");
+}
+
+}  // namespace ssim::engine

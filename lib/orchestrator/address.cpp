@@ -1,0 +1,125 @@
+#include "lib/orchestrator/address.hpp"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+
+#include "lib/util/atomic_file.hpp"
+
+namespace ssim::orchestrator {
+
+std::string resolve_bind_address(const std::string& interface, bool local) {
+  if (interface.empty()) {
+    if (local) return "127.0.0.1";
+    char host[256] = {0};
+    gethostname(host, sizeof host - 1);
+    addrinfo hints{}, *res = nullptr;
+    hints.ai_family = AF_INET;
+    if (getaddrinfo(host, nullptr, &hints, &res) != 0 || !res)
+      throw std::runtime_error(std::string("cannot resolve this node's hostname ") + host);
+    char buf[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(res->ai_addr)->sin_addr, buf, sizeof buf);
+    freeaddrinfo(res);
+    return buf;
+  }
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) throw std::runtime_error("cannot list network interfaces");
+  std::string found, names;
+  for (ifaddrs* i = list; i; i = i->ifa_next) {
+    if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET) continue;
+    if (names.find(std::string(" ") + i->ifa_name + ",") == std::string::npos)
+      names += std::string(" ") + i->ifa_name + ",";
+    if (interface == i->ifa_name && found.empty()) {
+      char buf[INET_ADDRSTRLEN];
+      inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr, buf, sizeof buf);
+      found = buf;
+    }
+  }
+  freeifaddrs(list);
+  if (found.empty()) {
+    if (!names.empty()) names.pop_back();
+    throw std::runtime_error("no IPv4 address on interface " + interface + " (this node has:" + names + ")");
+  }
+  return found;
+}
+
+std::string port_holder(int port) {
+  // /proc/net/tcp: local_address is HEXIP:HEXPORT, state 0A is LISTEN, inode is field 10.
+  std::string inode;
+  for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+    std::istringstream in(read_file(table).value_or(""));
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line) && inode.empty()) {
+      std::istringstream f(line);
+      std::string sl, local, remote, st, queues, tr, retr, uid, timeout, ino;
+      f >> sl >> local >> remote >> st >> queues >> tr >> retr >> uid >> timeout >> ino;
+      const auto colon = local.rfind(':');
+      if (st != "0A" || colon == std::string::npos) continue;
+      if (std::stoi(local.substr(colon + 1), nullptr, 16) == port) inode = ino;
+    }
+  }
+  if (inode.empty()) return "";
+  const std::string target = "socket:[" + inode + "]";
+  DIR* proc = opendir("/proc");
+  if (!proc) return "";
+  std::string holder;
+  while (dirent* d = readdir(proc)) {
+    if (!std::isdigit(static_cast<unsigned char>(d->d_name[0]))) continue;
+    const std::string fd_dir = std::string("/proc/") + d->d_name + "/fd";
+    DIR* fds = opendir(fd_dir.c_str());
+    if (!fds) continue;
+    while (dirent* f = readdir(fds)) {
+      char link[256];
+      const ssize_t n = readlink((fd_dir + "/" + f->d_name).c_str(), link, sizeof link - 1);
+      if (n <= 0) continue;
+      link[n] = 0;
+      if (target == link) {
+        std::string comm = read_file(std::string("/proc/") + d->d_name + "/comm").value_or("?\n");
+        comm.pop_back();
+        holder = comm + " (pid " + d->d_name + ")";
+        break;
+      }
+    }
+    closedir(fds);
+    if (!holder.empty()) break;
+  }
+  closedir(proc);
+  return holder;
+}
+
+std::string port_problem(const std::string& address, int port) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return std::string("cannot create a socket: ") + std::strerror(errno);
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons(static_cast<uint16_t>(port));
+  inet_pton(AF_INET, address.c_str(), &sa.sin_addr);
+  // SO_REUSEADDR, as the server itself sets: a port left in TIME_WAIT is usable, one
+  // with a listener is not.
+  int one = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  const int rc = bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa);
+  const int err = errno;
+  close(fd);
+  if (rc == 0) return "";
+  std::string message = "port " + std::to_string(port) + " on " + address + " is not available: " + std::strerror(err);
+  if (err == EADDRINUSE) {
+    message = "port " + std::to_string(port) + " on " + address + " is already in use";
+    const std::string who = port_holder(port);
+    if (!who.empty()) message += " by " + who;
+  }
+  return message;
+}
+
+}  // namespace ssim::orchestrator

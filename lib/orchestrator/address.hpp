@@ -1,0 +1,20 @@
+#pragma once
+// Facts about this node's network, for the database step: which address to bind, and
+// whether a port is free.
+#include <string>
+
+namespace ssim::orchestrator {
+
+// The IPv4 address of `interface`; with no interface, loopback when `local`, else the
+// address this node's hostname resolves to. Throws std::runtime_error naming the
+// interfaces that exist when `interface` is not one of them.
+std::string resolve_bind_address(const std::string& interface, bool local);
+
+// "" when `port` can be bound on `address`, else a one-line reason that names the
+// process holding it when it can be found.
+std::string port_problem(const std::string& address, int port);
+
+// "redis-server (pid 123)" for the process listening on TCP `port`, or "".
+std::string port_holder(int port);
+
+}  // namespace ssim::orchestrator

@@ -1,0 +1,209 @@
+#include "lib/orchestrator/database.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "lib/orchestrator/config.hpp"
+#include "lib/orchestrator/db_client.hpp"
+#include "lib/util/atomic_file.hpp"
+#include "lib/util/errors.hpp"
+
+namespace ssim::orchestrator {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+std::vector<Shard> shards_of(const plan::Database& db) {
+  std::vector<Shard> out;
+  if (db.shards == 1) return {Shard{"orchestrator", db.run_dir, db.port}};
+  for (int i = 0; i < db.shards; ++i) {
+    const std::string name = "orchestrator_" + std::to_string(i);
+    out.push_back(Shard{name, db.run_dir + "/" + name, db.port + i});
+  }
+  return out;
+}
+
+namespace {
+std::string password_file(const std::string& path) { return path + "/.ssim/db_password"; }
+
+std::string random_hex(size_t bytes) {
+  std::string raw(bytes, '\0');
+  int fd = ::open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ::read(fd, raw.data(), bytes) != static_cast<ssize_t>(bytes))
+    throw EnvironmentError("cannot read /dev/urandom for the database password");
+  ::close(fd);
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : raw) {
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out;
+}
+
+// Sleeps between tries of a condition that has its own deadline.
+void pause_briefly(std::chrono::milliseconds& wait) {
+  std::this_thread::sleep_for(wait);
+  wait = std::min(wait * 2, std::chrono::milliseconds(50));
+}
+}  // namespace
+
+std::string read_password(const std::string& experiment_path) {
+  auto text = read_file(password_file(experiment_path));
+  if (!text) return "";
+  while (!text->empty() && (text->back() == '\n')) text->pop_back();
+  return *text;
+}
+
+std::string ensure_password(const plan::Plan& plan) {
+  if (!plan.database || !plan.database->password) return "";
+  std::string existing = read_password(plan.path);
+  if (!existing.empty()) return existing;
+  const std::string password = random_hex(32);
+  write_file_atomically(password_file(plan.path), password + "\n", 0600);
+  return password;
+}
+
+void write_shard_configs(const plan::Plan& plan, const std::string& password) {
+  int index = 0;
+  for (const auto& s : shards_of(*plan.database)) {
+    fs::create_directories(s.run_dir);
+    write_file_atomically(s.run_dir + "/redis.conf", render_config(plan, index++, s.run_dir, password), 0600);
+  }
+}
+
+std::vector<std::string> shard_command(const std::string& ssim_exe, const plan::Plan& plan, const Shard& shard) {
+  const auto& db = *plan.database;
+  std::vector<std::string> argv = {ssim_exe, "_database", "--port", std::to_string(shard.port)};
+  if (!db.interface.empty()) argv.insert(argv.end(), {"--interface", db.interface});
+  if (plan.launcher == "local") argv.push_back("--loopback-default");
+  if (db.shards > 1) argv.push_back("--cluster");
+  argv.insert(argv.end(), {"--", db.binary, shard.run_dir + "/redis.conf"});
+  return argv;
+}
+
+std::string address_file(const std::string& run_dir) { return run_dir + "/address.json"; }
+
+std::optional<Address> read_address(const std::string& run_dir) {
+  const auto text = read_file(address_file(run_dir));
+  if (!text) return std::nullopt;
+  auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  return Address{j.value("host", ""), j.value("port", 0)};
+}
+
+std::string ssdb_value(const std::vector<Address>& addresses) {
+  std::string out;
+  for (const auto& a : addresses) out += (out.empty() ? "" : ",") + a.host + ":" + std::to_string(a.port);
+  return out;
+}
+
+namespace {
+
+bool answers(const Address& a, const std::string& password, std::string& last_error) {
+  try {
+    DbConnection c(a.host, a.port, password, std::chrono::milliseconds(500));
+    return c.command({"PING"}) == "PONG";
+  } catch (const DbError& e) {
+    last_error = e.what();
+    return false;
+  }
+}
+
+// Slots split evenly, each node told about the others, then wait for cluster_state:ok.
+void form_cluster(const std::vector<Address>& nodes, const std::string& password, Clock::time_point deadline,
+                  const std::function<void()>& check) {
+  const int total = 16384;
+  const int n = static_cast<int>(nodes.size());
+  for (int i = 0; i < n; ++i) {
+    DbConnection c(nodes[i].host, nodes[i].port, password, std::chrono::milliseconds(2000));
+    const int first = total * i / n, last = total * (i + 1) / n - 1;
+    c.command({"CLUSTER", "ADDSLOTSRANGE", std::to_string(first), std::to_string(last)});
+  }
+  // Every pair meets directly: the handshake carries each node's slots at once, where
+  // gossip alone takes seconds to spread them.
+  for (int i = 0; i < n; ++i) {
+    DbConnection c(nodes[i].host, nodes[i].port, password, std::chrono::milliseconds(2000));
+    for (int j = i + 1; j < n; ++j) c.command({"CLUSTER", "MEET", nodes[j].host, std::to_string(nodes[j].port)});
+  }
+  auto wait = std::chrono::milliseconds(5);
+  for (const auto& node : nodes) {
+    while (true) {
+      check();
+      DbConnection c(node.host, node.port, password, std::chrono::milliseconds(2000));
+      const std::string info = c.command({"CLUSTER", "INFO"});
+      if (info.find("cluster_state:ok") != std::string::npos &&
+          info.find("cluster_known_nodes:" + std::to_string(n)) != std::string::npos)
+        break;
+      if (Clock::now() > deadline)
+        throw EnvironmentError("the database cluster did not reach cluster_state:ok in time");
+      pause_briefly(wait);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Address> wait_until_ready(const plan::Plan& plan, const std::string& password,
+                                      std::chrono::milliseconds timeout, const std::function<void()>& check) {
+  const auto deadline = Clock::now() + timeout;
+  const auto shards = shards_of(*plan.database);
+  std::vector<Address> addresses(shards.size());
+  std::string last_error;
+  for (size_t i = 0; i < shards.size(); ++i) {
+    auto wait = std::chrono::milliseconds(1);
+    while (true) {
+      check();
+      if (auto a = read_address(shards[i].run_dir)) {
+        addresses[i] = *a;
+        if (answers(*a, password, last_error)) break;
+      }
+      if (Clock::now() > deadline) {
+        std::string what = addresses[i].port ? "did not answer an authenticated PING (" + last_error + ")"
+                                             : "did not report its address";
+        throw EnvironmentError("database " + shards[i].name + " " + what + " within " +
+                               std::to_string(timeout.count() / 1000) + " s" +
+                               last_log_lines(shards[i].run_dir, shards[i].name, 5));
+      }
+      pause_briefly(wait);
+    }
+  }
+  if (shards.size() > 1) form_cluster(addresses, password, deadline, check);
+  return addresses;
+}
+
+void shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password) {
+  for (const auto& dir : run_dirs) {
+    const auto a = read_address(dir);
+    if (!a) continue;
+    try {
+      DbConnection c(a->host, a->port, password, std::chrono::milliseconds(500));
+      c.command({"SHUTDOWN", "NOSAVE"});
+    } catch (const DbError&) {
+      // SHUTDOWN closes the connection without a reply; a server already gone is fine too.
+    }
+  }
+}
+
+std::string last_log_lines(const std::string& run_dir, const std::string& name, int n) {
+  std::string out;
+  for (const std::string file : {run_dir + "/server.log", run_dir + "/" + name + ".err"}) {
+    const auto text = read_file(file);
+    if (!text || text->empty()) continue;
+    std::vector<std::string> lines;
+    std::istringstream in(*text);
+    std::string line;
+    while (std::getline(in, line))
+      if (!line.empty()) lines.push_back(line);
+    const size_t from = lines.size() > static_cast<size_t>(n) ? lines.size() - n : 0;
+    for (size_t i = from; i < lines.size(); ++i) out += "\n  " + file.substr(file.rfind('/') + 1) + ": " + lines[i];
+  }
+  return out;
+}
+
+}  // namespace ssim::orchestrator

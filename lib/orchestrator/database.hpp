@@ -1,0 +1,59 @@
+#pragma once
+// The experiment's database: shards, their configuration and password, the address
+// handshake, cluster formation and shutdown. The shards themselves run as launcher
+// steps like any entity (the hidden `ssim _database` command, then the server).
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lib/plan/plan.hpp"
+
+namespace ssim::orchestrator {
+
+struct Shard {
+  std::string name;     // "orchestrator", or "orchestrator_<i>" for a cluster
+  std::string run_dir;  // <path>/orchestrator, or <path>/orchestrator/orchestrator_<i>
+  int port = 0;
+};
+std::vector<Shard> shards_of(const plan::Database& db);
+
+struct Address {
+  std::string host;
+  int port = 0;
+};
+
+// The experiment's password: generated (32 random bytes, hex) and stored in
+// <path>/.ssim/db_password with mode 0600 on first use; "" with password: none.
+std::string ensure_password(const plan::Plan& plan);
+std::string read_password(const std::string& experiment_path);
+
+// Writes each shard's configuration (mode 0600: it holds the password).
+void write_shard_configs(const plan::Plan& plan, const std::string& password);
+
+// `ssim _database ... -- BINARY CONFIG`: resolves and reports the address on the node
+// the step lands on, then execs the server.
+std::vector<std::string> shard_command(const std::string& ssim_exe, const plan::Plan& plan, const Shard& shard);
+
+// <run_dir>/address.json, written by `ssim _database` once it knows where it binds.
+std::string address_file(const std::string& run_dir);
+std::optional<Address> read_address(const std::string& run_dir);
+
+// Waits until every shard has reported its address and answers an authenticated PING,
+// then forms the cluster when there are several shards and waits for cluster_state:ok.
+// `check` runs between tries and throws to give up (a shard ended, Ctrl-C). Throws
+// EnvironmentError when `timeout` passes.
+std::vector<Address> wait_until_ready(const plan::Plan& plan, const std::string& password,
+                                      std::chrono::milliseconds timeout, const std::function<void()>& check);
+
+// SSDB: host:port[,host:port...]
+std::string ssdb_value(const std::vector<Address>& addresses);
+
+// SHUTDOWN NOSAVE to every shard that answers; best effort.
+void shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password);
+
+// The last `n` lines the server logged (server.log, then stderr), for error messages.
+std::string last_log_lines(const std::string& run_dir, const std::string& name, int n);
+
+}  // namespace ssim::orchestrator
