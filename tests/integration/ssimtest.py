@@ -103,3 +103,22 @@ class SsimTestCase(unittest.TestCase):
     def manifest(self, path):
         with open(os.path.join(self.dir, path, ".ssim/manifest.json")) as f:
             return json.load(f)
+
+
+def free_port(span=1):
+    """A base port with `span` consecutive free ports (and their +10000 bus ports)."""
+    import random
+    import socket
+    for _ in range(200):
+        base = random.randint(20000, 50000)
+        ok = True
+        for port in list(range(base, base + span)) + list(range(base + 10000, base + 10000 + span)):
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    ok = False
+                    break
+        if ok:
+            return base
+    raise RuntimeError("no free port")
