@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# The quickstart: installs what is missing, builds, and runs examples/quickstart.
+# The quickstart: installs what is missing, builds, runs examples/quickstart, and shows
+# what its consumer read from the database.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
-exec build/apps/ssim/ssim run examples/quickstart/experiment.yaml --overwrite "$@"
+ssim=build/apps/ssim/ssim
+"$ssim" run examples/quickstart/experiment.yaml --overwrite "$@"
+echo
+echo "consumer output (ssim logs consumer):"
+"$ssim" logs runs/quickstart consumer
