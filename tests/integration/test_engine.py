@@ -152,6 +152,12 @@ class Survival(SsimTestCase):
         _, s = self.status()
         self.assertEqual(s["forever"]["status"], "cancelled")
         self.assertEqual(s["quick"]["status"], "completed")
+        # The dead run's lock is free again: --resume takes it over and reruns the rest.
+        self.write("experiment.yaml", LONG.replace('"sleep 300 & sleep 300; wait"', "true"))
+        self.ssim("run", "experiment.yaml", "--resume", check=0)
+        _, s = self.status()
+        self.assertEqual(s["forever"]["attempt"], 2)
+        self.assertEqual(s["later"]["status"], "completed")
 
     def test_ctrl_c_cancels_everything_within_5s(self):
         self.write("experiment.yaml", LONG)
