@@ -1,0 +1,450 @@
+#include "lib/client/client.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <exception>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "lib/client/bulk.hpp"
+#include "lib/client/router.hpp"
+#include "lib/client/wire_format.hpp"
+
+namespace ssim::client {
+
+namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i <= s.size()) {
+    size_t j = s.find(',', i);
+    if (j == std::string::npos) j = s.size();
+    if (j > i) out.push_back(s.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+std::chrono::milliseconds connect_timeout() {
+  const std::string s = env("SSIM_CONNECT_TIMEOUT");
+  return std::chrono::milliseconds(static_cast<long>((s.empty() ? 10.0 : std::atof(s.c_str())) * 1000));
+}
+
+std::string dims_text(const std::vector<uint64_t>& dims) {
+  std::string s = "(";
+  for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
+  return s + (dims.size() == 1 ? ",)" : ")");
+}
+
+}  // namespace
+
+Client::Client() : Client(env("SSDB"), env("SSDB_PASSWORD")) {}
+
+Client::Client(const std::string& address, const std::string& password)
+    : router_(std::make_unique<Router>(address, password, connect_timeout())), chunk_bytes_(kDefaultChunkBytes) {
+  out_prefix_ = env("SSKEYOUT");
+  sources_ = split_commas(env("SSKEYIN"));
+  source_ = sources_.empty() ? out_prefix_ : sources_.front();
+}
+
+Client::~Client() = default;
+Client::Client(Client&&) noexcept = default;
+
+bool Client::is_cluster() const { return router_->is_cluster(); }
+void Client::scramble_slot_map_for_tests() { router_->scramble_for_tests(); }
+
+void Client::set_data_source(const std::string& source) {
+  bool known = source == out_prefix_ && !source.empty();
+  for (const auto& s : sources_) known = known || s == source;
+  if (!known)
+    throw ClientError("data source \"" + source + "\" is neither in SSKEYIN (" + env("SSKEYIN") +
+                      ") nor SSKEYOUT (" + out_prefix_ + ")");
+  source_ = source;
+}
+
+std::string Client::put_key(const std::string& name, bool on) const {
+  return on && !out_prefix_.empty() ? out_prefix_ + "." + name : name;
+}
+
+std::string Client::get_key(const std::string& name, bool on) const {
+  return on && !source_.empty() ? source_ + "." + name : name;
+}
+
+// Runs `f`, following cluster redirections: MOVED refreshes the slot map, ASK (a slot
+// being migrated) does too and retries; a few rounds at most.
+template <class F>
+auto Client::with_redirects(F&& f) -> decltype(f()) {
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return f();
+    } catch (const ReplyError& e) {
+      if (!(e.moved() || e.ask()) || attempt >= 5) throw;
+      router_->refresh();
+      if (e.ask()) router_->at(e.target()).command({"ASKING"});
+    }
+  }
+}
+
+// ---- tensors ----------------------------------------------------------------
+
+void Client::put_tensor_key(const std::string& key, const void* data, const std::vector<uint64_t>& dims, DType dtype) {
+  if (dims.size() > kMaxRank) throw TypeMismatch("tensors have at most " + std::to_string(kMaxRank) + " dimensions");
+  TensorHeader h;
+  h.dtype = dtype;
+  h.dims = dims;
+  h.payload_bytes = payload_size(dtype, dims);
+  h.chunk_bytes = chunk_bytes_;
+  const char* bytes = static_cast<const char*>(data);
+  with_redirects([&] {
+    if (h.payload_bytes <= chunk_bytes_) {
+      h.chunks = 0;
+      const std::string header = encode_header(h);
+      SetBatch batch(*router_);
+      batch.set(key, {header, std::string_view(bytes, h.payload_bytes)});
+      batch.run();
+      return;
+    }
+    h.chunks = static_cast<uint32_t>((h.payload_bytes + chunk_bytes_ - 1) / chunk_bytes_);
+    SetBatch chunks(*router_);
+    for (uint32_t i = 0; i < h.chunks; ++i) {
+      const uint64_t off = static_cast<uint64_t>(i) * chunk_bytes_;
+      chunks.set(chunk_key(key, i), {std::string_view(bytes + off, std::min<uint64_t>(chunk_bytes_, h.payload_bytes - off))});
+    }
+    chunks.run();
+    // The header last: a reader that finds it finds every chunk.
+    const std::string header = encode_header(h);
+    SetBatch head(*router_);
+    head.set(key, {header});
+    head.run();
+  });
+}
+
+namespace {
+// Reads one GET reply holding a tensor: the header, then the inline payload straight
+// into allocate(header) (nullptr: discard). For a chunked tensor returns the chunk reads
+// still to do. Always consumes the whole reply before throwing.
+std::vector<ChunkRead> read_tensor_reply(Connection& c, const std::string& key,
+                                         const std::function<void*(const TensorHeader&)>& allocate) {
+  const auto len = c.read_bulk_length();
+  if (!len) throw KeyNotFound("no tensor \"" + key + "\" in the database");
+  std::string head(kHeaderFixed, '\0');
+  if (*len < kHeaderFixed) {
+    c.read_bytes(nullptr, *len);
+    c.end_bulk();
+    throw TypeMismatch("\"" + key + "\" does not hold an ssim tensor");
+  }
+  c.read_bytes(head.data(), kHeaderFixed);
+  const size_t full = std::min<uint64_t>(header_size(head), *len);
+  head.resize(full);
+  c.read_bytes(head.data() + kHeaderFixed, full - kHeaderFixed);
+  TensorHeader h;
+  try {
+    h = decode_header(head, *len, key);
+  } catch (...) {
+    c.read_bytes(nullptr, *len - full);
+    c.end_bulk();
+    throw;
+  }
+  char* dst = static_cast<char*>(allocate(h));
+  if (h.chunks == 0) {
+    c.read_bytes(dst, h.payload_bytes);  // straight into the destination
+    c.end_bulk();
+    return {};
+  }
+  c.read_bytes(nullptr, *len - full);
+  c.end_bulk();
+  std::vector<ChunkRead> reads;
+  for (uint32_t i = 0; i < h.chunks; ++i) {
+    const uint64_t off = static_cast<uint64_t>(i) * h.chunk_bytes;
+    reads.push_back({chunk_key(key, i), dst ? dst + off : nullptr, std::min<uint64_t>(h.chunk_bytes, h.payload_bytes - off)});
+  }
+  return reads;
+}
+}  // namespace
+
+void Client::get_tensor_key(const std::string& key, const std::function<void*(const TensorHeader&)>& allocate) {
+  with_redirects([&] {
+    Connection& c = router_->for_key(key);
+    Pipeline p;
+    p.add({"GET", key});
+    c.send(p);
+    const auto chunks = read_tensor_reply(c, key, allocate);
+    if (!chunks.empty()) read_chunks(*router_, chunks);
+  });
+}
+
+void Client::put_tensors(const std::vector<TensorRef>& tensors) {
+  with_redirects([&] {
+    SetBatch batch(*router_);
+    std::vector<std::string> headers;
+    headers.reserve(tensors.size());
+    for (const auto& t : tensors) {
+      TensorHeader h;
+      h.dtype = t.dtype;
+      h.dims = t.dims;
+      h.payload_bytes = payload_size(t.dtype, t.dims);
+      h.chunk_bytes = chunk_bytes_;
+      if (h.payload_bytes > chunk_bytes_) {  // big ones go the chunked way, on their own
+        put_tensor(t.name, t.data, t.dims, t.dtype);
+        continue;
+      }
+      headers.push_back(encode_header(h));
+      batch.set(put_key(t.name, tensor_prefix_), {headers.back(), std::string_view(static_cast<const char*>(t.data), h.payload_bytes)});
+    }
+    batch.run();
+  });
+}
+
+std::vector<Tensor> Client::get_tensors(const std::vector<std::string>& names) {
+  return with_redirects([&] {
+    std::vector<std::string> keys;
+    std::vector<std::pair<Connection*, Pipeline>> per_node;
+    std::vector<Connection*> conn_of;
+    for (const auto& n : names) {
+      keys.push_back(get_key(n, tensor_prefix_));
+      Connection* c = &router_->for_key(keys.back());
+      conn_of.push_back(c);
+      auto it = std::find_if(per_node.begin(), per_node.end(), [&](const auto& p) { return p.first == c; });
+      if (it == per_node.end()) {
+        per_node.emplace_back(c, Pipeline{});
+        it = per_node.end() - 1;
+      }
+      it->second.add({"GET", keys.back()});
+    }
+    for (auto& [c, p] : per_node) c->send(p);
+    std::vector<Tensor> out(names.size());
+    std::vector<ChunkRead> chunked;
+    std::exception_ptr first;
+    // Replies come back per connection in the order sent.
+    for (auto& [c, p] : per_node) {
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (conn_of[i] != c) continue;
+        try {
+          auto more = read_tensor_reply(*c, keys[i], [&](const TensorHeader& h) {
+            out[i] = Tensor(h.dtype, h.dims);
+            return out[i].data();
+          });
+          chunked.insert(chunked.end(), more.begin(), more.end());
+        } catch (...) {
+          if (!first) first = std::current_exception();
+        }
+      }
+    }
+    if (first) std::rethrow_exception(first);
+    if (!chunked.empty()) read_chunks(*router_, chunked);
+    return out;
+  });
+}
+
+Tensor Client::get_tensor_at(const std::string& key) {
+  Tensor t;
+  get_tensor_key(key, [&](const TensorHeader& h) {
+    t = Tensor(h.dtype, h.dims);
+    return t.data();
+  });
+  return t;
+}
+
+void Client::put_tensor(const std::string& name, const void* data, const std::vector<uint64_t>& dims, DType dtype) {
+  put_tensor_key(put_key(name, tensor_prefix_), data, dims, dtype);
+}
+
+Tensor Client::get_tensor(const std::string& name) { return get_tensor_at(get_key(name, tensor_prefix_)); }
+
+void Client::get_tensor_into(const std::string& name,
+                             const std::function<void*(DType, const std::vector<uint64_t>&)>& allocate) {
+  get_tensor_key(get_key(name, tensor_prefix_), [&](const TensorHeader& h) { return allocate(h.dtype, h.dims); });
+}
+
+void Client::unpack_tensor(const std::string& name, void* data, const std::vector<uint64_t>& dims, DType dtype) {
+  const std::string key = get_key(name, tensor_prefix_);
+  std::string mismatch;
+  get_tensor_key(key, [&](const TensorHeader& h) -> void* {
+    if (h.dtype == dtype && h.dims == dims) return data;
+    mismatch = "\"" + key + "\" is " + dtype_name(h.dtype) + dims_text(h.dims) + ", the buffer is " +
+               dtype_name(dtype) + dims_text(dims);
+    return nullptr;  // read and discard, then report
+  });
+  if (!mismatch.empty()) throw TypeMismatch(mismatch);
+}
+
+bool Client::tensor_exists(const std::string& name) {
+  const std::string key = get_key(name, tensor_prefix_);
+  return with_redirects([&] { return router_->for_key(key).command({"EXISTS", key})->integer == 1; });
+}
+
+bool Client::poll_tensor(const std::string& name, int interval_ms, int tries) {
+  for (int i = 0; i < tries; ++i) {
+    if (tensor_exists(name)) return true;
+    if (i + 1 < tries) std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
+  }
+  return false;
+}
+
+void Client::delete_tensor_key(const std::string& key) {
+  with_redirects([&] {
+    Connection& c = router_->for_key(key);
+    const Reply head = c.command({"GETRANGE", key, "0", std::to_string(kHeaderFixed + 8 * kMaxRank - 1)});
+    if (head->len == 0) throw KeyNotFound("no tensor \"" + key + "\" in the database");
+    uint32_t chunks = 0;
+    try {
+      const std::string_view bytes(head->str, head->len);
+      if (bytes.size() >= kHeaderFixed) chunks = decode_header(bytes.substr(0, header_size(bytes)), bytes.size(), key).chunks;
+    } catch (const TypeMismatch&) {
+      // Not a tensor or an inline one: only the key itself goes.
+    }
+    for (uint32_t i = 0; i < chunks; ++i) {
+      const std::string ck = chunk_key(key, i);
+      router_->for_key(ck).command({"DEL", ck});
+    }
+    c.command({"DEL", key});
+  });
+}
+
+void Client::delete_tensor(const std::string& name) { delete_tensor_key(get_key(name, tensor_prefix_)); }
+
+void Client::copy_tensor(const std::string& source, const std::string& destination) {
+  const Tensor t = get_tensor_at(get_key(source, tensor_prefix_));
+  put_tensor_key(put_key(destination, tensor_prefix_), t.data(), t.dims(), t.dtype());
+}
+
+void Client::rename_tensor(const std::string& source, const std::string& destination) {
+  copy_tensor(source, destination);
+  delete_tensor_key(get_key(source, tensor_prefix_));
+}
+
+// ---- datasets ---------------------------------------------------------------
+
+namespace {
+std::string meta_key(const std::string& dataset_key) { return "{" + dataset_key + "}.meta"; }
+std::string member_key(const std::string& dataset_key, const std::string& tensor) {
+  return "{" + dataset_key + "}.t." + tensor;
+}
+}  // namespace
+
+void Client::put_dataset_key(const std::string& key, const Dataset& ds) {
+  // Every key shares the hash tag {key}: one shard, one pipeline, metadata last.
+  with_redirects([&] {
+    SetBatch batch(*router_);
+    std::vector<std::string> headers;
+    headers.reserve(ds.tensor_names().size());
+    for (const auto& name : ds.tensor_names()) {
+      const Tensor& t = ds.get_tensor(name);
+      const std::string tk = member_key(key, name);
+      TensorHeader h;
+      h.dtype = t.dtype();
+      h.dims = t.dims();
+      h.payload_bytes = t.bytes();
+      h.chunk_bytes = chunk_bytes_;
+      const char* bytes = static_cast<const char*>(t.data());
+      if (t.bytes() <= chunk_bytes_) {
+        headers.push_back(encode_header(h));
+        batch.set(tk, {headers.back(), std::string_view(bytes, t.bytes())});
+        continue;
+      }
+      h.chunks = static_cast<uint32_t>((t.bytes() + chunk_bytes_ - 1) / chunk_bytes_);
+      for (uint32_t i = 0; i < h.chunks; ++i) {
+        const uint64_t off = static_cast<uint64_t>(i) * chunk_bytes_;
+        batch.set(chunk_key(tk, i), {std::string_view(bytes + off, std::min<uint64_t>(chunk_bytes_, t.bytes() - off))});
+      }
+      headers.push_back(encode_header(h));
+      batch.set(tk, {headers.back()});
+    }
+    const std::string meta = ds.meta_json();
+    batch.set(meta_key(key), {meta});
+    batch.run();
+  });
+}
+
+Dataset Client::get_dataset_key(const std::string& key, const std::string& name) {
+  const std::string mk = meta_key(key);
+  const Reply meta = with_redirects([&] { return router_->for_key(mk).command({"GET", mk}); });
+  if (meta->type == REDIS_REPLY_NIL) throw KeyNotFound("no dataset \"" + key + "\" in the database");
+  Dataset ds(name);
+  const std::string text(meta->str, meta->len);
+  ds.load_meta_json(text);
+  const auto doc = nlohmann::json::parse(text, nullptr, false);
+  for (const auto& t : doc.value("tensors", std::vector<std::string>{})) ds.add_tensor(t, get_tensor_at(member_key(key, t)));
+  return ds;
+}
+
+void Client::put_dataset(const Dataset& ds) { put_dataset_key(put_key(ds.name(), dataset_prefix_), ds); }
+
+Dataset Client::get_dataset(const std::string& name) {
+  return get_dataset_key(get_key(name, dataset_prefix_), name);
+}
+
+bool Client::dataset_exists(const std::string& name) {
+  const std::string mk = meta_key(get_key(name, dataset_prefix_));
+  return with_redirects([&] { return router_->for_key(mk).command({"EXISTS", mk})->integer == 1; });
+}
+
+bool Client::poll_dataset(const std::string& name, int interval_ms, int tries) {
+  for (int i = 0; i < tries; ++i) {
+    if (dataset_exists(name)) return true;
+    if (i + 1 < tries) std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
+  }
+  return false;
+}
+
+void Client::delete_dataset(const std::string& name) {
+  const std::string key = get_key(name, dataset_prefix_);
+  const Dataset ds = get_dataset_key(key, name);
+  for (const auto& t : ds.tensor_names()) delete_tensor_key(member_key(key, t));
+  const std::string mk = meta_key(key);
+  with_redirects([&] { return router_->for_key(mk).command({"DEL", mk}); });
+}
+
+// ---- lists --------------------------------------------------------------------
+
+void Client::append_to_list(const std::string& list, const Dataset& ds) {
+  const std::string dk = put_key(ds.name(), dataset_prefix_);
+  put_dataset_key(dk, ds);
+  const std::string lk = put_key(list, list_prefix_);
+  with_redirects([&] { return router_->for_key(lk).command({"RPUSH", lk, dk}); });
+}
+
+uint64_t Client::get_list_length(const std::string& list) {
+  const std::string lk = get_key(list, list_prefix_);
+  return static_cast<uint64_t>(with_redirects([&] { return router_->for_key(lk).command({"LLEN", lk}); })->integer);
+}
+
+std::vector<Dataset> Client::get_datasets_from_list(const std::string& list, int64_t start, int64_t end) {
+  const std::string lk = get_key(list, list_prefix_);
+  const Reply items = with_redirects(
+      [&] { return router_->for_key(lk).command({"LRANGE", lk, std::to_string(start), std::to_string(end)}); });
+  std::vector<Dataset> out;
+  for (size_t i = 0; i < items->elements; ++i) {
+    const std::string dk(items->element[i]->str, items->element[i]->len);
+    // The stored key carries its writer's prefix; the dataset keeps its plain name.
+    const size_t dot = dk.find('.');
+    const std::string name = dataset_prefix_ && dot != std::string::npos && !source_.empty() &&
+                                     dk.compare(0, dot, source_) == 0
+                                 ? dk.substr(dot + 1)
+                                 : dk;
+    out.push_back(get_dataset_key(dk, name));
+  }
+  return out;
+}
+
+bool Client::poll_list_length(const std::string& list, uint64_t min_length, int interval_ms, int tries) {
+  for (int i = 0; i < tries; ++i) {
+    if (get_list_length(list) >= min_length) return true;
+    if (i + 1 < tries) std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
+  }
+  return false;
+}
+
+void Client::delete_list(const std::string& list) {
+  const std::string lk = get_key(list, list_prefix_);
+  with_redirects([&] { return router_->for_key(lk).command({"DEL", lk}); });
+}
+
+}  // namespace ssim::client

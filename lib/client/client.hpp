@@ -1,0 +1,113 @@
+#pragma once
+// ssim::Client: tensors, datasets and aggregation lists in the experiment's database.
+//
+//   ssim::client::Client c;                 // SSDB / SSDB_PASSWORD from the environment
+//   c.put_tensor("field", data, {64, 64}, DType::F64);
+//   auto t = c.get_tensor("field");
+//
+// Works the same on one server and on a Redis cluster (slots, MOVED, ASK). Keys are
+// prefixed per SmartSim's rules from SSKEYOUT / SSKEYIN. The stored format is in
+// WIRE_FORMAT.md beside this file.
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lib/client/dataset.hpp"
+#include "lib/client/errors.hpp"
+#include "lib/client/tensor.hpp"
+
+namespace ssim::client {
+
+class Router;
+struct TensorHeader;
+
+// A tensor in the caller's memory, for the pipelined put_tensors.
+struct TensorRef {
+  std::string name;
+  const void* data;
+  std::vector<uint64_t> dims;
+  DType dtype;
+};
+
+class Client {
+ public:
+  // From SSDB and SSDB_PASSWORD. Throws ConnectionError / AuthError.
+  Client();
+  // "host:port[,host:port...]" and a password ("" for none).
+  Client(const std::string& address, const std::string& password);
+  ~Client();
+  Client(Client&&) noexcept;
+
+  bool is_cluster() const;
+
+  // Tensors. `name` is prefixed as described in WIRE_FORMAT.md.
+  void put_tensor(const std::string& name, const void* data, const std::vector<uint64_t>& dims, DType dtype);
+  Tensor get_tensor(const std::string& name);
+  // Into the caller's buffer, which must match the stored dtype and dims exactly.
+  void unpack_tensor(const std::string& name, void* data, const std::vector<uint64_t>& dims, DType dtype);
+  // Into memory chosen once the stored header is known: `allocate(dtype, dims)` returns
+  // where to write the payload (the Python module uses it to read into a new array).
+  void get_tensor_into(const std::string& name,
+                       const std::function<void*(DType, const std::vector<uint64_t>&)>& allocate);
+  // Many tensors in one pipeline per shard (small tensors at the server's op rate).
+  void put_tensors(const std::vector<TensorRef>& tensors);
+  std::vector<Tensor> get_tensors(const std::vector<std::string>& names);
+  bool tensor_exists(const std::string& name);
+  bool poll_tensor(const std::string& name, int interval_ms, int tries);
+  void delete_tensor(const std::string& name);
+  void copy_tensor(const std::string& source, const std::string& destination);
+  void rename_tensor(const std::string& source, const std::string& destination);
+
+  // Datasets.
+  void put_dataset(const Dataset& dataset);
+  Dataset get_dataset(const std::string& name);
+  bool dataset_exists(const std::string& name);
+  bool poll_dataset(const std::string& name, int interval_ms, int tries);
+  void delete_dataset(const std::string& name);
+
+  // Aggregation lists of datasets.
+  void append_to_list(const std::string& list, const Dataset& dataset);
+  uint64_t get_list_length(const std::string& list);
+  // Items start..end inclusive; negative indices count from the end, as in LRANGE.
+  std::vector<Dataset> get_datasets_from_list(const std::string& list, int64_t start = 0, int64_t end = -1);
+  bool poll_list_length(const std::string& list, uint64_t min_length, int interval_ms, int tries);
+  void delete_list(const std::string& list);
+
+  // Key prefixing (SmartSim semantics).
+  void set_data_source(const std::string& source);  // one of SSKEYIN, or SSKEYOUT
+  const std::string& data_source() const { return source_; }
+  void use_tensor_prefix(bool on) { tensor_prefix_ = on; }
+  void use_dataset_prefix(bool on) { dataset_prefix_ = on; }
+  void use_list_prefix(bool on) { list_prefix_ = on; }
+
+  // Tensors above this size are split into chunks (WIRE_FORMAT.md). Default 1 MiB.
+  void set_chunk_bytes(uint32_t bytes) { chunk_bytes_ = bytes; }
+  // Testing: make the next requests meet MOVED on a cluster.
+  void scramble_slot_map_for_tests();
+
+ private:
+  std::string put_key(const std::string& name, bool on) const;
+  std::string get_key(const std::string& name, bool on) const;
+  void put_tensor_key(const std::string& key, const void* data, const std::vector<uint64_t>& dims, DType dtype);
+  void get_tensor_key(const std::string& key, const std::function<void*(const TensorHeader&)>& allocate);
+  Tensor get_tensor_at(const std::string& key);
+  void delete_tensor_key(const std::string& key);
+  void put_dataset_key(const std::string& key, const Dataset& dataset);
+  Dataset get_dataset_key(const std::string& key, const std::string& name);
+  template <class F> auto with_redirects(F&& f) -> decltype(f());
+
+  std::unique_ptr<Router> router_;
+  std::string out_prefix_;
+  std::vector<std::string> sources_;
+  std::string source_;
+  bool tensor_prefix_ = true, dataset_prefix_ = true, list_prefix_ = true;
+  uint32_t chunk_bytes_;
+};
+
+}  // namespace ssim::client
+
+namespace ssim {
+using Client = client::Client;
+}

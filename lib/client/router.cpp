@@ -1,0 +1,100 @@
+#include "lib/client/router.hpp"
+
+#include "lib/client/hash_slot.hpp"
+
+namespace ssim::client {
+
+namespace {
+std::pair<std::string, int> split_address(const std::string& a) {
+  const size_t colon = a.rfind(':');
+  if (colon == std::string::npos) throw ConnectionError("bad database address \"" + a + "\" (expected host:port)");
+  return {a.substr(0, colon), std::stoi(a.substr(colon + 1))};
+}
+}  // namespace
+
+Router::Router(const std::string& addresses, std::string password, std::chrono::milliseconds timeout)
+    : password_(std::move(password)), timeout_(timeout) {
+  std::vector<std::string> list;
+  size_t i = 0;
+  while (i <= addresses.size()) {
+    size_t j = addresses.find(',', i);
+    if (j == std::string::npos) j = addresses.size();
+    if (j > i) list.push_back(addresses.substr(i, j - i));
+    i = j + 1;
+  }
+  if (list.empty()) throw ConnectionError("no database address (is SSDB set?)");
+  std::string errors;
+  for (const auto& a : list) {
+    try {
+      at(a);
+      single_ = a;
+      break;
+    } catch (const AuthError&) {
+      throw;
+    } catch (const ConnectionError& e) {
+      errors += std::string(errors.empty() ? "" : "; ") + e.what();
+    }
+  }
+  if (single_.empty()) throw ConnectionError(errors);
+  const Reply info = at(single_).command({"INFO", "cluster"});
+  cluster_ = std::string(info->str, info->len).find("cluster_enabled:1") != std::string::npos;
+  if (cluster_) refresh();
+}
+
+Connection& Router::at(const std::string& address) {
+  auto it = conns_.find(address);
+  if (it != conns_.end()) return *it->second;
+  const auto [host, port] = split_address(address);
+  auto conn = std::make_unique<Connection>(host, port, password_, timeout_);
+  return *conns_.emplace(address, std::move(conn)).first->second;
+}
+
+void Router::refresh() {
+  // CLUSTER SLOTS: [[start, end, [host, port, id], replicas...], ...]
+  Reply r;
+  for (auto& [address, conn] : conns_) {
+    try {
+      r = conn->command({"CLUSTER", "SLOTS"});
+      break;
+    } catch (const ConnectionError&) {
+    }
+  }
+  if (!r || r->type != REDIS_REPLY_ARRAY) throw ConnectionError("cannot read the cluster's slot map");
+  for (size_t i = 0; i < r->elements; ++i) {
+    const redisReply* range = r->element[i];
+    if (range->elements < 3) continue;
+    const redisReply* master = range->element[2];
+    std::string host(master->element[0]->str, master->element[0]->len);
+    if (host.empty()) host = single_.substr(0, single_.rfind(':'));
+    const std::string address = host + ":" + std::to_string(master->element[1]->integer);
+    for (long long s = range->element[0]->integer; s <= range->element[1]->integer; ++s)
+      slots_[static_cast<size_t>(s)] = address;
+  }
+}
+
+Connection& Router::for_key(std::string_view key) {
+  if (!cluster_) return at(single_);
+  const std::string& address = slots_[hash_slot(key)];
+  if (address.empty()) throw ConnectionError("no shard serves slot " + std::to_string(hash_slot(key)));
+  return at(address);
+}
+
+std::vector<Connection*> Router::masters() {
+  if (!cluster_) return {&at(single_)};
+  std::vector<Connection*> out;
+  std::map<std::string, bool> seen;
+  for (const auto& a : slots_)
+    if (!a.empty() && !seen[a]) {
+      seen[a] = true;
+      out.push_back(&at(a));
+    }
+  return out;
+}
+
+void Router::scramble_for_tests() {
+  if (!cluster_) return;
+  const std::string first = slots_[0];
+  slots_.fill(first);
+}
+
+}  // namespace ssim::client
