@@ -17,11 +17,11 @@ std::string ReplyError::target() const {
 
 void Pipeline::frame(std::string text) {
   framing_.push_back(std::move(text));
-  iov_.push_back({framing_.back().data(), framing_.back().size()});
+  segments_.push_back({framing_.size() - 1, {}});
 }
 
 void Pipeline::data(std::string_view bytes) {
-  if (!bytes.empty()) iov_.push_back({const_cast<char*>(bytes.data()), bytes.size()});
+  if (!bytes.empty()) segments_.push_back({kPayload, bytes});
 }
 
 void Pipeline::add(const std::vector<std::string_view>& args) {
@@ -116,8 +116,13 @@ Reply Connection::command(const std::vector<std::string_view>& argv) {
 }
 
 void Connection::send(Pipeline& p) {
+  std::vector<iovec> iov;
+  iov.reserve(p.segments_.size());
+  for (const auto& seg : p.segments_) {
+    const std::string_view bytes = seg.frame == Pipeline::kPayload ? seg.payload : std::string_view(p.framing_[seg.frame]);
+    if (!bytes.empty()) iov.push_back({const_cast<char*>(bytes.data()), bytes.size()});
+  }
   size_t i = 0;
-  auto& iov = p.iov_;
   while (i < iov.size()) {
     const int count = static_cast<int>(std::min<size_t>(iov.size() - i, IOV_MAX));
     ssize_t n = ::writev(fd_, iov.data() + i, count);

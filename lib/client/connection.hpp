@@ -13,7 +13,6 @@
 #include <sys/uio.h>
 
 #include <chrono>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,8 +52,15 @@ class Pipeline {
   friend class Connection;
   void frame(std::string text);
   void data(std::string_view bytes);
-  std::deque<std::string> framing_;  // deque: stable addresses for the iovecs
-  std::vector<iovec> iov_;
+  // Segments refer to framing by index, not address, so a Pipeline can be moved or
+  // copied (e.g. inside a growing vector) before it is sent.
+  struct Segment {
+    size_t frame;  // index in framing_, or kPayload
+    std::string_view payload;
+  };
+  static constexpr size_t kPayload = static_cast<size_t>(-1);
+  std::vector<std::string> framing_;
+  std::vector<Segment> segments_;
   size_t commands_ = 0;
 };
 

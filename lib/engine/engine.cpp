@@ -3,6 +3,8 @@
 #include <poll.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
@@ -81,6 +83,7 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
         if (v == plan::kSsdbPlaceholder) v = ssdb_;
         if (v == plan::kPasswordPlaceholder) v = password_;
       }
+      add_python_path(req.env);
     }
     req.env.emplace_back("SSIM_EXPERIMENT_ID", m_.id);
     requests.push_back(std::move(req));
@@ -109,6 +112,22 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
       log_->error("{} failed to start: {}", r->name, r->reason);
     }
   }
+}
+
+// `import ssim` works in every entity: the module built beside this ssim binary
+// (build/python) goes first on PYTHONPATH.
+void Engine::add_python_path(plan::Env& env) const {
+  static const std::string dir = [] {
+    std::error_code ec;
+    const auto d = std::filesystem::path(self_exe()).parent_path() / "../../python";
+    return std::filesystem::is_directory(d / "ssim", ec) ? std::filesystem::canonical(d, ec).string() : std::string();
+  }();
+  if (dir.empty()) return;
+  std::string current;
+  if (const char* p = std::getenv("PYTHONPATH")) current = p;
+  for (const auto& [k, v] : env)
+    if (k == "PYTHONPATH") current = v;
+  env.emplace_back("PYTHONPATH", current.empty() ? dir : dir + ":" + current);
 }
 
 bool Engine::poll() {

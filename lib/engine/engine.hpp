@@ -49,6 +49,7 @@ class Engine {
   bool is_database(const state::EntityRecord& r) const { return r.type == "database"; }
 
   bool start_ready();
+  void add_python_path(plan::Env& env) const;
   void start_batch(const std::vector<state::EntityRecord*>& records);
   bool poll();
   void interrupted(const std::string& why);

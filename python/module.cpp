@@ -1,0 +1,198 @@
+// pybind11 bindings of the data client for numpy arrays. Arrays go in without a copy
+// (their buffer is written to the socket); get_tensor reads the payload straight into a
+// new array. The GIL is released during I/O.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "lib/client/client.hpp"
+
+namespace py = pybind11;
+using namespace ssim::client;
+
+namespace {
+
+DType dtype_of_array(const py::array& a, const std::string& override_name) {
+  if (!override_name.empty()) {
+    const DType t = dtype_from_name(override_name);
+    if (dtype_size(t) != static_cast<size_t>(a.itemsize()))
+      throw py::value_error("dtype " + override_name + " does not match the array's item size");
+    return t;
+  }
+  const char kind = a.dtype().kind();
+  const auto size = a.itemsize();
+  if (kind == 'f' && size == 8) return DType::F64;
+  if (kind == 'f' && size == 4) return DType::F32;
+  if (kind == 'f' && size == 2) return DType::F16;
+  if (kind == 'i' && size == 1) return DType::I8;
+  if (kind == 'i' && size == 2) return DType::I16;
+  if (kind == 'i' && size == 4) return DType::I32;
+  if (kind == 'i' && size == 8) return DType::I64;
+  if (kind == 'u' && size == 1) return DType::U8;
+  if (kind == 'u' && size == 2) return DType::U16;
+  if (kind == 'u' && size == 4) return DType::U32;
+  if (kind == 'u' && size == 8) return DType::U64;
+  if (kind == 'b' && size == 1) return DType::Bool;
+  throw py::type_error("unsupported array dtype " + std::string(py::str(a.dtype())));
+}
+
+py::dtype numpy_dtype(DType t) {
+  switch (t) {
+    case DType::F64: return py::dtype("float64");
+    case DType::F32: return py::dtype("float32");
+    case DType::F16: return py::dtype("float16");
+    case DType::BF16: return py::dtype("uint16");  // numpy has no bfloat16: raw bits
+    case DType::I8: return py::dtype("int8");
+    case DType::I16: return py::dtype("int16");
+    case DType::I32: return py::dtype("int32");
+    case DType::I64: return py::dtype("int64");
+    case DType::U8: return py::dtype("uint8");
+    case DType::U16: return py::dtype("uint16");
+    case DType::U32: return py::dtype("uint32");
+    case DType::U64: return py::dtype("uint64");
+    case DType::Bool: return py::dtype("bool");
+  }
+  throw py::type_error("unknown dtype");
+}
+
+std::vector<uint64_t> dims_of(const py::array& a) {
+  return std::vector<uint64_t>(a.shape(), a.shape() + a.ndim());
+}
+
+py::array contiguous(const py::array& a) {
+  if (a.flags() & py::array::c_style) return a;
+  return py::array::ensure(a, py::array::c_style);
+}
+
+// A numpy view of a Tensor's memory that keeps the Tensor alive: no copy.
+py::array view_of(const Tensor& t) {
+  auto* keep = new Tensor(t);
+  py::capsule owner(keep, [](void* p) { delete static_cast<Tensor*>(p); });
+  std::vector<py::ssize_t> shape(t.dims().begin(), t.dims().end());
+  return py::array(numpy_dtype(t.dtype()), shape, {}, keep->data(), owner);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_ssim, m) {
+  m.doc() = "ssim data client: tensors, datasets and lists in the experiment's database";
+  auto base = py::register_exception<ClientError>(m, "ClientError", PyExc_RuntimeError);
+  py::register_exception<ConnectionError>(m, "ConnectionError", base.ptr());
+  py::register_exception<AuthError>(m, "AuthError", base.ptr());
+  py::register_exception<KeyNotFound>(m, "KeyNotFound", base.ptr());
+  py::register_exception<TypeMismatch>(m, "TypeMismatch", base.ptr());
+
+  py::class_<Dataset>(m, "Dataset")
+      .def(py::init<std::string>(), py::arg("name"))
+      .def_property_readonly("name", &Dataset::name)
+      .def("add_tensor",
+           [](Dataset& d, const std::string& name, py::array a, const std::string& dtype) {
+             a = contiguous(a);
+             d.add_tensor(name, a.data(), dims_of(a), dtype_of_array(a, dtype));
+           },
+           py::arg("name"), py::arg("array"), py::arg("dtype") = "")
+      .def("get_tensor", [](const Dataset& d, const std::string& name) { return view_of(d.get_tensor(name)); })
+      .def("tensor_names", &Dataset::tensor_names)
+      .def("add_meta_string", &Dataset::add_meta_string)
+      .def("add_meta_scalar",
+           [](Dataset& d, const std::string& field, py::object v) {
+             if (py::isinstance<py::int_>(v) && !py::isinstance<py::bool_>(v)) d.add_meta_scalar(field, v.cast<int64_t>());
+             else d.add_meta_scalar(field, v.cast<double>());
+           })
+      .def("get_meta_strings", &Dataset::get_meta_strings)
+      .def("get_meta_scalars", &Dataset::get_meta_scalars)
+      .def("meta_string_fields", &Dataset::meta_string_fields)
+      .def("meta_scalar_fields", &Dataset::meta_scalar_fields);
+
+  py::class_<Client>(m, "Client")
+      .def(py::init([](const std::string& address, const std::string& password) {
+             py::gil_scoped_release nogil;
+             return address.empty() ? std::make_unique<Client>() : std::make_unique<Client>(address, password);
+           }),
+           py::arg("address") = "", py::arg("password") = "",
+           "Connects to `address` (host:port[,...]); by default to SSDB with SSDB_PASSWORD.")
+      .def_property_readonly("is_cluster", &Client::is_cluster)
+      .def("put_tensor",
+           [](Client& c, const std::string& name, py::array a, const std::string& dtype) {
+             a = contiguous(a);
+             const auto dims = dims_of(a);
+             const DType t = dtype_of_array(a, dtype);
+             const void* data = a.data();
+             py::gil_scoped_release nogil;  // `a` keeps the buffer alive meanwhile
+             c.put_tensor(name, data, dims, t);
+           },
+           py::arg("name"), py::arg("array"), py::arg("dtype") = "")
+      .def("get_tensor",
+           [](Client& c, const std::string& name) {
+             py::array out;
+             {
+               py::gil_scoped_release nogil;
+               c.get_tensor_into(name, [&](DType t, const std::vector<uint64_t>& dims) -> void* {
+                 py::gil_scoped_acquire gil;
+                 std::vector<py::ssize_t> shape(dims.begin(), dims.end());
+                 out = py::array(numpy_dtype(t), shape);
+                 return out.mutable_data();
+               });
+             }
+             return out;
+           })
+      .def("unpack_tensor",
+           [](Client& c, const std::string& name, py::array out) {
+             if (!(out.flags() & py::array::c_style) || !out.writeable())
+               throw py::value_error("unpack_tensor needs a writable C-contiguous array");
+             const auto dims = dims_of(out);
+             const DType t = dtype_of_array(out, "");
+             void* data = out.mutable_data();
+             py::gil_scoped_release nogil;
+             c.unpack_tensor(name, data, dims, t);
+           })
+      .def("put_tensors",
+           [](Client& c, const std::vector<std::pair<std::string, py::array>>& items) {
+             std::vector<py::array> keep;
+             std::vector<TensorRef> refs;
+             for (const auto& [name, a0] : items) {
+               keep.push_back(contiguous(a0));
+               const auto& a = keep.back();
+               refs.push_back({name, a.data(), dims_of(a), dtype_of_array(a, "")});
+             }
+             py::gil_scoped_release nogil;
+             c.put_tensors(refs);
+           })
+      .def("get_tensors",
+           [](Client& c, const std::vector<std::string>& names) {
+             std::vector<Tensor> ts;
+             {
+               py::gil_scoped_release nogil;
+               ts = c.get_tensors(names);
+             }
+             py::list out;
+             for (const auto& t : ts) out.append(view_of(t));
+             return out;
+           })
+      .def("tensor_exists", &Client::tensor_exists, py::call_guard<py::gil_scoped_release>())
+      .def("poll_tensor", &Client::poll_tensor, py::arg("name"), py::arg("interval_ms"), py::arg("tries"),
+           py::call_guard<py::gil_scoped_release>())
+      .def("delete_tensor", &Client::delete_tensor, py::call_guard<py::gil_scoped_release>())
+      .def("copy_tensor", &Client::copy_tensor, py::call_guard<py::gil_scoped_release>())
+      .def("rename_tensor", &Client::rename_tensor, py::call_guard<py::gil_scoped_release>())
+      .def("put_dataset", &Client::put_dataset, py::call_guard<py::gil_scoped_release>())
+      .def("get_dataset", &Client::get_dataset, py::call_guard<py::gil_scoped_release>())
+      .def("dataset_exists", &Client::dataset_exists, py::call_guard<py::gil_scoped_release>())
+      .def("poll_dataset", &Client::poll_dataset, py::arg("name"), py::arg("interval_ms"), py::arg("tries"),
+           py::call_guard<py::gil_scoped_release>())
+      .def("delete_dataset", &Client::delete_dataset, py::call_guard<py::gil_scoped_release>())
+      .def("append_to_list", &Client::append_to_list, py::call_guard<py::gil_scoped_release>())
+      .def("get_list_length", &Client::get_list_length, py::call_guard<py::gil_scoped_release>())
+      .def("get_datasets_from_list", &Client::get_datasets_from_list, py::arg("list"), py::arg("start") = 0,
+           py::arg("end") = -1, py::call_guard<py::gil_scoped_release>())
+      .def("poll_list_length", &Client::poll_list_length, py::arg("list"), py::arg("min_length"),
+           py::arg("interval_ms"), py::arg("tries"), py::call_guard<py::gil_scoped_release>())
+      .def("delete_list", &Client::delete_list, py::call_guard<py::gil_scoped_release>())
+      .def("set_data_source", &Client::set_data_source)
+      .def_property_readonly("data_source", &Client::data_source)
+      .def("use_tensor_prefix", &Client::use_tensor_prefix)
+      .def("use_dataset_prefix", &Client::use_dataset_prefix)
+      .def("use_list_prefix", &Client::use_list_prefix)
+      .def("set_chunk_bytes", &Client::set_chunk_bytes)
+      .def("scramble_slot_map_for_tests", &Client::scramble_slot_map_for_tests);
+}

@@ -1,0 +1,183 @@
+"""The data client on real databases started by ssim (one server, then a 3-shard
+cluster): the C++ tests (client_test.cpp), the Python module, and C++ <-> Python."""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+
+import numpy as np
+
+import ssim
+from ssimtest import SSIM, free_port
+
+CLIENT_TESTS = os.environ.get("CLIENT_TESTS", os.path.join(os.path.dirname(__file__), "../../build/tests/client_tests"))
+
+
+class Database:
+    """A database left running by `ssim run` (persist: true), stopped by stop()."""
+
+    def __init__(self, shards):
+        self.dir = tempfile.mkdtemp(prefix="ssim-db-")
+        self.env = dict(os.environ, SSIM_STATE_HOME=os.path.join(self.dir, "state"))
+        port = free_port(shards)
+        with open(os.path.join(self.dir, "db.yaml"), "w") as f:
+            f.write(f"experiment: {{name: db}}\norchestrator: {{port: {port}, shards: {shards}, persist: true}}\n"
+                    "models: [{name: noop, exe: /bin/true}]\n")
+        subprocess.run([SSIM, "run", "db.yaml"], cwd=self.dir, env=self.env, check=True, capture_output=True)
+        self.address = ",".join(f"127.0.0.1:{port + i}" for i in range(shards))
+        with open(os.path.join(self.dir, "db/.ssim/db_password")) as f:
+            self.password = f.read().strip()
+
+    def client_env(self, **extra):
+        env = dict(os.environ, SSDB=self.address, SSDB_PASSWORD=self.password)
+        for k in ("SSKEYIN", "SSKEYOUT"):
+            env.pop(k, None)
+        env.update(extra)
+        return env
+
+    def stop(self):
+        subprocess.run([SSIM, "stop", "db"], cwd=self.dir, env=self.env, capture_output=True)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class ClientOn:
+    shards = 1
+
+    @classmethod
+    def setUpClass(cls):
+        cls.db = Database(cls.shards)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.db.stop()
+
+    def setUp(self):
+        self.saved = {k: os.environ.get(k) for k in ("SSDB", "SSDB_PASSWORD", "SSKEYIN", "SSKEYOUT")}
+        os.environ.update(SSDB=self.db.address, SSDB_PASSWORD=self.db.password)
+        os.environ.pop("SSKEYIN", None)
+        os.environ.pop("SSKEYOUT", None)
+
+    def tearDown(self):
+        for k, v in self.saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+    def cpp(self, *tags):
+        p = subprocess.run([CLIENT_TESTS, *tags], env=self.db.client_env(), capture_output=True, text=True, timeout=600)
+        self.assertEqual(p.returncode, 0, p.stdout[-4000:] + p.stderr[-2000:])
+        return p.stdout
+
+    def test_cpp_client_suite(self):
+        self.cpp()
+
+    def test_python_round_trips_every_dtype_and_shape(self):
+        c = ssim.Client()
+        self.assertEqual(c.is_cluster, self.shards > 1)
+        for dtype in ("f8", "f4", "f2", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "?"):
+            for shape in ((), (0,), (5,), (3, 0, 2), (2, 3, 4)):
+                a = (np.arange(int(np.prod(shape))) % 7).astype(dtype).reshape(shape)
+                c.put_tensor("py_rt", a)
+                b = c.get_tensor("py_rt")
+                self.assertEqual(b.dtype, a.dtype)
+                self.assertEqual(b.shape, a.shape)
+                np.testing.assert_array_equal(a, b)
+                out = np.empty_like(a)
+                c.unpack_tensor("py_rt", out)
+                np.testing.assert_array_equal(a, out)
+        bf = np.arange(6, dtype=np.uint16)
+        c.put_tensor("bf", bf, dtype="bf16")
+        np.testing.assert_array_equal(c.get_tensor("bf"), bf)
+
+    def test_python_large_and_non_contiguous(self):
+        c = ssim.Client()
+        big = np.random.default_rng(1).random((4096, 2048))  # 64 MiB
+        c.put_tensor("py_big", big)
+        np.testing.assert_array_equal(c.get_tensor("py_big"), big)
+        strided = big[::2, ::3]
+        c.put_tensor("py_strided", strided)
+        np.testing.assert_array_equal(c.get_tensor("py_strided"), strided)
+
+    def test_python_errors(self):
+        c = ssim.Client()
+        with self.assertRaises(ssim.KeyNotFound):
+            c.get_tensor("py_missing")
+        c.put_tensor("py_f", np.zeros((2, 2), dtype=np.float32))
+        with self.assertRaises(ssim.TypeMismatch):
+            c.unpack_tensor("py_f", np.zeros((2, 2), dtype=np.float64))
+        with self.assertRaises(ssim.AuthError):
+            ssim.Client(self.db.address, "wrong")
+        with self.assertRaises(ssim.ConnectionError):
+            ssim.Client("127.0.0.1:1")
+        self.assertTrue(issubclass(ssim.KeyNotFound, ssim.ClientError))
+
+    def test_python_datasets_lists_and_prefixing(self):
+        os.environ["SSKEYOUT"] = "sim_0"
+        producer = ssim.Client()
+        ds = ssim.Dataset("step_0")
+        ds.add_tensor("u", np.ones((3, 3)))
+        ds.add_meta_string("note", "first")
+        ds.add_meta_scalar("t", 0.25)
+        producer.append_to_list("steps", ds)
+        os.environ["SSKEYOUT"] = "trainer"
+        os.environ["SSKEYIN"] = "sim_0"
+        reader = ssim.Client()
+        self.assertEqual(reader.get_list_length("steps"), 1)
+        got = reader.get_datasets_from_list("steps")[0]
+        self.assertEqual(got.name, "step_0")
+        self.assertEqual(got.get_meta_strings("note"), ["first"])
+        self.assertEqual(got.get_meta_scalars("t"), [0.25])
+        np.testing.assert_array_equal(got.get_tensor("u"), np.ones((3, 3)))
+        self.assertTrue(reader.poll_list_length("steps", 1, 10, 2))
+
+    def test_ml_uploader_and_downloader_split_across_ranks(self):
+        for rank in range(2):
+            os.environ["SSKEYOUT"] = "producer_x"
+            up = ssim.ml.Uploader(num_classes=2, rank=rank, world_size=2)
+            if rank == 0:
+                up.publish_info()
+            for i in range(3):
+                up.put_batch(np.full((4, 2), rank, dtype=np.float32), np.full((4,), rank, dtype=np.int64))
+        os.environ["SSKEYOUT"] = "trainer_x"
+        os.environ["SSKEYIN"] = "producer_x"
+        shares = []
+        for rank in range(2):
+            down = ssim.ml.Downloader(rank=rank, world_size=2)
+            self.assertEqual(down.wait_for_info(timeout=5), 2)
+            down.wait_for_batches(3, timeout=5)
+            shares.append(len(down))
+        self.assertEqual(shares, [3, 3])
+
+    def test_cpp_and_python_read_each_other(self):
+        self.cpp("[interop-write]")
+        c = ssim.Client()
+        np.testing.assert_array_equal(c.get_tensor("from_cpp"), np.arange(24).reshape(2, 3, 4) + 0.5)
+        self.assertEqual(c.get_tensor("from_cpp_big").shape, (1024, 3072))
+        ds = c.get_dataset("cpp_dataset")
+        self.assertEqual(ds.get_meta_strings("origin"), ["c++"])
+        np.testing.assert_array_equal(ds.get_tensor("s"), np.array([-1, 2, -3], dtype=np.int16))
+        c.put_tensor("from_python", np.arange(20, dtype=np.float32).reshape(4, 5))
+        c.put_tensor("from_python_big", np.arange(2048 * 1024, dtype=np.int32).reshape(2048, 1024))
+        out = ssim.Dataset("py_dataset")
+        out.add_tensor("flags", np.array([True, False]))
+        out.add_meta_string("origin", "python")
+        c.put_dataset(out)
+        self.cpp("[interop-read]")
+
+
+class SingleServer(ClientOn, unittest.TestCase):
+    shards = 1
+
+
+class ThreeShardCluster(ClientOn, unittest.TestCase):
+    shards = 3
+
+
+import ssim.ml  # noqa: E402  (after the module-level import of ssim, as users would)
+
+if __name__ == "__main__":
+    unittest.main()
