@@ -1,0 +1,72 @@
+"""Rank, world size and rendezvous address of a trainer rank, from whatever started it:
+Open MPI's mpirun (OMPI_COMM_WORLD_*), Slurm's srun (SLURM_PROCID, ...), or
+torchrun-style variables (RANK, WORLD_SIZE, MASTER_ADDR). And a one-call
+torch.distributed set-up on top: gloo on CPU, nccl with one GPU per local rank."""
+import os
+import re
+import socket
+
+
+def _first_host(nodelist):
+    """The first host of a Slurm hostlist such as "n[01-03,7],gpu5"."""
+    m = re.match(r"([^,\[]+)(?:\[([^\]]+)\])?", nodelist)
+    if not m:
+        return nodelist
+    prefix, ranges = m.group(1), m.group(2)
+    if not ranges:
+        return prefix
+    return prefix + ranges.split(",")[0].split("-")[0]
+
+
+def launch_info():
+    """(rank, world_size, local_rank, master_addr, master_port) for this process."""
+    env = os.environ
+    if "OMPI_COMM_WORLD_RANK" in env:
+        rank = int(env["OMPI_COMM_WORLD_RANK"])
+        size = int(env["OMPI_COMM_WORLD_SIZE"])
+        local = int(env.get("OMPI_COMM_WORLD_LOCAL_RANK", 0))
+        # mpirun on one node here; across nodes, set MASTER_ADDR (e.g. in the experiment's env).
+        addr = env.get("MASTER_ADDR", "127.0.0.1")
+    elif "SLURM_PROCID" in env and "SLURM_NTASKS" in env:
+        rank = int(env["SLURM_PROCID"])
+        size = int(env["SLURM_NTASKS"])
+        local = int(env.get("SLURM_LOCALID", 0))
+        addr = env.get("MASTER_ADDR") or _first_host(env.get("SLURM_STEP_NODELIST", env.get("SLURM_JOB_NODELIST", "127.0.0.1")))
+        if addr and not re.match(r"^\d+\.\d+\.\d+\.\d+$", addr):
+            try:
+                addr = socket.gethostbyname(addr)
+            except OSError:
+                pass
+    else:
+        rank = int(env.get("RANK", 0))
+        size = int(env.get("WORLD_SIZE", 1))
+        local = int(env.get("LOCAL_RANK", 0))
+        addr = env.get("MASTER_ADDR", "127.0.0.1")
+    port = int(env.get("MASTER_PORT", 0)) or _default_port()
+    return rank, size, local, addr, port
+
+
+def _default_port():
+    # Every rank of one step must agree on it without talking: derive it from what they share.
+    key = os.environ.get("SSIM_EXPERIMENT_ID", "") + os.environ.get("SSIM_ENTITY", "") + os.environ.get("SLURM_STEP_ID", "")
+    return 29500 + (sum(key.encode()) * 7919) % 20000
+
+
+def init_torch_distributed():
+    """Initialises torch.distributed when there are several ranks. Returns
+    (rank, world_size, device): the GPU of this local rank when CUDA is available (nccl),
+    the CPU otherwise (gloo)."""
+    import torch
+    import torch.distributed as dist
+
+    rank, size, local, addr, port = launch_info()
+    if torch.cuda.is_available():
+        device = torch.device("cuda", local % torch.cuda.device_count())
+        torch.cuda.set_device(device)
+        backend = "nccl"
+    else:
+        device = torch.device("cpu")
+        backend = "gloo"
+    if size > 1 and not dist.is_initialized():
+        dist.init_process_group(backend, init_method=f"tcp://{addr}:{port}", rank=rank, world_size=size)
+    return rank, size, device

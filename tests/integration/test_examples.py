@@ -1,0 +1,78 @@
+"""The examples, run as a user would (ssim run examples/...), at their small default
+sizes, asserting on outcomes: accuracy above chance, every member completed, the
+results table complete. One at a time: they share the examples' database port."""
+import csv
+import json
+import os
+import re
+import shutil
+
+from ssimtest import SsimTestCase
+
+EXAMPLES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../examples"))
+BUILD = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(os.environ.get("SSIM", "build/apps/ssim/ssim")))))
+
+
+class Examples(SsimTestCase):
+    def run_example(self, yaml, timeout=600):
+        p = self.ssim("run", yaml, timeout=timeout)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        doc, entities = self.status(yaml)
+        for e in entities.values():
+            self.assertEqual(e["status"], "completed", e)
+        return entities
+
+    def results(self, run_dir):
+        with open(os.path.join(run_dir, "results.json")) as f:
+            return json.load(f)
+
+    def test_quickstart(self):
+        entities = self.run_example(os.path.join(EXAMPLES, "quickstart/experiment.yaml"))
+        out = self.ssim("logs", "runs/quickstart", "consumer", check=0).stdout
+        self.assertIn("total: 8 values", out)
+
+    def test_streaming_scenario_1_python_producers(self):
+        entities = self.run_example(os.path.join(EXAMPLES, "streaming/experiment.yaml"))
+        r = self.results(entities["trainer"]["run_dir"])
+        self.assertGreater(r["final_accuracy"], r["chance"] + 0.3)
+        self.assertEqual(r["world_size"], 1)
+        self.assertGreater(r["history"][-1]["batches"], r["history"][0]["batches"])  # kept pulling new data
+
+    def test_streaming_scenario_1_cpp_producers(self):
+        folder = os.path.join(self.dir, "streaming")
+        shutil.copytree(os.path.join(EXAMPLES, "streaming"), folder)
+        yaml = os.path.join(folder, "experiment.yaml")
+        with open(yaml) as f:
+            text = f.read()
+        producer = os.path.join(BUILD, "examples/streaming/streaming_producer")
+        text = text.replace("    exe: /usr/bin/python3\n    args: [producer.py,", f"    exe: {producer}\n    args: [")
+        text = text.replace("files: {copy: [producer.py]}", "files: {}")
+        with open(yaml, "w") as f:
+            f.write(text)
+        entities = self.run_example(yaml)
+        self.assertIn("rank 1 of 2 uploaded", self.ssim("logs", "runs/streaming", "uploader_0", check=0).stdout)
+        r = self.results(entities["trainer"]["run_dir"])
+        self.assertGreater(r["final_accuracy"], r["chance"] + 0.3)
+
+    def test_streaming_scenario_2_distributed_trainer(self):
+        entities = self.run_example(os.path.join(EXAMPLES, "streaming/experiment_distributed.yaml"))
+        r = self.results(entities["trainer"]["run_dir"])
+        self.assertEqual(r["world_size"], 2)
+        self.assertGreater(r["final_accuracy"], r["chance"] + 0.3)
+
+    def test_dataparallel(self):
+        entities = self.run_example(os.path.join(EXAMPLES, "dataparallel/experiment.yaml"))
+        run_dir = entities["train"]["run_dir"]
+        self.assertTrue(os.path.exists(os.path.join(run_dir, "checkpoint.pt")))
+        r = self.results(run_dir)
+        self.assertEqual(r["workers"], 2)
+        self.assertIsNotNone(r["time_to_accuracy"])
+
+    def test_sweep_collects_a_complete_table(self):
+        entities = self.run_example(os.path.join(EXAMPLES, "sweep/experiment.yaml"))
+        with open(os.path.join(entities["collect"]["run_dir"], "results.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([int(r["workers"]) for r in rows], [1, 2, 4])
+        for r in rows:
+            self.assertTrue(r["time_to_accuracy"], r)
+            self.assertGreater(float(r["final_accuracy"]), 0.5)
