@@ -33,7 +33,8 @@ struct JobStatus {
   std::string reason;
   double start = 0;
   double end = 0;
-  int pid = 0;  // local: the program's pid (its process group), once known
+  int pid = 0;            // local: the program's pid (its process group), once known
+  std::string native_id;  // the scheduler's id (Slurm: JOB.STEP or JOB), once known
 };
 
 class Launcher {
@@ -42,6 +43,14 @@ class Launcher {
   virtual std::string name() const = 0;
   // The command line `start` would run for `step` (for --dry-run and launching).
   virtual std::vector<std::string> command(const plan::Step& step) const = 0;
+  // The command that starts database shard `shard` (whose own command is `inner`) in
+  // `run_dir`: as it is on the local launcher, an srun step on its node under Slurm.
+  virtual std::vector<std::string> database_command(int shard, const std::string& run_dir,
+                                                    const std::vector<std::string>& inner) const {
+    (void)shard;
+    (void)run_dir;
+    return inner;
+  }
   // Starts the jobs and returns at once, one JobRef per request, in order. Throws
   // EnvironmentError when it cannot.
   virtual std::vector<JobRef> start(std::span<const LaunchRequest> requests) = 0;

@@ -227,7 +227,26 @@ void forward_to_jobs(int sig) {
 
 }  // namespace
 
+// Inside a Slurm step: `ssim-supervise --record-step FILE -- PROGRAM...` writes the
+// step's own JOB.STEP id to FILE (from task 0), then becomes PROGRAM. ssim then asks sacct
+// about exactly that id, without guessing step ids by name or by waiting.
+int record_step_and_exec(int argc, char** argv) {
+  if (argc < 5 || std::strcmp(argv[3], "--") != 0) {
+    std::fprintf(stderr, "usage: ssim-supervise --record-step FILE -- PROGRAM [ARGS...]\n");
+    return 2;
+  }
+  const char* procid = std::getenv("SLURM_PROCID");
+  const char* job = std::getenv("SLURM_JOB_ID");
+  const char* step = std::getenv("SLURM_STEP_ID");
+  if ((!procid || std::strcmp(procid, "0") == 0) && job && step)
+    write_atomically(argv[2], std::string(job) + "." + step + "\n");
+  execvp(argv[4], argv + 4);
+  std::fprintf(stderr, "ssim: cannot start %s: %s\n", argv[4], std::strerror(errno));
+  return 127;
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--record-step") == 0) return record_step_and_exec(argc, argv);
   if (argc < 3 || argc % 2 != 1) {
     std::fprintf(stderr, "usage: ssim-supervise RUN_DIR NAME [RUN_DIR NAME ...]\n");
     return 2;

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 
+#include "apps/ssim/launcher_setup.hpp"
 #include "apps/ssim/load.hpp"
 #include "apps/ssim/print_plan.hpp"
 #include "apps/ssim/verbs.hpp"
@@ -33,10 +34,12 @@ Action add_run(CLI::App& app) {
   cmd->add_flag("--json", o->json, "machine-readable output on stdout");
   return [o] {
     const Loaded l = load(o->file, o->launcher);
-    const auto host = launchers::current_host();
     if (o->dry_run) {
-      if (o->json) std::cout << plan::plan_to_json(l.plan, host).dump(2) << "\n";
-      else print_plan(std::cout, l.plan, host);
+      const auto rl = prepare_launcher(l.plan, false);
+      if (o->json)
+        std::cout << plan::plan_to_json(l.plan, [&](const plan::Step& s) { return rl.launcher->command(s); }).dump(2) << "\n";
+      else
+        print_plan(std::cout, l.plan, *rl.launcher);
       return 0;
     }
     if (o->batch) throw UsageError("--batch needs a batch launcher (slurm, pbs or lsf), not " + l.plan.launcher);

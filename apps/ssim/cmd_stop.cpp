@@ -12,6 +12,7 @@
 #include "apps/ssim/status_table.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "launchers/launcher.hpp"
+#include "launchers/slurm/slurm_launcher.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
@@ -59,6 +60,11 @@ Action add_stop(CLI::App& app) {
     CurrentState s = current_state(path);
     auto launcher = launchers::make_launcher(s.manifest.launcher);
     engine::stop_entities(s.manifest, *launcher, names, "stopped by ssim stop");
+    if (names.empty() && s.manifest.allocation_owned && !s.manifest.allocation_job.empty()) {
+      // The allocation ssim requested for `allocation:` goes too.
+      auto runner = launchers::make_process_runner();
+      launchers::slurm::release_allocation(*runner, s.manifest.allocation_job);
+    }
     if (!runner) {
       if (auto lock = state::RunLock::try_acquire(path, "stop")) {
         if (names.empty() && s.manifest.finished == 0) s.manifest.finished = now_seconds();

@@ -4,7 +4,7 @@
 
 namespace ssim::app {
 
-void print_plan(std::ostream& out, const plan::Plan& plan, const launchers::HostFacts& host) {
+void print_plan(std::ostream& out, const plan::Plan& plan, const launchers::Launcher& launcher) {
   out << "experiment " << plan.name << "  (launcher: " << plan.launcher << ")\n"
       << "  path: " << plan.path << "\n";
   if (plan.database) {
@@ -16,7 +16,7 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launchers::Host
   for (const auto& s : plan.steps) {
     out << plan::to_string(s.kind) << " " << s.name << "\n"
         << "  run_dir: " << s.run_dir << "\n"
-        << "  command: " << shell_join(launchers::local_command(s, host)) << "\n";
+        << "  command: " << shell_join(launcher.command(s)) << "\n";
     if (!s.after.empty()) {
       out << "  after:";
       for (const auto& a : s.after) out << " " << a;

@@ -12,6 +12,7 @@
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/spdlog.h>
 
+#include "apps/ssim/launcher_setup.hpp"
 #include "apps/ssim/progress_display.hpp"
 #include "apps/ssim/status_table.hpp"
 #include "launchers/launcher.hpp"
@@ -76,7 +77,7 @@ bool detach_monitor(state::RunLock& lock, engine::Engine& engine, const state::M
 
 int run_experiment(const Loaded& l, const RunRequest& req) {
   const plan::Plan& plan = l.plan;
-  auto launcher = launchers::make_launcher(plan.launcher);
+  prepare_launcher(plan, false);  // fits? (exit 2 before anything is written)
   const fs::path path = plan.path;
   std::error_code ec;
   if (fs::exists(path / ".ssim", ec)) refuse_if_running(plan.path);
@@ -99,7 +100,11 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   if (!lock) refuse_if_running(plan.path);
   if (!lock) throw EnvironmentError("cannot lock " + plan.path + "/.ssim/lock");
 
+  RunLauncher run_launcher = prepare_launcher(plan, true);  // may salloc
+  auto& launcher = run_launcher.launcher;
   state::Manifest m = previous ? engine::resume_manifest(plan, *previous) : engine::new_manifest(plan, random_id());
+  m.allocation_job = run_launcher.allocation_job;
+  m.allocation_owned = run_launcher.owned;
   if (m.created == 0) m.created = now_seconds();
   m.finished = 0;
   state::record_run(fs::current_path().string(), plan.file, plan.path);
@@ -116,8 +121,15 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   bool detached_parent = false;
   engine::EngineHooks hooks;
   if (req.detach) hooks.after_first_start = [&] { return detach_monitor(*lock, engine, m, detached_parent); };
-  const int code = engine.run(hooks);
+  int code = 0;
+  try {
+    code = engine.run(hooks);
+  } catch (...) {
+    if (!detached_parent) release(run_launcher);
+    throw;
+  }
   if (detached_parent) return 0;
+  release(run_launcher);
   if (req.json) {
     std::cout << status_json(m, std::nullopt).dump(2) << "\n";
   } else {

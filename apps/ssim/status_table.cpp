@@ -37,7 +37,7 @@ void print_status_table(std::ostream& out, const state::Manifest& m) {
   const std::vector<std::string> head = {"NAME", "TYPE", "JOB", "STATUS", "EXIT", "ELAPSED"};
   std::vector<std::vector<std::string>> rows;
   for (const auto& e : m.entities)
-    rows.push_back({e.name, e.type, e.pid ? std::to_string(e.pid) : e.job_id.empty() ? "-" : e.job_id, to_string(e.status), exit_text(e),
+    rows.push_back({e.name, e.type, !e.native_id.empty() ? e.native_id : e.pid ? std::to_string(e.pid) : e.job_id.empty() ? "-" : e.job_id, to_string(e.status), exit_text(e),
                     format_elapsed(elapsed(e)), e.status == state::Status::Completed ? "" : e.reason});
   std::vector<size_t> width(head.size());
   for (size_t c = 0; c < head.size(); ++c) {
@@ -63,6 +63,7 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
                         {"ensemble", e.ensemble},
                         {"job_id", e.job_id},
                         {"pid", e.pid ? nlohmann::json(e.pid) : nlohmann::json()},
+                        {"native_id", e.native_id},
                         {"status", to_string(e.status)},
                         {"exit_code", e.exit_code ? nlohmann::json(*e.exit_code) : nlohmann::json()},
                         {"signal", e.signal ? nlohmann::json(launchers::signal_name(*e.signal)) : nlohmann::json()},

@@ -72,8 +72,12 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
   for (auto* r : records) {
     launchers::LaunchRequest req{r->name, r->run_dir, {}, {}};
     if (is_database(*r)) {
-      for (const auto& shard : orchestrator::shards_of(*plan_.database))
-        if (shard.name == r->name) req.argv = orchestrator::shard_command(self_exe(), plan_, shard);
+      int index = 0;
+      for (const auto& shard : orchestrator::shards_of(*plan_.database)) {
+        if (shard.name == r->name)
+          req.argv = launcher_.database_command(index, shard.run_dir, orchestrator::shard_command(self_exe(), plan_, shard));
+        ++index;
+      }
       req.env = {{"SSIM_EXPERIMENT", plan_.name}, {"SSIM_ENTITY", r->name}, {"SSIM_RUN_DIR", r->run_dir}};
     } else {
       const plan::Step& step = *steps_.at(r->name);

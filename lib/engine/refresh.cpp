@@ -24,6 +24,10 @@ bool refresh(state::Manifest& m, launchers::Launcher& launcher,
       r.pid = s.pid;
       changed = true;
     }
+    if (!s.native_id.empty() && s.native_id != r.native_id) {
+      r.native_id = s.native_id;
+      changed = true;
+    }
     if (s.status == before && s.reason == r.reason) continue;
     r.status = s.status;
     r.exit_code = s.exit_code;

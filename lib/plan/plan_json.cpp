@@ -22,7 +22,7 @@ json resources_json(const Resources& r) {
 }
 }  // namespace
 
-json plan_to_json(const Plan& plan, const launchers::HostFacts& host) {
+json plan_to_json(const Plan& plan, const std::function<std::vector<std::string>(const Step&)>& command) {
   json steps = json::array();
   for (const auto& s : plan.steps) {
     json env = json::object();
@@ -30,7 +30,7 @@ json plan_to_json(const Plan& plan, const launchers::HostFacts& host) {
     json j = {{"name", s.name},
               {"type", to_string(s.kind)},
               {"run_dir", s.run_dir},
-              {"argv", launchers::local_command(s, host)},
+              {"argv", command(s)},
               {"env", env},
               {"after", s.after},
               {"resources", resources_json(s.res)}};

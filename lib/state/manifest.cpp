@@ -30,7 +30,7 @@ json to_json(const Manifest& m) {
     entities.push_back({{"name", e.name},         {"type", e.type},
                         {"ensemble", e.ensemble}, {"run_dir", e.run_dir},
                         {"after", e.after},       {"status", to_string(e.status)},
-                        {"launcher", e.launcher}, {"job_id", e.job_id}, {"pid", e.pid},
+                        {"launcher", e.launcher}, {"job_id", e.job_id}, {"pid", e.pid}, {"native_id", e.native_id},
                         {"exit_code", optional_int(e.exit_code)},
                         {"signal", optional_int(e.signal)},
                         {"reason", e.reason},     {"start", e.start},
@@ -38,7 +38,8 @@ json to_json(const Manifest& m) {
   }
   return {{"version", m.version}, {"experiment", m.experiment}, {"id", m.id},
           {"file", m.file},       {"path", m.path},             {"launcher", m.launcher},
-          {"created", m.created}, {"finished", m.finished},     {"entities", entities}};
+          {"created", m.created}, {"finished", m.finished},     {"entities", entities},
+          {"allocation_job", m.allocation_job}, {"allocation_owned", m.allocation_owned}};
 }
 
 Manifest manifest_from_json(const json& j) {
@@ -51,6 +52,8 @@ Manifest manifest_from_json(const json& j) {
   m.launcher = j.value("launcher", "");
   m.created = j.value("created", 0.0);
   m.finished = j.value("finished", 0.0);
+  m.allocation_job = j.value("allocation_job", "");
+  m.allocation_owned = j.value("allocation_owned", false);
   for (const auto& e : j.value("entities", json::array())) {
     EntityRecord r;
     r.name = e.value("name", "");
@@ -62,6 +65,7 @@ Manifest manifest_from_json(const json& j) {
     r.launcher = e.value("launcher", "");
     r.job_id = e.value("job_id", "");
     r.pid = e.value("pid", 0);
+    r.native_id = e.value("native_id", "");
     r.exit_code = int_or_null(e, "exit_code");
     r.signal = int_or_null(e, "signal");
     r.reason = e.value("reason", "");

@@ -21,6 +21,7 @@ struct EntityRecord {
   std::string launcher;
   std::string job_id;  // pid of the supervisor (local), job or step id (schedulers)
   int pid = 0;         // local: the program's pid, which is also its process group
+  std::string native_id;  // the scheduler's id (Slurm JOB.STEP), once known
   std::optional<int> exit_code;
   std::optional<int> signal;
   std::string reason;  // why it failed or was cancelled, when known
@@ -38,6 +39,8 @@ struct Manifest {
   std::string launcher;
   double created = 0;
   double finished = 0;  // set when the run ended
+  std::string allocation_job;  // Slurm job id of the allocation the run used
+  bool allocation_owned = false;  // ssim made it (salloc) and releases it
   std::vector<EntityRecord> entities;
 
   EntityRecord* find(const std::string& name);

@@ -1,0 +1,27 @@
+#pragma once
+// The launcher a run uses, with its allocation when it is Slurm: the one ssim runs
+// inside, or one requested with salloc for `allocation:` (and released at the end).
+#include <memory>
+#include <string>
+
+#include "launchers/launcher.hpp"
+#include "lib/plan/plan.hpp"
+
+namespace ssim::app {
+
+struct RunLauncher {
+  std::unique_ptr<launchers::Launcher> launcher;
+  std::string allocation_job;  // Slurm job id of the allocation, if any
+  bool owned = false;          // ssim requested it and releases it
+};
+
+// Checks that the plan fits where it will run (exit 2 when not: UsageError) and, when
+// `request` is true, requests the allocation `allocation:` asks for (exit 3 when refused).
+// With request false (dry runs, the check before generating), placement is computed on
+// the current allocation or on placeholder nodes node1..nodeN.
+RunLauncher prepare_launcher(const plan::Plan& plan, bool request);
+
+// scancel of an allocation ssim made.
+void release(const RunLauncher& launcher);
+
+}  // namespace ssim::app

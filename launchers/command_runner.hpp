@@ -1,0 +1,34 @@
+#pragma once
+// How launchers talk to a scheduler: argv in; exit code, stdout and stderr out. Unit
+// tests give launchers recorded outputs through this seam; real runs use Boost.Process.
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ssim::launchers {
+
+struct CommandResult {
+  int exit_code = -1;  // -1: could not run or timed out
+  std::string out;
+  std::string err;
+  bool timed_out = false;
+};
+
+class CommandRunner {
+ public:
+  virtual ~CommandRunner() = default;
+  virtual CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) = 0;
+};
+
+// Runs commands with Boost.Process (argv only, no shell), killing them at the timeout.
+std::unique_ptr<CommandRunner> make_process_runner();
+
+// Runs `argv` until it exits 0, retrying failures and timeouts with backoff (0.2 s,
+// 0.5 s, 1 s); every failed try is reported to `log`. Returns the last result.
+CommandResult run_with_retries(CommandRunner& runner, const std::vector<std::string>& argv,
+                               std::chrono::milliseconds timeout, const std::function<void(const std::string&)>& log,
+                               int tries = 4);
+
+}  // namespace ssim::launchers

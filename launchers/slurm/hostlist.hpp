@@ -1,0 +1,16 @@
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ssim::launchers::slurm {
+
+// Expands a Slurm hostlist: "n[1-3,7],gpu[01-02]-ib,login" -> n1 n2 n3 n7 gpu01-ib
+// gpu02-ib login. Ranges keep their zero padding; several bracket groups in one name
+// multiply out. Throws std::invalid_argument for malformed input.
+std::vector<std::string> expand_hostlist(const std::string& list);
+
+// The reverse, for messages and --nodelist: plain comma-separated names.
+std::string join_hosts(const std::vector<std::string>& hosts);
+
+}  // namespace ssim::launchers::slurm

@@ -1,0 +1,30 @@
+#include "launchers/slurm/srun_command.hpp"
+
+#include "launchers/slurm/hostlist.hpp"
+
+namespace ssim::launchers::slurm {
+
+std::vector<std::string> srun_command(const std::string& job_id, const std::string& name, const plan::Resources& res,
+                                      const Placement& placement, const std::vector<std::string>& program) {
+  std::vector<std::string> argv = {"srun",
+                                   "--jobid=" + job_id,
+                                   "--job-name=" + name,
+                                   "--nodelist=" + join_hosts(placement.nodes),
+                                   "--nodes=" + std::to_string(placement.nodes.size()),
+                                   "--ntasks=" + std::to_string(res.ntasks),
+                                   "--kill-on-bad-exit=1"};
+  if (res.tasks_per_node) argv.push_back("--ntasks-per-node=" + std::to_string(res.tasks_per_node));
+  if (res.cpus_per_task) argv.push_back("--cpus-per-task=" + std::to_string(res.cpus_per_task));
+  if (res.gpus_per_task) argv.push_back("--gpus-per-task=" + std::to_string(res.gpus_per_task));
+  if (!res.time.empty()) argv.push_back("--time=" + res.time);
+  // Since Slurm 21.08 steps get exclusive CPUs; steps sharing nodes must say --overlap.
+  if (placement.shared) argv.push_back("--overlap");
+  // Debian's Open MPI speaks PMIx, not PMI-2.
+  const bool mpi = res.mpi == plan::MpiKind::Srun || (res.mpi == plan::MpiKind::Auto && res.ntasks > 1);
+  if (mpi) argv.push_back("--mpi=pmix");
+  for (const auto& [k, v] : res.launcher_args) argv.push_back(v.empty() ? "--" + k : "--" + k + "=" + v);
+  argv.insert(argv.end(), program.begin(), program.end());
+  return argv;
+}
+
+}  // namespace ssim::launchers::slurm
