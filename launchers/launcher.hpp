@@ -56,6 +56,8 @@ class Launcher {
   virtual std::vector<JobRef> start(std::span<const LaunchRequest> requests) = 0;
   // The status of every job, in order, from one query.
   virtual std::vector<JobStatus> poll(std::span<const JobRef> jobs) = 0;
+  // Scheduler commands issued by poll() so far (0 for the local launcher).
+  virtual int scheduler_queries() const { return 0; }
   // Asks the jobs to stop (force: kill them now). Marks them as cancelled by ssim.
   virtual void cancel(std::span<const JobRef> jobs, bool force) = 0;
 };

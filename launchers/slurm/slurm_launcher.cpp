@@ -67,6 +67,9 @@ std::vector<JobRef> SlurmLauncher::start(std::span<const LaunchRequest> requests
 }
 
 std::vector<JobStatus> SlurmLauncher::poll(std::span<const JobRef> jobs) {
+  // srun's own state first: a step that ends while sacct runs must still be found with
+  // its id, and the id file is written before srun can end.
+  auto local = local_.poll(jobs);
   std::vector<std::string> steps;
   std::string ids;
   for (const auto& j : jobs) {
@@ -82,7 +85,6 @@ std::vector<JobStatus> SlurmLauncher::poll(std::span<const JobRef> jobs) {
     // A failing sacct is not a job state: fall back on what srun's supervisor saw.
     if (r.exit_code == 0) accounted = parse_sacct(r.out);
   }
-  auto local = local_.poll(jobs);  // srun's own state, from files
   std::vector<JobStatus> out;
   for (size_t i = 0; i < jobs.size(); ++i) {
     JobStatus s = local[i];

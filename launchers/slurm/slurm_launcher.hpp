@@ -39,7 +39,7 @@ class SlurmLauncher : public Launcher {
   void cancel(std::span<const JobRef> jobs, bool force) override;
 
   // Scheduler commands issued by poll() so far (the benchmark checks: one per poll).
-  int scheduler_queries() const { return queries_; }
+  int scheduler_queries() const override { return queries_; }
 
  private:
   std::vector<std::string> wrapped(const std::string& run_dir, const std::vector<std::string>& program) const;

@@ -135,6 +135,7 @@ void Engine::add_python_path(plan::Env& env) const {
 }
 
 bool Engine::poll() {
+  ++polls_;
   return refresh(m_, launcher_, [&](const state::EntityRecord& r, Status before) {
     log_->info("{}: {} -> {}{}", r.name, to_string(before), to_string(r.status),
                r.reason.empty() ? "" : " (" + r.reason + ")");
@@ -229,6 +230,7 @@ int Engine::run(const EngineHooks& hooks) {
   save();
   log_->info("all ended {:.3f}s after the first start",
              std::chrono::duration<double>(std::chrono::steady_clock::now() - first_start).count());
+  log_->info("{} polls, {} scheduler queries", polls_, launcher_.scheduler_queries());
   progress_->finish();
   const int code = exit_code();
   log_->info("experiment {} finished, exit code {}", m_.experiment, code);

@@ -69,6 +69,7 @@ class Engine {
   std::string ssdb_;
   std::string password_;
   bool database_lost_reported_ = false;
+  int polls_ = 0;
 };
 
 }  // namespace ssim::engine

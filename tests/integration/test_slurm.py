@@ -1,0 +1,141 @@
+"""The Slurm launcher on a real Slurm cluster (scripts/slurm-cluster.sh up: 4 virtual
+nodes n1-n4 with accounting). Skipped when no cluster answers."""
+import json
+import os
+import re
+import signal
+import subprocess
+import unittest
+
+from ssimtest import SsimTestCase, free_port, wait_for
+
+
+def sh(*argv, check=True):
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    if check and p.returncode != 0:
+        raise AssertionError(f"{argv}: {p.returncode} {p.stderr}")
+    return p
+
+
+def cluster_up():
+    try:
+        return subprocess.run(["sinfo", "-h"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def sacct(ids):
+    out = sh("sacct", "--parsable2", "--noheader", "--format=JobID,JobName,State,ExitCode,NodeList", "-j", ",".join(ids)).stdout
+    return {line.split("|")[0]: line.split("|") for line in out.splitlines() if line}
+
+
+@unittest.skipUnless(cluster_up(), "no Slurm cluster (scripts/slurm-cluster.sh up)")
+class Slurm(SsimTestCase):
+    def setUp(self):
+        super().setUp()
+        for k in [k for k in self.env if k.startswith("SLURM_")]:
+            del self.env[k]
+
+    def allocate(self, nodes):
+        name = f"ssim-test-{os.getpid()}-{id(self)}"
+        p = sh("salloc", f"-N{nodes}", "--no-shell", "-J", name)
+        job = re.search(r"Granted job allocation (\d+)", p.stderr).group(1)
+        self.addCleanup(sh, "scancel", job, check=False)
+        nodelist = sh("squeue", "-h", "-j", job, "-o", "%N").stdout.strip()
+        self.env.update(SLURM_JOB_ID=job, SLURM_JOB_NODELIST=nodelist)
+        return job
+
+    def test_seed_layout_inside_an_allocation(self):
+        self.allocate(4)
+        port = free_port()
+        self.write("experiment.yaml", f"""
+experiment: {{name: seed, launcher: slurm, env: {{OMPI_MCA_btl: "^vader"}}}}
+orchestrator: {{port: {port}}}
+ensembles:
+  - name: producer
+    replicas: 2
+    key_prefixing: true
+    exe: /bin/sh
+    args: [-c, 'H=$${{SSDB%:*}}; P=$${{SSDB#*:}}; redis-cli -h $$H -p $$P --no-auth-warning -a "$$SSDB_PASSWORD" SET $$SSKEYOUT.k v']
+models:
+  - {{name: trainer, exe: /bin/sh, args: [-c, 'echo $$SLURMD_NODENAME'], incoming: [producer]}}
+""")
+        dry = self.ssim("run", "experiment.yaml", "--dry-run", check=0).stdout
+        self.assertIn("--nodelist=n4", dry)
+        self.ssim("run", "experiment.yaml", check=0)
+        doc, s = self.status()
+        steps = {name: e["native_id"] for name, e in s.items()}
+        for name, step in steps.items():
+            self.assertRegex(step, r"^\d+\.\d+$", name)
+        acct = sacct(steps.values())
+        nodes = {name: acct[step][4] for name, step in steps.items()}
+        self.assertEqual(nodes, {"orchestrator": "n1", "producer_0": "n2", "producer_1": "n3", "trainer": "n4"})
+        for step in steps.values():
+            self.assertEqual(acct[step][2], "COMPLETED")
+        self.assertEqual(self.ssim("logs", "trainer", check=0).stdout, "n4\n")
+
+    def test_failing_step_reports_exit_code_3(self):
+        self.allocate(1)
+        self.write("experiment.yaml", "experiment: {name: rc, launcher: slurm}\n"
+                   "models:\n  - {name: bad, exe: /bin/sh, args: [-c, 'exit 3']}\n")
+        self.ssim("run", "experiment.yaml", check=1)
+        _, s = self.status()
+        self.assertEqual(s["bad"]["status"], "failed")
+        self.assertEqual(s["bad"]["exit_code"], 3)
+        self.assertEqual(sacct([s["bad"]["native_id"]])[s["bad"]["native_id"]][2], "FAILED")
+
+    def test_plan_that_does_not_fit_is_refused_before_anything_runs(self):
+        self.allocate(2)
+        self.write("experiment.yaml", "experiment: {name: big, launcher: slurm}\n"
+                   "ensembles:\n  - {name: e, exe: /bin/true, replicas: 3}\n")
+        p = self.ssim("run", "experiment.yaml", check=2)
+        self.assertIn("does not fit", p.stderr)
+        self.assertIn("e_2 needs 1 node(s)", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "big")))
+
+    def test_allocation_requested_and_released(self):
+        self.write("experiment.yaml", "experiment: {name: outside, launcher: slurm}\n"
+                   "allocation: {nodes: 2, time: '00:10:00'}\n"
+                   "models:\n  - {name: a, exe: /bin/sh, args: [-c, 'echo $$SLURMD_NODENAME']}\n"
+                   "  - {name: b, exe: /bin/sh, args: [-c, 'echo $$SLURMD_NODENAME']}\n")
+        self.ssim("run", "experiment.yaml", check=0)
+        m = self.manifest("outside")
+        job = m["allocation_job"]
+        self.assertTrue(m["allocation_owned"])
+        self.assertEqual(sorted([self.ssim("logs", n, check=0).stdout.strip() for n in "ab"]), ["n1", "n2"])
+        wait_for(lambda: sh("squeue", "-h", "-j", job, check=False).stdout.strip() == "", what="allocation released")
+
+    def test_stop_mid_run_cancels_steps_and_allocation(self):
+        self.write("experiment.yaml", "experiment: {name: stopme, launcher: slurm}\n"
+                   "allocation: {nodes: 1}\n"
+                   "models:\n  - {name: long, exe: /bin/sleep, args: ['300']}\n")
+        run = self.ssim_background("run", "experiment.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "stopme/.ssim/manifest.json")), what="manifest")
+        wait_for(lambda: self.status()[1]["long"]["native_id"], what="step id")
+        step = self.status()[1]["long"]["native_id"]
+        job = self.manifest("stopme")["allocation_job"]
+        self.addCleanup(sh, "scancel", job, check=False)
+        self.ssim("stop", check=0)
+        self.assertEqual(run.wait(timeout=30), 1)
+        _, s = self.status()
+        self.assertEqual(s["long"]["status"], "cancelled")
+        wait_for(lambda: sacct([step])[step][2].startswith("CANCELLED"), what="sacct CANCELLED")
+        wait_for(lambda: sh("squeue", "-h", "-j", job, check=False).stdout.strip() == "", what="nothing in squeue")
+
+    def test_kill_9_of_run_then_status_from_sacct(self):
+        self.allocate(1)
+        self.write("experiment.yaml", "experiment: {name: k9, launcher: slurm}\n"
+                   "models:\n  - {name: s, exe: /bin/sleep, args: ['2']}\n")
+        run = self.ssim_background("run", "experiment.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "k9/.ssim/manifest.json")), what="manifest")
+        wait_for(lambda: self.status()[1]["s"]["status"] == "running", what="running")
+        run.kill()
+        run.wait()
+        wait_for(lambda: self.status()[1]["s"]["status"] == "completed", what="completed after the kill")
+        _, s = self.status()
+        self.assertEqual(s["s"]["exit_code"], 0)
+        self.assertEqual(sacct([s["s"]["native_id"]])[s["s"]["native_id"]][2], "COMPLETED")
+
+
+if __name__ == "__main__":
+    unittest.main()

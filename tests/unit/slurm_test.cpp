@@ -1,0 +1,110 @@
+#include <catch2/catch.hpp>
+
+#include "launchers/slurm/hostlist.hpp"
+#include "launchers/slurm/placement.hpp"
+#include "launchers/slurm/sacct.hpp"
+#include "launchers/slurm/srun_command.hpp"
+#include "tests/unit/helpers.hpp"
+
+using namespace ssim;
+using namespace ssim::launchers::slurm;
+using state::Status;
+
+TEST_CASE("hostlists: ranges, zero padding, several groups, suffixes") {
+  using V = std::vector<std::string>;
+  CHECK(expand_hostlist("n[1-4]") == V{"n1", "n2", "n3", "n4"});
+  CHECK(expand_hostlist("n1") == V{"n1"});
+  CHECK(expand_hostlist("gpu[08-11],login") == V{"gpu08", "gpu09", "gpu10", "gpu11", "login"});
+  CHECK(expand_hostlist("n[1,3-4,7]") == V{"n1", "n3", "n4", "n7"});
+  CHECK(expand_hostlist("rack[1-2]-node[01-02]") == V{"rack1-node01", "rack1-node02", "rack2-node01", "rack2-node02"});
+  CHECK(expand_hostlist("a[1-2]-ib,b") == V{"a1-ib", "a2-ib", "b"});
+  CHECK_THROWS_AS(expand_hostlist("n[1-"), std::invalid_argument);
+  CHECK_THROWS_AS(expand_hostlist("n[3-1]"), std::invalid_argument);
+  CHECK_THROWS_AS(expand_hostlist("n[a-b]"), std::invalid_argument);
+}
+
+// Recorded from the local test cluster (see the team's notes, observed-outputs.txt).
+TEST_CASE("sacct states map to ssim statuses") {
+  const auto s = parse_sacct(
+      "2|COMPLETED|0:0\n2.batch|COMPLETED|0:0\n7|CANCELLED by 0|0:0\n7.0|COMPLETED|0:0\n"
+      "8|FAILED|3:0\n8.batch|FAILED|3:0\n9.batch|CANCELLED|0:15\n10.0|CANCELLED by 0|0:9\n"
+      "11|TIMEOUT|0:0\n12|OUT_OF_MEMORY|0:125\n13|NODE_FAIL|0:0\n14|RUNNING|0:0\n15|PENDING|0:0\n");
+  CHECK(s.at("2").status == Status::Completed);
+  CHECK(s.at("7").status == Status::Cancelled);
+  CHECK(s.at("8").status == Status::Failed);
+  CHECK(s.at("8").exit_code == 3);
+  CHECK(s.at("9.batch").status == Status::Cancelled);
+  CHECK(s.at("9.batch").signal == 15);
+  CHECK(s.at("10.0").status == Status::Cancelled);
+  CHECK(s.at("11").status == Status::Failed);
+  CHECK_THAT(s.at("11").reason, Catch::Contains("TIMEOUT"));
+  CHECK_THAT(s.at("12").reason, Catch::Contains("OUT_OF_MEMORY"));
+  CHECK_THAT(s.at("13").reason, Catch::Contains("NODE_FAIL"));
+  CHECK(s.at("14").status == Status::Running);
+  CHECK(s.at("15").status == Status::Pending);
+  CHECK(status_from_slurm("WEIRD_NEW_STATE", "0:0").status == Status::Unknown);
+}
+
+TEST_CASE("squeue without accounting, and salloc's job id") {
+  const auto s = parse_squeue("2|COMPLETED|None\n3|PENDING|Priority\n4|FAILED|NonZeroExitCode\n");
+  CHECK(s.at("2").status == Status::Completed);
+  CHECK(s.at("3").status == Status::Pending);
+  CHECK(s.at("3").reason == "pending: Priority");
+  CHECK(s.at("4").status == Status::Failed);
+  CHECK(parse_salloc_job_id("salloc: Granted job allocation 7\n") == "7");
+  CHECK(parse_salloc_job_id("salloc: error: invalid partition\n").empty());
+}
+
+namespace {
+plan::Plan seed_plan(const std::string& extra = "") {
+  return test::plan_of("experiment: {name: seed, launcher: slurm}\norchestrator: {}\n"
+                       "ensembles:\n  - {name: producer, exe: p, replicas: 2, run: {ntasks: 2}}\n"
+                       "models:\n  - {name: trainer, exe: t}\n" + extra);
+}
+}  // namespace
+
+TEST_CASE("placement: database first, then each entity on its own nodes") {
+  const auto p = place(seed_plan(), {"n1", "n2", "n3", "n4"});
+  CHECK(p.database.at(0).nodes == std::vector<std::string>{"n1"});
+  CHECK(p.steps.at("producer_0").nodes == std::vector<std::string>{"n2"});
+  CHECK(p.steps.at("producer_1").nodes == std::vector<std::string>{"n3"});
+  CHECK(p.steps.at("trainer").nodes == std::vector<std::string>{"n4"});
+  CHECK_FALSE(p.steps.at("trainer").shared);
+  CHECK(nodes_needed(seed_plan()) == 4);
+}
+
+TEST_CASE("placement: a plan that does not fit names what does not") {
+  CHECK_THROWS_WITH(place(seed_plan(), {"n1", "n2", "n3"}),
+                    Catch::Contains("trainer needs 1 node(s)") && Catch::Contains("needs 4 nodes"));
+  const auto pinned = test::plan_of("experiment: {name: x}\nmodels:\n  - {name: a, exe: t, run: {hosts: [n9]}}\n");
+  CHECK_THROWS_WITH(place(pinned, {"n1"}), Catch::Contains("pinned to n9"));
+}
+
+TEST_CASE("placement: exclusive false shares nodes and overlaps") {
+  const auto plan = test::plan_of(
+      "experiment: {name: x}\nensembles:\n  - {name: e, exe: t, replicas: 6, run: {exclusive: false}}\n");
+  const auto p = place(plan, {"n1", "n2"});
+  CHECK(p.steps.at("e_0").nodes == std::vector<std::string>{"n1"});
+  CHECK(p.steps.at("e_1").nodes == std::vector<std::string>{"n2"});
+  CHECK(p.steps.at("e_2").nodes == std::vector<std::string>{"n1"});
+  CHECK(p.steps.at("e_2").shared);
+}
+
+TEST_CASE("srun lines carry placement, resources, overlap, pmix and launcher_args") {
+  plan::Resources r;
+  r.ntasks = 4;
+  r.tasks_per_node = 2;
+  r.cpus_per_task = 3;
+  r.gpus_per_task = 1;
+  r.time = "01:00:00";
+  r.launcher_args = {{"cpu-bind", "cores"}, {"exclusive", ""}};
+  const auto argv = srun_command("12", "train", r, Placement{{"n2", "n3"}, true}, {"python3", "a b"});
+  CHECK(argv == std::vector<std::string>{"srun", "--jobid=12", "--job-name=train", "--nodelist=n2,n3", "--nodes=2",
+                                         "--ntasks=4", "--kill-on-bad-exit=1", "--ntasks-per-node=2",
+                                         "--cpus-per-task=3", "--gpus-per-task=1", "--time=01:00:00", "--overlap",
+                                         "--mpi=pmix", "--cpu-bind=cores", "--exclusive", "python3", "a b"});
+  plan::Resources one;
+  const auto single = srun_command("12", "db", one, Placement{{"n1"}, false}, {"x"});
+  CHECK(std::find(single.begin(), single.end(), "--mpi=pmix") == single.end());
+  CHECK(std::find(single.begin(), single.end(), "--overlap") == single.end());
+}
