@@ -27,6 +27,7 @@ SlurmLauncher::SlurmLauncher(std::unique_ptr<CommandRunner> runner, Log log)
 
 void SlurmLauncher::set_allocation(const plan::Plan& plan, Allocation allocation) {
   placement_ = place(plan, allocation.hosts);
+  for (const auto& s : plan.steps) resources_[s.name] = s.res;
   allocation_ = std::move(allocation);
 }
 
@@ -37,11 +38,35 @@ std::vector<std::string> SlurmLauncher::wrapped(const std::string& run_dir,
   return argv;
 }
 
+namespace {
+bool uses_mpirun(const plan::Resources& r) {
+  return r.mpi == plan::MpiKind::Mpirun || r.mpi == plan::MpiKind::Mpiexec;
+}
+}  // namespace
+
 std::vector<std::string> SlurmLauncher::command(const plan::Step& step) const {
   std::vector<std::string> program = {step.exe};
   program.insert(program.end(), step.args.begin(), step.args.end());
   const auto it = placement_.steps.find(step.name);
   const Placement p = it != placement_.steps.end() ? it->second : Placement{{"<node>"}, false};
+  if (uses_mpirun(step.res)) {
+    // mpirun inside the allocation: Open MPI starts its daemons with srun itself (one
+    // step, "orted"); plm_slurm_args puts them on this step's nodes. start() gives
+    // mpirun the step's view of the allocation in SLURM_* variables.
+    std::vector<std::string> argv = {step.res.mpi == plan::MpiKind::Mpirun ? "mpirun" : "mpiexec", "-np",
+                                     std::to_string(step.res.ntasks)};
+    if (::geteuid() == 0) argv.push_back("--allow-run-as-root");
+    std::string srun_args = "--nodelist=" + join_hosts(p.nodes);
+    if (p.shared) srun_args += " --overlap";
+    argv.insert(argv.end(), {"--mca", "plm_slurm_args", srun_args});
+    for (const auto& [k, v] : step.res.launcher_args) {
+      argv.push_back("--" + k);
+      if (!v.empty()) argv.push_back(v);
+    }
+    const auto w = wrapped(step.run_dir, program);
+    argv.insert(argv.end(), w.begin(), w.end());
+    return argv;
+  }
   return srun_command(allocation_.job_id, step.name, step.res, p, wrapped(step.run_dir, program));
 }
 
@@ -61,6 +86,21 @@ std::vector<JobRef> SlurmLauncher::start(std::span<const LaunchRequest> requests
     if (::geteuid() == 0) {  // Open MPI refuses root unless told
       r.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT", "1");
       r.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    }
+    const auto res = resources_.find(r.name);
+    const auto where = placement_.steps.find(r.name);
+    if (res != resources_.end() && where != placement_.steps.end() && uses_mpirun(res->second)) {
+      const std::string nodes = join_hosts(where->second.nodes);
+      const std::string n = std::to_string(where->second.nodes.size());
+      const int per_node = (res->second.ntasks + static_cast<int>(where->second.nodes.size()) - 1) /
+                           static_cast<int>(where->second.nodes.size());
+      const std::string spread = std::to_string(per_node) + "(x" + n + ")";
+      for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
+               {"SLURM_JOB_ID", allocation_.job_id}, {"SLURM_JOBID", allocation_.job_id},
+               {"SLURM_JOB_NODELIST", nodes},       {"SLURM_NODELIST", nodes},
+               {"SLURM_JOB_NUM_NODES", n},          {"SLURM_NNODES", n},
+               {"SLURM_TASKS_PER_NODE", spread},    {"SLURM_JOB_CPUS_PER_NODE", spread}})
+        r.env.emplace_back(k, v);
     }
   }
   return local_.start(reqs);  // srun runs under ssim-supervise on this host
@@ -128,7 +168,8 @@ std::optional<Allocation> current_allocation() {
 }
 
 Allocation request_allocation(CommandRunner& runner, const std::string& name, const spec::BatchSettings& s, int nodes) {
-  std::vector<std::string> argv = {"salloc", "--no-shell", "--job-name=ssim-" + name,
+  // Whole nodes: ssim places steps node by node (options: {oversubscribe: ""} etc. still apply).
+  std::vector<std::string> argv = {"salloc", "--no-shell", "--exclusive", "--job-name=ssim-" + name,
                                    "--nodes=" + std::to_string(s.nodes.value_or(nodes))};
   if (!s.time.empty()) argv.push_back("--time=" + s.time);
   if (!s.account.empty()) argv.push_back("--account=" + s.account);

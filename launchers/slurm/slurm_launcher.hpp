@@ -49,6 +49,7 @@ class SlurmLauncher : public Launcher {
   LocalLauncher local_;
   Allocation allocation_;
   PlacementPlan placement_;
+  std::map<std::string, plan::Resources> resources_;
   int queries_ = 0;
 };
 

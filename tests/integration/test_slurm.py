@@ -38,7 +38,7 @@ class Slurm(SsimTestCase):
 
     def allocate(self, nodes):
         name = f"ssim-test-{os.getpid()}-{id(self)}"
-        p = sh("salloc", f"-N{nodes}", "--no-shell", "-J", name)
+        p = sh("salloc", f"-N{nodes}", "--exclusive", "--no-shell", "-J", name)
         job = re.search(r"Granted job allocation (\d+)", p.stderr).group(1)
         self.addCleanup(sh, "scancel", job, check=False)
         nodelist = sh("squeue", "-h", "-j", job, "-o", "%N").stdout.strip()
@@ -73,6 +73,23 @@ models:
         for step in steps.values():
             self.assertEqual(acct[step][2], "COMPLETED")
         self.assertEqual(self.ssim("logs", "trainer", check=0).stdout, "n4\n")
+
+    def test_mpi_steps_with_pmix_and_with_mpirun(self):
+        self.allocate(4)
+        self.write("hello.py", "from mpi4py import MPI\nimport os\nc = MPI.COMM_WORLD\n"
+                   "total = c.allreduce(c.Get_rank())\nprint(c.Get_rank(), c.Get_size(), os.environ['SLURMD_NODENAME'], total)\n")
+        self.write("experiment.yaml", """
+experiment: {name: mpi, launcher: slurm, env: {OMPI_MCA_btl: "^vader"}}
+models:
+  - {name: pmix, exe: /usr/bin/python3, args: [hello.py], run: {nodes: 2, ntasks: 4}, files: {copy: [hello.py]}}
+  - {name: viampirun, exe: /usr/bin/python3, args: [hello.py], run: {nodes: 2, ntasks: 4, mpi: mpirun}, files: {copy: [hello.py]}}
+""")
+        self.ssim("run", "experiment.yaml", check=0)
+        for name, nodes in (("pmix", {"n1", "n2"}), ("viampirun", {"n3", "n4"})):
+            lines = sorted(self.ssim("logs", name, check=0).stdout.split("\n")[:-1])
+            self.assertEqual(len(lines), 4, lines)
+            self.assertEqual({l.split()[2] for l in lines}, nodes)
+            self.assertEqual({l.split()[3] for l in lines}, {"6"})  # 0+1+2+3 over 4 ranks
 
     def test_failing_step_reports_exit_code_3(self):
         self.allocate(1)
