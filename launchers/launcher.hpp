@@ -18,6 +18,7 @@ struct LaunchRequest {
   std::string run_dir;
   std::vector<std::string> argv;  // the full command, e.g. mpirun -np 4 ./sim
   plan::Env env;                  // added to the inherited environment; later entries win
+  std::optional<spec::BatchSettings> batch;  // submit as a batch job of its own (schedulers)
 };
 
 struct JobRef {
@@ -43,6 +44,11 @@ class Launcher {
   virtual std::string name() const = 0;
   // The command line `start` would run for `step` (for --dry-run and launching).
   virtual std::vector<std::string> command(const plan::Step& step) const = 0;
+  // For a step submitted as its own batch job: the script (for --dry-run), else "".
+  virtual std::string batch_script(const plan::Step& step) const {
+    (void)step;
+    return "";
+  }
   // The command that starts database shard `shard` (whose own command is `inner`) in
   // `run_dir`: as it is on the local launcher, an srun step on its node under Slurm.
   virtual std::vector<std::string> database_command(int shard, const std::string& run_dir,

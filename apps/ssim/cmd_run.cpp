@@ -1,7 +1,9 @@
 // ssim run FILE: validate, generate, and (with the engine) run the experiment.
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
+#include "apps/ssim/batch_submit.hpp"
 #include "apps/ssim/launcher_setup.hpp"
 #include "apps/ssim/load.hpp"
 #include "apps/ssim/print_plan.hpp"
@@ -16,6 +18,7 @@ namespace {
 struct RunOptions {
   std::string file;
   bool dry_run = false, detach = false, batch = false, overwrite = false, resume = false, json = false;
+  bool in_batch = false;
   std::string launcher;
 };
 }  // namespace
@@ -32,8 +35,13 @@ Action add_run(CLI::App& app) {
   cmd->add_option("--launcher", o->launcher, "override experiment.launcher")
       ->check(CLI::IsMember({"auto", "local", "slurm", "pbs", "lsf"}));
   cmd->add_flag("--json", o->json, "machine-readable output on stdout");
+  cmd->add_flag("--in-batch", o->in_batch)->group("");  // the job of ssim run --batch
   return [o] {
-    const Loaded l = load(o->file, o->launcher);
+    // --batch goes through a scheduler: with launcher auto outside an allocation, Slurm.
+    const Loaded l = load(o->file, o->launcher.empty() && o->batch && !std::getenv("SLURM_JOB_ID") ? "" : o->launcher);
+    if (o->batch && l.plan.launcher == "local" && l.spec.launcher == "auto" && o->launcher.empty())
+      return submit_experiment(load(o->file, "slurm"), RunRequest{false, false, o->overwrite, o->json, false, o->file});
+    if (o->batch) return submit_experiment(l, RunRequest{false, false, o->overwrite, o->json, false, o->file});
     if (o->dry_run) {
       const auto rl = prepare_launcher(l.plan, false);
       if (o->json)
@@ -42,8 +50,7 @@ Action add_run(CLI::App& app) {
         print_plan(std::cout, l.plan, *rl.launcher);
       return 0;
     }
-    if (o->batch) throw UsageError("--batch needs a batch launcher (slurm, pbs or lsf), not " + l.plan.launcher);
-    RunRequest req{o->detach, o->resume, o->overwrite, o->json, o->file};
+    RunRequest req{o->detach, o->resume, o->overwrite, o->json, o->in_batch, o->file};
     return run_experiment(l, req);
   };
 }

@@ -17,9 +17,18 @@ RunLauncher prepare_launcher(const plan::Plan& plan, bool request) {
   }
   auto slurm = std::make_unique<SlurmLauncher>(launchers::make_process_runner());
   std::optional<Allocation> allocation = launchers::slurm::current_allocation();
+  // Entities with batch: (and a database with batch:) are jobs of their own; an
+  // allocation is needed only for the rest.
+  bool needs_allocation = plan.database && !plan.database->batch;
+  for (const auto& s : plan.steps) needs_allocation = needs_allocation || !s.batch;
+  if (!needs_allocation && !allocation) {
+    slurm->set_allocation(plan, Allocation{"", {}});
+    out.launcher = std::move(slurm);
+    return out;
+  }
   if (!allocation && !plan.allocation)
-    throw UsageError("launcher slurm needs an allocation: run ssim inside salloc or sbatch, or give the experiment "
-                     "an allocation: section");
+    throw UsageError("launcher slurm needs an allocation: run ssim inside salloc or sbatch, give the experiment "
+                     "an allocation: section, or give every entity a batch: section");
   if (!allocation) {
     const int nodes = plan.allocation->nodes.value_or(launchers::slurm::nodes_needed(plan));
     Allocation placeholder{"<allocation>", {}};

@@ -17,6 +17,18 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launchers::Laun
     out << plan::to_string(s.kind) << " " << s.name << "\n"
         << "  run_dir: " << s.run_dir << "\n"
         << "  command: " << shell_join(launcher.command(s)) << "\n";
+    if (const std::string script = launcher.batch_script(s); !script.empty()) {
+      out << "  batch script (" << s.run_dir << "/" << s.name << ".sbatch):\n";
+      std::string line;
+      for (char c : script) {
+        if (c == '\n') {
+          out << "    " << line << "\n";
+          line.clear();
+        } else {
+          line += c;
+        }
+      }
+    }
     if (!s.after.empty()) {
       out << "  after:";
       for (const auto& a : s.after) out << " " << a;

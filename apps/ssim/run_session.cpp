@@ -82,14 +82,14 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   std::error_code ec;
   if (fs::exists(path / ".ssim", ec)) refuse_if_running(plan.path);
   std::optional<state::Manifest> previous;
-  if (req.resume) {
+  if (req.resume || req.in_batch) {
     if (!fs::exists(state::manifest_path(plan.path), ec))
       throw UsageError("nothing to resume: no experiment at " + plan.path);
     previous = state::load_manifest(plan.path);
   }
-  const auto mode = req.overwrite ? generate::Existing::Overwrite
-                    : req.resume  ? generate::Existing::Resume
-                                  : generate::Existing::Refuse;
+  const auto mode = req.overwrite                  ? generate::Existing::Overwrite
+                    : req.resume || req.in_batch ? generate::Existing::Resume
+                                                 : generate::Existing::Refuse;
   const auto gen_start = std::chrono::steady_clock::now();
   const auto generated = generate::generate(plan, mode);
   const double gen_seconds =
@@ -102,7 +102,14 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
 
   RunLauncher run_launcher = prepare_launcher(plan, true);  // may salloc
   auto& launcher = run_launcher.launcher;
-  state::Manifest m = previous ? engine::resume_manifest(plan, *previous) : engine::new_manifest(plan, random_id());
+  state::Manifest m = previous && req.resume ? engine::resume_manifest(plan, *previous)
+                      : previous             ? engine::new_manifest(plan, previous->id)
+                                             : engine::new_manifest(plan, random_id());
+  if (req.in_batch) {  // keep the outer job's row, first
+    m.created = previous->created;
+    for (const auto& e : previous->entities)
+      if (e.type == "batch") m.entities.insert(m.entities.begin(), e);
+  }
   m.allocation_job = run_launcher.allocation_job;
   m.allocation_owned = run_launcher.owned;
   if (m.created == 0) m.created = now_seconds();

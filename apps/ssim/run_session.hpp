@@ -12,6 +12,7 @@ struct RunRequest {
   bool resume = false;
   bool overwrite = false;
   bool json = false;
+  bool in_batch = false;  // inside the job of `ssim run --batch`
   std::string file;
 };
 

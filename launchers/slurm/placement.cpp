@@ -16,10 +16,10 @@ int nodes_of(const plan::Resources& r) {
 }  // namespace
 
 int nodes_needed(const plan::Plan& plan) {
-  int n = plan.database ? plan.database->shards : 0;
+  int n = plan.database && !plan.database->batch ? plan.database->shards : 0;
   int shared = 0;
   for (const auto& s : plan.steps) {
-    if (!s.res.hosts.empty()) continue;
+    if (!s.res.hosts.empty() || s.batch) continue;
     if (s.res.exclusive) n += nodes_of(s.res);
     else shared = std::max(shared, nodes_of(s.res));
   }
@@ -43,12 +43,13 @@ PlacementPlan place(const plan::Plan& plan, const std::vector<std::string>& allo
     for (const auto& g : got) load[g]++;
     return got;
   };
-  if (plan.database)
+  if (plan.database && !plan.database->batch)
     for (int i = 0; i < plan.database->shards; ++i)
       out.database.push_back({take(1, "database shard " + std::to_string(i)), false});
 
   std::set<std::string> in_allocation(allocation.begin(), allocation.end());
   for (const auto& s : plan.steps) {
+    if (s.batch) continue;  // its own batch job, outside the allocation
     Placement p;
     if (!s.res.hosts.empty()) {
       for (const auto& h : s.res.hosts) {

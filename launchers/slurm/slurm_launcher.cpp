@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 
 #include "launchers/slurm/hostlist.hpp"
 #include "launchers/slurm/sacct.hpp"
+#include "launchers/slurm/sbatch_script.hpp"
 #include "launchers/slurm/srun_command.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/errors.hpp"
@@ -28,6 +30,11 @@ SlurmLauncher::SlurmLauncher(std::unique_ptr<CommandRunner> runner, Log log)
 void SlurmLauncher::set_allocation(const plan::Plan& plan, Allocation allocation) {
   placement_ = place(plan, allocation.hosts);
   for (const auto& s : plan.steps) resources_[s.name] = s.res;
+  setup_ = plan.setup;
+  if (plan.database) {
+    database_batched_ = plan.database->batch.has_value();
+    database_res_ = plan.database->res;
+  }
   allocation_ = std::move(allocation);
 }
 
@@ -47,6 +54,8 @@ bool uses_mpirun(const plan::Resources& r) {
 std::vector<std::string> SlurmLauncher::command(const plan::Step& step) const {
   std::vector<std::string> program = {step.exe};
   program.insert(program.end(), step.args.begin(), step.args.end());
+  if (step.batch)  // inside its own batch job: the job is the allocation
+    return srun_command("", step.name, step.res, Placement{}, wrapped(step.run_dir, program));
   const auto it = placement_.steps.find(step.name);
   const Placement p = it != placement_.steps.end() ? it->second : Placement{{"<node>"}, false};
   if (uses_mpirun(step.res)) {
@@ -72,11 +81,57 @@ std::vector<std::string> SlurmLauncher::command(const plan::Step& step) const {
 
 std::vector<std::string> SlurmLauncher::database_command(int shard, const std::string& run_dir,
                                                          const std::vector<std::string>& inner) const {
-  plan::Resources res;
-  res.mpi = plan::MpiKind::None;
+  const plan::Resources& res = database_res_;
+  if (database_batched_) return srun_command("", "orchestrator", res, Placement{}, wrapped(run_dir, inner));
   const Placement p = shard < static_cast<int>(placement_.database.size()) ? placement_.database[shard]
                                                                            : Placement{{"<node>"}, false};
   return srun_command(allocation_.job_id, "orchestrator", res, p, wrapped(run_dir, inner));
+}
+
+std::string SlurmLauncher::script_for(const LaunchRequest& r, const spec::BatchSettings& settings) const {
+  BatchJob job;
+  job.name = r.name;
+  job.settings = settings;
+  if (!job.settings.nodes) {
+    const auto res = resources_.find(r.name);
+    if (res != resources_.end() && res->second.nodes) job.settings.nodes = res->second.nodes;
+  }
+  job.setup = setup_;
+  job.setup.insert(job.setup.end(), settings.setup.begin(), settings.setup.end());
+  job.run_dir = r.run_dir;
+  job.out = r.run_dir + "/" + r.name + ".out";
+  job.err = r.run_dir + "/" + r.name + ".err";
+  job.env = r.env;
+  job.command = r.argv;
+  return sbatch_script(job);
+}
+
+std::string SlurmLauncher::batch_script(const plan::Step& step) const {
+  if (!step.batch) return "";
+  LaunchRequest r{step.name, step.run_dir, command(step), step.env, step.batch};
+  return script_for(r, *step.batch);
+}
+
+// A batch entity: its script in the run directory (0600: it exports SSDB_PASSWORD),
+// submitted with sbatch --parsable; the job id is its reference.
+JobRef SlurmLauncher::submit(const LaunchRequest& r) {
+  const std::string path = r.run_dir + "/" + r.name + ".sbatch";
+  std::string error;
+  try {
+    write_file_atomically(path, script_for(r, *r.batch), 0700);
+    const auto res = runner_->run({"sbatch", "--parsable", path}, 60s);  // never retried: it could submit twice
+    std::string id = res.out.substr(0, res.out.find_first_of(";\n"));
+    if (res.exit_code == 0 && !id.empty()) {
+      return JobRef{"sbatch:" + id, r.name, r.run_dir};
+    }
+    error = "sbatch refused " + r.name + ": " + (res.err.empty() ? "exit " + std::to_string(res.exit_code) : res.err);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  while (!error.empty() && error.back() == '\n') error.pop_back();
+  write_file_atomically(status_file(r.run_dir),
+                        nlohmann::json{{"state", "exited"}, {"exit_code", 127}, {"signal", nullptr}, {"error", error}}.dump());
+  return JobRef{"0", r.name, r.run_dir};
 }
 
 std::vector<JobRef> SlurmLauncher::start(std::span<const LaunchRequest> requests) {
@@ -103,17 +158,32 @@ std::vector<JobRef> SlurmLauncher::start(std::span<const LaunchRequest> requests
         r.env.emplace_back(k, v);
     }
   }
-  return local_.start(reqs);  // srun runs under ssim-supervise on this host
+  // Batch entities are submitted; the others' srun runs under ssim-supervise here.
+  std::vector<LaunchRequest> local;
+  std::vector<size_t> local_index;
+  std::vector<JobRef> refs(reqs.size());
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    if (reqs[i].batch) {
+      refs[i] = submit(reqs[i]);
+    } else {
+      local.push_back(reqs[i]);
+      local_index.push_back(i);
+    }
+  }
+  const auto started = local_.start(local);
+  for (size_t k = 0; k < started.size(); ++k) refs[local_index[k]] = started[k];
+  return refs;
 }
 
 std::vector<JobStatus> SlurmLauncher::poll(std::span<const JobRef> jobs) {
   // srun's own state first: a step that ends while sacct runs must still be found with
   // its id, and the id file is written before srun can end.
-  auto local = local_.poll(jobs);
+  auto local = local_.poll(jobs);  // for batch jobs this only matters when sbatch failed
   std::vector<std::string> steps;
   std::string ids;
   for (const auto& j : jobs) {
-    steps.push_back(recorded_step(j.run_dir));
+    // A batch entity is tracked by its job (which also fails when its setup fails).
+    steps.push_back(j.id.rfind("sbatch:", 0) == 0 ? j.id.substr(7) : recorded_step(j.run_dir));
     if (!steps.back().empty()) ids += (ids.empty() ? "" : ",") + steps.back();
   }
   std::map<std::string, JobStatus> accounted;
@@ -130,6 +200,20 @@ std::vector<JobStatus> SlurmLauncher::poll(std::span<const JobRef> jobs) {
     JobStatus s = local[i];
     s.native_id = steps[i];
     const auto it = steps[i].empty() ? accounted.end() : accounted.find(steps[i]);
+    if (jobs[i].id.rfind("sbatch:", 0) == 0) {
+      // A batch job: Slurm alone knows its state; one it does not know is unknown.
+      const bool cancelled = ::access(cancel_marker(jobs[i].run_dir).c_str(), F_OK) == 0;
+      if (it != accounted.end()) {
+        s = it->second;
+        if (cancelled && state::is_terminal(s.status)) s.status = Status::Cancelled;
+      } else {
+        s = JobStatus{};
+        s.status = Status::Pending;  // submitted, not yet in accounting
+      }
+      s.native_id = steps[i];
+      out.push_back(s);
+      continue;
+    }
     if (it != accounted.end()) {
       JobStatus a = it->second;
       a.native_id = steps[i];
@@ -152,10 +236,12 @@ std::vector<JobStatus> SlurmLauncher::poll(std::span<const JobRef> jobs) {
 void SlurmLauncher::cancel(std::span<const JobRef> jobs, bool force) {
   std::vector<std::string> argv = {"scancel"};
   for (const auto& j : jobs) {
-    const std::string step = recorded_step(j.run_dir);
+    const std::string step = j.id.rfind("sbatch:", 0) == 0 ? j.id.substr(7) : recorded_step(j.run_dir);
     if (!step.empty()) argv.push_back(step);
   }
   if (argv.size() > 1) run_with_retries(*runner_, argv, 20s, log_, 2);  // one call for every step
+  for (const auto& j : jobs)
+    if (j.id.rfind("sbatch:", 0) == 0) write_file_atomically(cancel_marker(j.run_dir), "");
   local_.cancel(jobs, force);  // and the srun processes on this host
 }
 

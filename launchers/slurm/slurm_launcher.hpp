@@ -34,6 +34,7 @@ class SlurmLauncher : public Launcher {
   std::vector<std::string> command(const plan::Step& step) const override;
   std::vector<std::string> database_command(int shard, const std::string& run_dir,
                                             const std::vector<std::string>& inner) const override;
+  std::string batch_script(const plan::Step& step) const override;
   std::vector<JobRef> start(std::span<const LaunchRequest> requests) override;
   std::vector<JobStatus> poll(std::span<const JobRef> jobs) override;
   void cancel(std::span<const JobRef> jobs, bool force) override;
@@ -43,6 +44,8 @@ class SlurmLauncher : public Launcher {
 
  private:
   std::vector<std::string> wrapped(const std::string& run_dir, const std::vector<std::string>& program) const;
+  std::string script_for(const LaunchRequest& r, const spec::BatchSettings& settings) const;
+  JobRef submit(const LaunchRequest& r);
 
   std::unique_ptr<CommandRunner> runner_;
   Log log_;
@@ -50,6 +53,9 @@ class SlurmLauncher : public Launcher {
   Allocation allocation_;
   PlacementPlan placement_;
   std::map<std::string, plan::Resources> resources_;
+  std::vector<std::string> setup_;  // experiment.setup, for batch scripts
+  plan::Resources database_res_;
+  bool database_batched_ = false;
   int queries_ = 0;
 };
 

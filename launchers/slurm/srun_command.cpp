@@ -6,13 +6,18 @@ namespace ssim::launchers::slurm {
 
 std::vector<std::string> srun_command(const std::string& job_id, const std::string& name, const plan::Resources& res,
                                       const Placement& placement, const std::vector<std::string>& program) {
-  std::vector<std::string> argv = {"srun",
-                                   "--jobid=" + job_id,
-                                   "--job-name=" + name,
-                                   "--nodelist=" + join_hosts(placement.nodes),
-                                   "--nodes=" + std::to_string(placement.nodes.size()),
-                                   "--ntasks=" + std::to_string(res.ntasks),
-                                   "--kill-on-bad-exit=1"};
+  std::vector<std::string> argv = {"srun"};
+  // Inside ssim's own batch job there is no job id or placement to give: the job is it.
+  if (!job_id.empty()) argv.push_back("--jobid=" + job_id);
+  argv.push_back("--job-name=" + name);
+  if (!placement.nodes.empty()) {
+    argv.push_back("--nodelist=" + join_hosts(placement.nodes));
+    argv.push_back("--nodes=" + std::to_string(placement.nodes.size()));
+  } else if (res.nodes) {
+    argv.push_back("--nodes=" + std::to_string(res.nodes));
+  }
+  argv.push_back("--ntasks=" + std::to_string(res.ntasks));
+  argv.push_back("--kill-on-bad-exit=1");
   if (res.tasks_per_node) argv.push_back("--ntasks-per-node=" + std::to_string(res.tasks_per_node));
   if (res.cpus_per_task) argv.push_back("--cpus-per-task=" + std::to_string(res.cpus_per_task));
   if (res.gpus_per_task) argv.push_back("--gpus-per-task=" + std::to_string(res.gpus_per_task));

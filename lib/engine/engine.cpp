@@ -36,7 +36,7 @@ bool Engine::start_ready() {
   while (again) {  // a cancellation can make a later entity cancellable in the same pass
     again = false;
     for (auto& r : m_.entities) {
-      if (r.status != Status::New || is_database(r)) continue;
+      if (r.status != Status::New || is_database(r) || is_outer_batch(r)) continue;
       bool ready = true;
       std::string blocked_by;
       for (const auto& a : r.after) {
@@ -79,10 +79,12 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
         ++index;
       }
       req.env = {{"SSIM_EXPERIMENT", plan_.name}, {"SSIM_ENTITY", r->name}, {"SSIM_RUN_DIR", r->run_dir}};
+      req.batch = plan_.database->batch;
     } else {
       const plan::Step& step = *steps_.at(r->name);
       req.argv = launcher_.command(step);
       req.env = step.env;
+      req.batch = step.batch;
       for (auto& [k, v] : req.env) {
         if (v == plan::kSsdbPlaceholder) v = ssdb_;
         if (v == plan::kPasswordPlaceholder) v = password_;
@@ -154,6 +156,7 @@ int Engine::exit_code() const {
   for (const auto& e : m_.entities) {
     // A persistent database is still running, and that is what was asked.
     if (is_database(e) && (e.status == Status::Running || e.status == Status::Completed)) continue;
+    if (is_outer_batch(e)) continue;
     if (e.status != Status::Completed || e.exit_code != 0) return 1;
   }
   return 0;
@@ -214,7 +217,8 @@ int Engine::run(const EngineHooks& hooks) {
     report_counts();
     if (plan_.database) watch_database();
     bool done = true;
-    for (const auto& e : m_.entities) done = done && (is_database(e) || state::is_terminal(e.status));
+    for (const auto& e : m_.entities)
+      done = done && (is_database(e) || is_outer_batch(e) || state::is_terminal(e.status));
     if (done) break;
     const std::string sig = wait_for_signal(tick_ms);
     if (!sig.empty()) {

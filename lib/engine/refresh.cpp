@@ -1,5 +1,7 @@
 #include "lib/engine/refresh.hpp"
 
+#include "lib/util/clock.hpp"
+
 namespace ssim::engine {
 
 using state::Status;
@@ -35,6 +37,7 @@ bool refresh(state::Manifest& m, launchers::Launcher& launcher,
     r.reason = s.reason;
     if (s.start > 0) r.start = s.start;
     if (s.end > 0) r.end = s.end;
+    if (state::is_terminal(r.status) && r.end == 0) r.end = now_seconds();  // seen ended now
     changed = true;
     if (on_change && before != r.status) on_change(r, before);
   }

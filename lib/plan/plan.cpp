@@ -177,6 +177,10 @@ Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
     db.password = o.password == spec::PasswordMode::Auto;
     db.persist = o.persist;
     db.run_dir = (fs::path(plan.path) / "orchestrator").string();
+    db.batch = o.batch;
+    db.res = resolve_resources(spec.file, "orchestrator.run", o.run,
+                               [](const std::string&) -> std::optional<std::string> { return std::nullopt; });
+    db.res.mpi = MpiKind::None;
     plan.database = db;
   }
   Builder b{spec, plan, {}};

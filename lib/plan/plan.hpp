@@ -59,6 +59,8 @@ struct Database {
   bool password = true;
   bool persist = false;
   std::string run_dir;
+  std::optional<spec::BatchSettings> batch;  // shards as batch jobs of their own
+  Resources res;                             // run settings of each shard
 };
 
 // Placeholders in Step::env filled in by the engine once the database answers.

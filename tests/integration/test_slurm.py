@@ -91,6 +91,50 @@ models:
             self.assertEqual({l.split()[2] for l in lines}, nodes)
             self.assertEqual({l.split()[3] for l in lines}, {"6"})  # 0+1+2+3 over 4 ranks
 
+    def test_entities_as_batch_jobs(self):
+        self.write("experiment.yaml", """
+experiment: {name: perjob, launcher: slurm, setup: ['echo "experiment setup"']}
+models:
+  - name: good
+    exe: /bin/sh
+    args: [-c, 'echo "hello $$1"', sh, "it's \\"quoted\\"; $$(rm -rf /)"]
+    batch: {nodes: 1, time: "00:05:00", options: {comment: "two words"}, setup: ['echo "entity setup"']}
+  - {name: bad, exe: /bin/sh, args: [-c, 'exit 3'], batch: {nodes: 1}}
+""")
+        dry = self.ssim("run", "experiment.yaml", "--dry-run", check=0).stdout
+        self.assertIn('#SBATCH --comment="two words"', dry)
+        self.ssim("run", "experiment.yaml", check=1)
+        _, s = self.status()
+        self.assertEqual(s["good"]["status"], "completed")
+        self.assertRegex(s["good"]["native_id"], r"^\d+$")  # the job itself
+        self.assertEqual(s["bad"]["status"], "failed")
+        self.assertEqual(s["bad"]["exit_code"], 3)
+        out = self.ssim("logs", "good", check=0).stdout
+        self.assertEqual(out, "experiment setup\nentity setup\nhello it's \"quoted\"; $(rm -rf /)\n")
+
+    def test_whole_experiment_as_one_batch_job(self):
+        port = free_port()
+        self.write("experiment.yaml", f"""
+experiment: {{name: whole, launcher: slurm}}
+batch: {{time: "00:10:00"}}
+orchestrator: {{port: {port}}}
+ensembles:
+  - {{name: p, exe: /bin/sh, args: [-c, 'echo $$SLURMD_NODENAME'], replicas: 2}}
+""")
+        p = self.ssim("run", "experiment.yaml", "--batch", check=0)
+        job = re.search(r"batch job (\d+)", p.stderr).group(1)
+        self.addCleanup(sh, "scancel", job, check=False)
+        with open(os.path.join(self.dir, "whole/.ssim/batch.sbatch")) as f:
+            self.assertIn("#SBATCH --nodes=3", f.read())
+        _, s = self.status()
+        self.assertEqual(s["batch"]["native_id"], job)
+
+        def finished():
+            _, s = self.status()
+            return len(s) == 4 and all(e["status"] == "completed" for e in s.values())
+        wait_for(finished, timeout=60, what="the batch job and its entities to complete")
+        self.assertEqual(sorted(self.ssim("logs", n, check=0).stdout for n in ("p_0", "p_1")), ["n2\n", "n3\n"])
+
     def test_failing_step_reports_exit_code_3(self):
         self.allocate(1)
         self.write("experiment.yaml", "experiment: {name: rc, launcher: slurm}\n"
