@@ -23,6 +23,7 @@ std::string sbatch_script(const BatchJob& job) {
   if (!job.settings.time.empty()) s += directive("time", job.settings.time);
   if (!job.settings.account.empty()) s += directive("account", job.settings.account);
   if (!job.settings.queue.empty()) s += directive("partition", job.settings.queue);
+  for (const auto& [k, v] : job.resources) s += directive(k, v);
   s += directive("output", job.out);
   s += directive("error", job.err);
   for (const auto& [k, v] : job.settings.options) s += directive(k, v.value);

@@ -13,6 +13,7 @@ namespace ssim::launchers::slurm {
 struct BatchJob {
   std::string name;
   spec::BatchSettings settings;
+  std::vector<std::pair<std::string, std::string>> resources;  // --ntasks etc. of the step
   std::vector<std::string> setup;  // experiment setup, then the batch's own
   std::string run_dir;             // where it runs; output goes to out / err
   std::string out, err;

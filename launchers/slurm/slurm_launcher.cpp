@@ -92,10 +92,14 @@ std::string SlurmLauncher::script_for(const LaunchRequest& r, const spec::BatchS
   BatchJob job;
   job.name = r.name;
   job.settings = settings;
-  if (!job.settings.nodes) {
-    const auto res = resources_.find(r.name);
-    if (res != resources_.end() && res->second.nodes) job.settings.nodes = res->second.nodes;
-  }
+  // The job asks for what its step will use, as a hand-written script would.
+  const auto res = resources_.find(r.name);
+  const plan::Resources step = res != resources_.end() ? res->second : database_res_;
+  if (!job.settings.nodes && step.nodes) job.settings.nodes = step.nodes;
+  job.resources.emplace_back("ntasks", std::to_string(step.ntasks));
+  if (step.tasks_per_node) job.resources.emplace_back("ntasks-per-node", std::to_string(step.tasks_per_node));
+  if (step.cpus_per_task) job.resources.emplace_back("cpus-per-task", std::to_string(step.cpus_per_task));
+  if (step.gpus_per_task) job.resources.emplace_back("gpus-per-task", std::to_string(step.gpus_per_task));
   job.setup = setup_;
   job.setup.insert(job.setup.end(), settings.setup.begin(), settings.setup.end());
   job.run_dir = r.run_dir;

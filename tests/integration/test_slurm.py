@@ -9,6 +9,8 @@ import unittest
 
 from ssimtest import SsimTestCase, free_port, wait_for
 
+EXAMPLES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../examples"))
+
 
 def sh(*argv, check=True):
     p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
@@ -134,6 +136,38 @@ ensembles:
             return len(s) == 4 and all(e["status"] == "completed" for e in s.values())
         wait_for(finished, timeout=60, what="the batch job and its entities to complete")
         self.assertEqual(sorted(self.ssim("logs", n, check=0).stdout for n in ("p_0", "p_1")), ["n2\n", "n3\n"])
+
+    def test_streaming_example_on_the_cluster(self):
+        yaml = os.path.join(EXAMPLES, "streaming/experiment_slurm.yaml")
+        self.ssim("run", yaml, check=0, timeout=300)
+        _, s = self.status(yaml)
+        acct = sacct([e["native_id"] for e in s.values()])
+        nodes = {name: acct[e["native_id"]][4] for name, e in s.items()}
+        self.assertEqual(nodes, {"orchestrator": "n1", "uploader_0": "n2", "uploader_1": "n3", "trainer": "n4"})
+        with open(os.path.join(s["trainer"]["run_dir"], "results.json")) as f:
+            r = json.load(f)
+        self.assertGreater(r["final_accuracy"], r["chance"] + 0.3)
+
+    def test_dataparallel_example_as_a_batch_job(self):
+        # The example for a real GPU cluster, minus what this test cluster lacks
+        # (modules, GPUs, a gpu partition).
+        with open(os.path.join(EXAMPLES, "dataparallel/experiment_slurm.yaml")) as f:
+            text = f.read()
+        text = re.sub(r"      setup:\n(        - .*\n)+", "", text)
+        text = text.replace("      queue: gpu\n", "").replace('      options: {gres: "gpu:2"}\n', "")
+        text = text.replace(", gpus_per_task: 1", "").replace('--epochs, "20"', '--epochs, "3"')
+        text = text.replace('env: {OMP_NUM_THREADS: "4", PYTHONUNBUFFERED: "1"}',
+                            'env: {OMP_NUM_THREADS: "1", MASTER_ADDR: "127.0.0.1", OMPI_MCA_btl: "^vader"}')
+        text = text.replace("exe: python3", "exe: /usr/bin/python3")
+        with open(os.path.join(EXAMPLES, "dataparallel/train.py")) as f:
+            self.write("dataparallel/train.py", f.read())
+        yaml = self.write("dataparallel/experiment.yaml", text)
+        self.ssim("run", yaml, check=0, timeout=300)
+        _, s = self.status(yaml)
+        with open(os.path.join(s["train"]["run_dir"], "results.json")) as f:
+            r = json.load(f)
+        self.assertEqual(r["workers"], 4)
+        self.assertTrue(os.path.exists(os.path.join(s["train"]["run_dir"], "checkpoint.pt")))
 
     def test_failing_step_reports_exit_code_3(self):
         self.allocate(1)
