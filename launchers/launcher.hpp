@@ -2,6 +2,7 @@
 // The launcher seam (DESIGN.md): start a step without blocking, poll many jobs with one
 // query, cancel. The engine, `ssim status` and `ssim stop` only talk to this interface;
 // local, Slurm, PBS and LSF implement it.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -62,6 +63,8 @@ class Launcher {
   virtual std::vector<JobRef> start(std::span<const LaunchRequest> requests) = 0;
   // The status of every job, in order, from one query.
   virtual std::vector<JobStatus> poll(std::span<const JobRef> jobs) = 0;
+  // Where to report scheduler command failures and retries (the engine's log).
+  virtual void set_log(std::function<void(const std::string&)> log) { (void)log; }
   // Scheduler commands issued by poll() so far (0 for the local launcher).
   virtual int scheduler_queries() const { return 0; }
   // Asks the jobs to stop (force: kill them now). Marks them as cancelled by ssim.

@@ -193,11 +193,19 @@ std::vector<JobStatus> SlurmLauncher::poll(std::span<const JobRef> jobs) {
   std::map<std::string, JobStatus> accounted;
   if (!ids.empty()) {
     ++queries_;
-    const auto r = run_with_retries(*runner_,
-                                    {"sacct", "--parsable2", "--noheader", "--format=JobID,State,ExitCode", "-j", ids},
-                                    20s, log_);
-    // A failing sacct is not a job state: fall back on what srun's supervisor saw.
-    if (r.exit_code == 0) accounted = parse_sacct(r.out);
+    if (!accounting_off_) {
+      const auto r = run_with_retries(
+          *runner_, {"sacct", "--parsable2", "--noheader", "--format=JobID,State,ExitCode", "-j", ids}, 20s, log_,
+          /*tries=*/2);
+      // A failing sacct is not a job state: fall back on what srun's supervisor saw.
+      if (r.exit_code == 0) accounted = parse_sacct(r.out);
+      else if (r.err.find("accounting storage is disabled") != std::string::npos) accounting_off_ = true;
+    }
+    if (accounting_off_) {
+      // Without accounting: squeue -t all knows jobs for MinJobAge; steps end with srun.
+      const auto r = run_with_retries(*runner_, {"squeue", "-h", "-t", "all", "-j", ids, "-o", "%i|%T|%r"}, 20s, log_, 2);
+      if (r.exit_code == 0) accounted = parse_squeue(r.out);
+    }
   }
   std::vector<JobStatus> out;
   for (size_t i = 0; i < jobs.size(); ++i) {

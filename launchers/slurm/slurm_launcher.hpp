@@ -41,6 +41,7 @@ class SlurmLauncher : public Launcher {
 
   // Scheduler commands issued by poll() so far (the benchmark checks: one per poll).
   int scheduler_queries() const override { return queries_; }
+  void set_log(Log log) override { log_ = std::move(log); }
 
  private:
   std::vector<std::string> wrapped(const std::string& run_dir, const std::vector<std::string>& program) const;
@@ -57,6 +58,7 @@ class SlurmLauncher : public Launcher {
   plan::Resources database_res_;
   bool database_batched_ = false;
   int queries_ = 0;
+  bool accounting_off_ = false;  // sacct says accounting is disabled: squeue instead
 };
 
 // The recorded JOB.STEP id of the step running in `run_dir`, or "".

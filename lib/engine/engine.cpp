@@ -25,6 +25,7 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launchers::Lau
     : plan_(plan), m_(manifest), launcher_(launcher), progress_(&progress), log_(std::move(log)),
       signal_fd_(signal_fd) {
   for (const auto& s : plan_.steps) steps_[s.name] = &s;
+  launcher_.set_log([log = log_](const std::string& line) { log->warn("{}", line); });
 }
 
 void Engine::save() { state::save_manifest(m_); }

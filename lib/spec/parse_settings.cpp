@@ -46,7 +46,12 @@ BatchSettings read_batch(const YamlReader& r, const YAML::Node& node, const std:
   }
   if (auto n = node["account"]) b.account = r.scalar(n, join_field(field, "account"));
   if (auto n = node["queue"]) b.queue = r.scalar(n, join_field(field, "queue"));
-  if (auto n = node["options"]) b.options = r.text_map(n, join_field(field, "options"));
+  if (auto n = node["options"]) {
+    b.options = r.text_map(n, join_field(field, "options"));
+    for (const auto& [k, v] : b.options)
+      if (v.value.find_first_of("\n\r\"") != std::string::npos)
+        r.fail(v.loc, join_field(field, "options." + k), "a scheduler option cannot hold a newline or a double quote");
+  }
   if (auto n = node["setup"]) b.setup = r.string_list(n, join_field(field, "setup"));
   return b;
 }

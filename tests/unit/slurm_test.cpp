@@ -3,6 +3,7 @@
 #include "launchers/slurm/hostlist.hpp"
 #include "launchers/slurm/placement.hpp"
 #include "launchers/slurm/sacct.hpp"
+#include "launchers/slurm/sbatch_script.hpp"
 #include "launchers/slurm/srun_command.hpp"
 #include "tests/unit/helpers.hpp"
 
@@ -107,4 +108,30 @@ TEST_CASE("srun lines carry placement, resources, overlap, pmix and launcher_arg
   const auto single = srun_command("12", "db", one, Placement{{"n1"}, false}, {"x"});
   CHECK(std::find(single.begin(), single.end(), "--mpi=pmix") == single.end());
   CHECK(std::find(single.begin(), single.end(), "--overlap") == single.end());
+}
+
+TEST_CASE("batch scripts: directives, resources, setup as written, the command quoted") {
+  BatchJob job;
+  job.name = "train";
+  job.settings.nodes = 2;
+  job.settings.time = "01:00:00";
+  job.settings.queue = "gpu";
+  job.settings.options = {{"gres", spec::Text{"gpu:2", {}}}, {"comment", spec::Text{"two words", {}}}};
+  job.resources = {{"ntasks", "4"}};
+  job.setup = {"module load pytorch"};
+  job.run_dir = "/runs/x y/train";
+  job.out = "/runs/x y/train/train.out";
+  job.err = "/runs/x y/train/train.err";
+  job.env = {{"SSDB", "h:1"}, {"NOTE", "it's $(danger)"}};
+  job.command = {"srun", "python3", "a b", "$(rm -rf /)"};
+  const std::string s = sbatch_script(job);
+  CHECK_THAT(s, Catch::StartsWith("#!/bin/bash\n#SBATCH --job-name=train\n#SBATCH --nodes=2\n"));
+  CHECK_THAT(s, Catch::Contains("#SBATCH --partition=gpu\n#SBATCH --ntasks=4\n"));
+  CHECK_THAT(s, Catch::Contains("#SBATCH --output=\"/runs/x y/train/train.out\"\n"));
+  CHECK_THAT(s, Catch::Contains("#SBATCH --gres=gpu:2\n#SBATCH --comment=\"two words\"\n"));
+  CHECK_THAT(s, Catch::Contains("cd '/runs/x y/train'\n"));
+  CHECK_THAT(s, Catch::Contains("export NOTE='it'\\''s $(danger)'\n"));
+  CHECK_THAT(s, Catch::Contains("module load pytorch\nexec srun python3 'a b' '$(rm -rf /)'\n"));
+  job.settings.options = {{"comment", spec::Text{"a\nb", {}}}};
+  CHECK_THROWS_AS(sbatch_script(job), std::invalid_argument);
 }
