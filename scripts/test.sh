@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, brings up the local Slurm test
 # cluster (scripts/slurm-cluster.sh), runs every test with ctest, and takes the cluster
-# down again whatever the tests did.
+# down again whatever the tests did. Exits with ctest's status.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
 scripts/install-deps.sh
 scripts/build.sh
 scripts/slurm-cluster.sh up
-trap 'scripts/slurm-cluster.sh down' EXIT
-cd build
+trap 'rc=$?; "$root/scripts/slurm-cluster.sh" down || true; exit $rc' EXIT
+cd "$root/build"
 ctest --output-on-failure -j2 "$@"

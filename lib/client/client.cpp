@@ -20,16 +20,14 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i <= s.size()) {
-    size_t j = s.find(',', i);
-    if (j == std::string::npos) j = s.size();
-    if (j > i) out.push_back(s.substr(i, j - i));
-    i = j + 1;
+// Tries `done` up to `tries` times, `interval_ms` apart.
+template <class F>
+bool poll_until(F&& done, int interval_ms, int tries) {
+  for (int i = 0; i < tries; ++i) {
+    if (done()) return true;
+    if (i + 1 < tries) std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
   }
-  return out;
+  return false;
 }
 
 std::chrono::milliseconds connect_timeout() {
@@ -50,7 +48,7 @@ Client::Client() : Client(env("SSDB"), env("SSDB_PASSWORD")) {}
 Client::Client(const std::string& address, const std::string& password)
     : router_(std::make_unique<Router>(address, password, connect_timeout())), chunk_bytes_(kDefaultChunkBytes) {
   out_prefix_ = env("SSKEYOUT");
-  sources_ = split_commas(env("SSKEYIN"));
+  sources_ = split_list(env("SSKEYIN"));
   source_ = sources_.empty() ? out_prefix_ : sources_.front();
 }
 
@@ -281,11 +279,7 @@ bool Client::tensor_exists(const std::string& name) {
 }
 
 bool Client::poll_tensor(const std::string& name, int interval_ms, int tries) {
-  for (int i = 0; i < tries; ++i) {
-    if (tensor_exists(name)) return true;
-    if (i + 1 < tries) std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
-  }
-  return false;
+  return poll_until([&] { return tensor_exists(name); }, interval_ms, tries);
 }
 
 void Client::delete_tensor_key(const std::string& key) {
@@ -387,11 +381,7 @@ bool Client::dataset_exists(const std::string& name) {
 }
 
 bool Client::poll_dataset(const std::string& name, int interval_ms, int tries) {
-  for (int i = 0; i < tries; ++i) {
-    if (dataset_exists(name)) return true;
-    if (i + 1 < tries) std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
-  }
-  return false;
+  return poll_until([&] { return dataset_exists(name); }, interval_ms, tries);
 }
 
 void Client::delete_dataset(const std::string& name) {
@@ -435,11 +425,7 @@ std::vector<Dataset> Client::get_datasets_from_list(const std::string& list, int
 }
 
 bool Client::poll_list_length(const std::string& list, uint64_t min_length, int interval_ms, int tries) {
-  for (int i = 0; i < tries; ++i) {
-    if (get_list_length(list) >= min_length) return true;
-    if (i + 1 < tries) std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
-  }
-  return false;
+  return poll_until([&] { return get_list_length(list) >= min_length; }, interval_ms, tries);
 }
 
 void Client::delete_list(const std::string& list) {

@@ -12,16 +12,21 @@ std::pair<std::string, int> split_address(const std::string& a) {
 }
 }  // namespace
 
-Router::Router(const std::string& addresses, std::string password, std::chrono::milliseconds timeout)
-    : password_(std::move(password)), timeout_(timeout) {
-  std::vector<std::string> list;
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
   size_t i = 0;
-  while (i <= addresses.size()) {
-    size_t j = addresses.find(',', i);
-    if (j == std::string::npos) j = addresses.size();
-    if (j > i) list.push_back(addresses.substr(i, j - i));
+  while (i <= text.size()) {
+    size_t j = text.find(',', i);
+    if (j == std::string::npos) j = text.size();
+    if (j > i) out.push_back(text.substr(i, j - i));
     i = j + 1;
   }
+  return out;
+}
+
+Router::Router(const std::string& addresses, std::string password, std::chrono::milliseconds timeout)
+    : password_(std::move(password)), timeout_(timeout) {
+  const std::vector<std::string> list = split_list(addresses);
   if (list.empty()) throw ConnectionError("no database address (is SSDB set?)");
   std::string errors;
   for (const auto& a : list) {

@@ -11,6 +11,9 @@
 
 namespace ssim::client {
 
+// "a,b,,c" -> {a, b, c}: SSDB's addresses, SSKEYIN's names.
+std::vector<std::string> split_list(const std::string& text);
+
 class Router {
  public:
   // `addresses`: "host:port[,host:port...]". Connects to the first that answers.

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "lib/orchestrator/config.hpp"
-#include "lib/orchestrator/db_client.hpp"
+#include "lib/client/connection.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/errors.hpp"
 
@@ -105,11 +105,16 @@ std::string ssdb_value(const std::vector<Address>& addresses) {
 
 namespace {
 
+// The orchestrator's own commands use the data client's connection (hiredis).
+using client::Connection;
+
+std::string text_of(const client::Reply& r) { return r->str ? std::string(r->str, r->len) : std::to_string(r->integer); }
+
 bool answers(const Address& a, const std::string& password, std::string& last_error) {
   try {
-    DbConnection c(a.host, a.port, password, std::chrono::milliseconds(500));
-    return c.command({"PING"}) == "PONG";
-  } catch (const DbError& e) {
+    Connection c(a.host, a.port, password, std::chrono::milliseconds(500));
+    return text_of(c.command({"PING"})) == "PONG";
+  } catch (const client::ClientError& e) {
     last_error = e.what();
     return false;
   }
@@ -121,22 +126,22 @@ void form_cluster(const std::vector<Address>& nodes, const std::string& password
   const int total = 16384;
   const int n = static_cast<int>(nodes.size());
   for (int i = 0; i < n; ++i) {
-    DbConnection c(nodes[i].host, nodes[i].port, password, std::chrono::milliseconds(2000));
+    Connection c(nodes[i].host, nodes[i].port, password, std::chrono::milliseconds(2000));
     const int first = total * i / n, last = total * (i + 1) / n - 1;
     c.command({"CLUSTER", "ADDSLOTSRANGE", std::to_string(first), std::to_string(last)});
   }
   // Every pair meets directly: the handshake carries each node's slots at once, where
   // gossip alone takes seconds to spread them.
   for (int i = 0; i < n; ++i) {
-    DbConnection c(nodes[i].host, nodes[i].port, password, std::chrono::milliseconds(2000));
+    Connection c(nodes[i].host, nodes[i].port, password, std::chrono::milliseconds(2000));
     for (int j = i + 1; j < n; ++j) c.command({"CLUSTER", "MEET", nodes[j].host, std::to_string(nodes[j].port)});
   }
   auto wait = std::chrono::milliseconds(5);
   for (const auto& node : nodes) {
     while (true) {
       check();
-      DbConnection c(node.host, node.port, password, std::chrono::milliseconds(2000));
-      const std::string info = c.command({"CLUSTER", "INFO"});
+      Connection c(node.host, node.port, password, std::chrono::milliseconds(2000));
+      const std::string info = text_of(c.command({"CLUSTER", "INFO"}));
       if (info.find("cluster_state:ok") != std::string::npos &&
           info.find("cluster_known_nodes:" + std::to_string(n)) != std::string::npos)
         break;
@@ -182,9 +187,9 @@ void shutdown_shards(const std::vector<std::string>& run_dirs, const std::string
     const auto a = read_address(dir);
     if (!a) continue;
     try {
-      DbConnection c(a->host, a->port, password, std::chrono::milliseconds(500));
+      Connection c(a->host, a->port, password, std::chrono::milliseconds(500));
       c.command({"SHUTDOWN", "NOSAVE"});
-    } catch (const DbError&) {
+    } catch (const client::ClientError&) {
       // SHUTDOWN closes the connection without a reply; a server already gone is fine too.
     }
   }
