@@ -20,6 +20,23 @@ namespace ssim::app {
 
 namespace fs = std::filesystem;
 
+std::string experiment_batch_script(const plan::Plan& plan, const std::string& file) {
+  launchers::slurm::BatchJob job;
+  job.name = "ssim-" + plan.name;
+  if (plan.batch) job.settings = *plan.batch;
+  // Nodes from the placement plan: the database's and each exclusive entity's own.
+  if (!job.settings.nodes) job.settings.nodes = std::max(1, launchers::slurm::nodes_needed(plan));
+  job.settings.options.insert(job.settings.options.begin(), {"exclusive", spec::Text{"", {}}});
+  job.setup = plan.setup;
+  if (plan.batch) job.setup.insert(job.setup.end(), plan.batch->setup.begin(), plan.batch->setup.end());
+  const std::string state_dir = plan.path + "/.ssim";
+  job.run_dir = fs::current_path().string();  // experiment.path resolves from here, inside too
+  job.out = state_dir + "/batch.out";
+  job.err = state_dir + "/batch.err";
+  job.command = {self_exe(), "run", fs::absolute(file).string(), "--in-batch"};
+  return launchers::slurm::sbatch_script(job);
+}
+
 int submit_experiment(const Loaded& l, const RunRequest& req) {
   const plan::Plan& plan = l.plan;
   if (plan.launcher != "slurm")
@@ -31,19 +48,11 @@ int submit_experiment(const Loaded& l, const RunRequest& req) {
                                                                 : generate::Existing::Refuse);
   for (const auto& w : generated.warnings) std::cerr << "ssim: warning: " << w << "\n";
 
-  launchers::slurm::BatchJob job;
-  job.name = "ssim-" + plan.name;
-  if (plan.batch) job.settings = *plan.batch;
-  if (!job.settings.nodes) job.settings.nodes = std::max(1, launchers::slurm::nodes_needed(plan));
-  job.setup = plan.setup;
-  if (plan.batch) job.setup.insert(job.setup.end(), plan.batch->setup.begin(), plan.batch->setup.end());
   const std::string state_dir = plan.path + "/.ssim";
-  job.run_dir = fs::current_path().string();  // experiment.path resolves from here, inside too
-  job.out = state_dir + "/batch.out";
-  job.err = state_dir + "/batch.err";
-  job.command = {self_exe(), "run", fs::absolute(req.file).string(), "--in-batch"};
   const std::string script = state_dir + "/batch.sbatch";
-  write_file_atomically(script, launchers::slurm::sbatch_script(job), 0700);
+  write_file_atomically(script, experiment_batch_script(plan, req.file), 0700);
+  const int nodes = plan.batch && plan.batch->nodes ? *plan.batch->nodes
+                                                    : std::max(1, launchers::slurm::nodes_needed(plan));
 
   auto runner = launchers::make_process_runner();
   const auto r = runner->run({"sbatch", "--parsable", script}, std::chrono::seconds(60));
@@ -68,7 +77,7 @@ int submit_experiment(const Loaded& l, const RunRequest& req) {
   m.entities.insert(m.entities.begin(), batch);
   state::save_manifest(m);
   state::record_run(fs::current_path().string(), plan.file, plan.path);
-  std::cerr << "ssim: submitted " << plan.name << " as batch job " << id << " (" << *job.settings.nodes
+  std::cerr << "ssim: submitted " << plan.name << " as batch job " << id << " (" << nodes
             << " nodes; script " << script << ")\n  ssim status " << plan.path << "\n";
   if (req.json) std::cout << "{\"job_id\": \"" << id << "\", \"path\": \"" << plan.path << "\"}\n";
   return 0;

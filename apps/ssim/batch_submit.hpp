@@ -10,4 +10,7 @@ namespace ssim::app {
 // entities inside it. Returns the exit code.
 int submit_experiment(const Loaded& loaded, const RunRequest& request);
 
+// The script `ssim run --batch` submits (for --dry-run too).
+std::string experiment_batch_script(const plan::Plan& plan, const std::string& file);
+
 }  // namespace ssim::app

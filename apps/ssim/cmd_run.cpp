@@ -1,4 +1,5 @@
 // ssim run FILE: validate, generate, and (with the engine) run the experiment.
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -8,6 +9,7 @@
 #include "apps/ssim/load.hpp"
 #include "apps/ssim/print_plan.hpp"
 #include "apps/ssim/verbs.hpp"
+#include "launchers/slurm/placement.hpp"
 #include "apps/ssim/run_session.hpp"
 #include "lib/plan/plan_json.hpp"
 #include "lib/util/errors.hpp"
@@ -39,9 +41,20 @@ Action add_run(CLI::App& app) {
   return [o] {
     // --batch goes through a scheduler: with launcher auto outside an allocation, Slurm.
     const Loaded l = load(o->file, o->launcher.empty() && o->batch && !std::getenv("SLURM_JOB_ID") ? "" : o->launcher);
-    if (o->batch && l.plan.launcher == "local" && l.spec.launcher == "auto" && o->launcher.empty())
-      return submit_experiment(load(o->file, "slurm"), RunRequest{false, false, o->overwrite, o->json, false, o->file});
-    if (o->batch) return submit_experiment(l, RunRequest{false, false, o->overwrite, o->json, false, o->file});
+    if (o->batch) {
+      const bool auto_slurm = l.plan.launcher == "local" && l.spec.launcher == "auto" && o->launcher.empty();
+      const Loaded b = auto_slurm ? load(o->file, "slurm") : l;
+      if (o->dry_run) {
+        if (b.plan.launcher != "slurm") throw UsageError("--batch submits through sbatch: it needs launcher slurm");
+        std::cout << "batch script (" << b.plan.path << "/.ssim/batch.sbatch):\n"
+                  << experiment_batch_script(b.plan, o->file) << "\ninside the job:\n";
+        const int nodes = b.plan.batch && b.plan.batch->nodes ? *b.plan.batch->nodes
+                                                              : launchers::slurm::nodes_needed(b.plan);
+        print_plan(std::cout, b.plan, *prepare_launcher(b.plan, false, std::max(1, nodes)).launcher);
+        return 0;
+      }
+      return submit_experiment(b, RunRequest{false, false, o->overwrite, o->json, false, o->file});
+    }
     if (o->dry_run) {
       const auto rl = prepare_launcher(l.plan, false);
       if (o->json)

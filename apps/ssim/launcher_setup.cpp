@@ -9,7 +9,7 @@ namespace ssim::app {
 using launchers::slurm::Allocation;
 using launchers::slurm::SlurmLauncher;
 
-RunLauncher prepare_launcher(const plan::Plan& plan, bool request) {
+RunLauncher prepare_launcher(const plan::Plan& plan, bool request, int placeholder_nodes) {
   RunLauncher out;
   if (plan.launcher != "slurm") {
     out.launcher = launchers::make_launcher(plan.launcher);
@@ -25,6 +25,11 @@ RunLauncher prepare_launcher(const plan::Plan& plan, bool request) {
     slurm->set_allocation(plan, Allocation{"", {}});
     out.launcher = std::move(slurm);
     return out;
+  }
+  if (!allocation && !plan.allocation && placeholder_nodes > 0) {
+    Allocation placeholder{"$SLURM_JOB_ID", {}};
+    for (int i = 1; i <= placeholder_nodes; ++i) placeholder.hosts.push_back("node" + std::to_string(i));
+    allocation = placeholder;
   }
   if (!allocation && !plan.allocation)
     throw UsageError("launcher slurm needs an allocation: run ssim inside salloc or sbatch, give the experiment "

@@ -18,8 +18,9 @@ struct RunLauncher {
 // Checks that the plan fits where it will run (exit 2 when not: UsageError) and, when
 // `request` is true, requests the allocation `allocation:` asks for (exit 3 when refused).
 // With request false (dry runs, the check before generating), placement is computed on
-// the current allocation or on placeholder nodes node1..nodeN.
-RunLauncher prepare_launcher(const plan::Plan& plan, bool request);
+// the current allocation or on placeholder nodes node1..nodeN (N from `allocation:`, or
+// `placeholder_nodes` for the inside of `ssim run --batch`).
+RunLauncher prepare_launcher(const plan::Plan& plan, bool request, int placeholder_nodes = 0);
 
 // scancel of an allocation ssim made.
 void release(const RunLauncher& launcher);
