@@ -78,6 +78,12 @@ bool detach_monitor(state::RunLock& lock, engine::Engine& engine, const state::M
 int run_experiment(const Loaded& l, const RunRequest& req) {
   const plan::Plan& plan = l.plan;
   prepare_launcher(plan, false);  // fits? (exit 2 before anything is written)
+  if (plan.launcher == "local")
+    for (const auto& s : plan.steps)
+      if (s.batch) {
+        std::cerr << "ssim: warning: " << s.name << ": batch: needs a scheduler; the local launcher runs it directly\n";
+        break;
+      }
   const fs::path path = plan.path;
   std::error_code ec;
   if (fs::exists(path / ".ssim", ec)) refuse_if_running(plan.path);

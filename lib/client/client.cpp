@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "lib/client/bulk.hpp"
+#include "lib/client/client_internal.hpp"
 #include "lib/client/router.hpp"
 #include "lib/client/wire_format.hpp"
 
@@ -20,15 +21,6 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
-// Tries `done` up to `tries` times, `interval_ms` apart.
-template <class F>
-bool poll_until(F&& done, int interval_ms, int tries) {
-  for (int i = 0; i < tries; ++i) {
-    if (done()) return true;
-    if (i + 1 < tries) std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
-  }
-  return false;
-}
 
 std::chrono::milliseconds connect_timeout() {
   const std::string s = env("SSIM_CONNECT_TIMEOUT");
@@ -73,21 +65,6 @@ std::string Client::put_key(const std::string& name, bool on) const {
 
 std::string Client::get_key(const std::string& name, bool on) const {
   return on && !source_.empty() ? source_ + "." + name : name;
-}
-
-// Runs `f`, following cluster redirections: MOVED refreshes the slot map, ASK (a slot
-// being migrated) does too and retries; a few rounds at most.
-template <class F>
-auto Client::with_redirects(F&& f) -> decltype(f()) {
-  for (int attempt = 0;; ++attempt) {
-    try {
-      return f();
-    } catch (const ReplyError& e) {
-      if (!(e.moved() || e.ask()) || attempt >= 5) throw;
-      router_->refresh();
-      if (e.ask()) router_->at(e.target()).command({"ASKING"});
-    }
-  }
 }
 
 // ---- tensors ----------------------------------------------------------------
@@ -312,125 +289,6 @@ void Client::copy_tensor(const std::string& source, const std::string& destinati
 void Client::rename_tensor(const std::string& source, const std::string& destination) {
   copy_tensor(source, destination);
   delete_tensor_key(get_key(source, tensor_prefix_));
-}
-
-// ---- datasets ---------------------------------------------------------------
-
-namespace {
-std::string meta_key(const std::string& dataset_key) { return "{" + dataset_key + "}.meta"; }
-std::string member_key(const std::string& dataset_key, const std::string& tensor) {
-  return "{" + dataset_key + "}.t." + tensor;
-}
-}  // namespace
-
-void Client::put_dataset_key(const std::string& key, const Dataset& ds) {
-  // Every key shares the hash tag {key}: one shard, one pipeline, metadata last.
-  with_redirects([&] {
-    SetBatch batch(*router_);
-    std::vector<std::string> headers;
-    headers.reserve(ds.tensor_names().size());
-    for (const auto& name : ds.tensor_names()) {
-      const Tensor& t = ds.get_tensor(name);
-      const std::string tk = member_key(key, name);
-      TensorHeader h;
-      h.dtype = t.dtype();
-      h.dims = t.dims();
-      h.payload_bytes = t.bytes();
-      h.chunk_bytes = chunk_bytes_;
-      const char* bytes = static_cast<const char*>(t.data());
-      if (t.bytes() <= chunk_bytes_) {
-        headers.push_back(encode_header(h));
-        batch.set(tk, {headers.back(), std::string_view(bytes, t.bytes())});
-        continue;
-      }
-      h.chunks = static_cast<uint32_t>((t.bytes() + chunk_bytes_ - 1) / chunk_bytes_);
-      for (uint32_t i = 0; i < h.chunks; ++i) {
-        const uint64_t off = static_cast<uint64_t>(i) * chunk_bytes_;
-        batch.set(chunk_key(tk, i), {std::string_view(bytes + off, std::min<uint64_t>(chunk_bytes_, t.bytes() - off))});
-      }
-      headers.push_back(encode_header(h));
-      batch.set(tk, {headers.back()});
-    }
-    const std::string meta = ds.meta_json();
-    batch.set(meta_key(key), {meta});
-    batch.run();
-  });
-}
-
-Dataset Client::get_dataset_key(const std::string& key, const std::string& name) {
-  const std::string mk = meta_key(key);
-  const Reply meta = with_redirects([&] { return router_->for_key(mk).command({"GET", mk}); });
-  if (meta->type == REDIS_REPLY_NIL) throw KeyNotFound("no dataset \"" + key + "\" in the database");
-  Dataset ds(name);
-  const std::string text(meta->str, meta->len);
-  ds.load_meta_json(text);
-  const auto doc = nlohmann::json::parse(text, nullptr, false);
-  for (const auto& t : doc.value("tensors", std::vector<std::string>{})) ds.add_tensor(t, get_tensor_at(member_key(key, t)));
-  return ds;
-}
-
-void Client::put_dataset(const Dataset& ds) { put_dataset_key(put_key(ds.name(), dataset_prefix_), ds); }
-
-Dataset Client::get_dataset(const std::string& name) {
-  return get_dataset_key(get_key(name, dataset_prefix_), name);
-}
-
-bool Client::dataset_exists(const std::string& name) {
-  const std::string mk = meta_key(get_key(name, dataset_prefix_));
-  return with_redirects([&] { return router_->for_key(mk).command({"EXISTS", mk})->integer == 1; });
-}
-
-bool Client::poll_dataset(const std::string& name, int interval_ms, int tries) {
-  return poll_until([&] { return dataset_exists(name); }, interval_ms, tries);
-}
-
-void Client::delete_dataset(const std::string& name) {
-  const std::string key = get_key(name, dataset_prefix_);
-  const Dataset ds = get_dataset_key(key, name);
-  for (const auto& t : ds.tensor_names()) delete_tensor_key(member_key(key, t));
-  const std::string mk = meta_key(key);
-  with_redirects([&] { return router_->for_key(mk).command({"DEL", mk}); });
-}
-
-// ---- lists --------------------------------------------------------------------
-
-void Client::append_to_list(const std::string& list, const Dataset& ds) {
-  const std::string dk = put_key(ds.name(), dataset_prefix_);
-  put_dataset_key(dk, ds);
-  const std::string lk = put_key(list, list_prefix_);
-  with_redirects([&] { return router_->for_key(lk).command({"RPUSH", lk, dk}); });
-}
-
-uint64_t Client::get_list_length(const std::string& list) {
-  const std::string lk = get_key(list, list_prefix_);
-  return static_cast<uint64_t>(with_redirects([&] { return router_->for_key(lk).command({"LLEN", lk}); })->integer);
-}
-
-std::vector<Dataset> Client::get_datasets_from_list(const std::string& list, int64_t start, int64_t end) {
-  const std::string lk = get_key(list, list_prefix_);
-  const Reply items = with_redirects(
-      [&] { return router_->for_key(lk).command({"LRANGE", lk, std::to_string(start), std::to_string(end)}); });
-  std::vector<Dataset> out;
-  for (size_t i = 0; i < items->elements; ++i) {
-    const std::string dk(items->element[i]->str, items->element[i]->len);
-    // The stored key carries its writer's prefix; the dataset keeps its plain name.
-    const size_t dot = dk.find('.');
-    const std::string name = dataset_prefix_ && dot != std::string::npos && !source_.empty() &&
-                                     dk.compare(0, dot, source_) == 0
-                                 ? dk.substr(dot + 1)
-                                 : dk;
-    out.push_back(get_dataset_key(dk, name));
-  }
-  return out;
-}
-
-bool Client::poll_list_length(const std::string& list, uint64_t min_length, int interval_ms, int tries) {
-  return poll_until([&] { return get_list_length(list) >= min_length; }, interval_ms, tries);
-}
-
-void Client::delete_list(const std::string& list) {
-  const std::string lk = get_key(list, list_prefix_);
-  with_redirects([&] { return router_->for_key(lk).command({"DEL", lk}); });
 }
 
 }  // namespace ssim::client

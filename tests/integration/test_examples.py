@@ -16,7 +16,18 @@ BUILD = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(os.envir
 class Examples(SsimTestCase):
     def run_example(self, yaml, timeout=600):
         p = self.ssim("run", yaml, timeout=timeout)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        if p.returncode != 0:  # say why: the failed entities' own stderr
+            _, entities = self.status(yaml)
+            details = ""
+            for name, e in entities.items():
+                if e["status"] != "completed":
+                    try:
+                        with open(os.path.join(e["run_dir"], name + ".err")) as f:
+                            err = f.read()[-3000:]
+                    except OSError:
+                        err = ""
+                    details += f"\n--- {name} ({e['status']}, {e['reason']}):\n{err}"
+            self.fail(p.stdout + p.stderr + details)
         doc, entities = self.status(yaml)
         for e in entities.values():
             self.assertEqual(e["status"], "completed", e)
