@@ -78,8 +78,10 @@ models:
 
     def test_mpi_steps_with_pmix_and_with_mpirun(self):
         self.allocate(4)
+        # One file per rank: ranks' stdout lines may interleave in the shared .out file.
         self.write("hello.py", "from mpi4py import MPI\nimport os\nc = MPI.COMM_WORLD\n"
-                   "total = c.allreduce(c.Get_rank())\nprint(c.Get_rank(), c.Get_size(), os.environ['SLURMD_NODENAME'], total)\n")
+                   "total = c.allreduce(c.Get_rank())\n"
+                   "open(f'rank{c.Get_rank()}.txt', 'w').write(f\"{c.Get_rank()} {c.Get_size()} {os.environ['SLURMD_NODENAME']} {total}\")\n")
         self.write("experiment.yaml", """
 experiment: {name: mpi, launcher: slurm, env: {OMPI_MCA_btl: "^vader"}}
 models:
@@ -87,8 +89,12 @@ models:
   - {name: viampirun, exe: /usr/bin/python3, args: [hello.py], run: {nodes: 2, ntasks: 4, mpi: mpirun}, files: {copy: [hello.py]}}
 """)
         self.ssim("run", "experiment.yaml", check=0)
+        _, s = self.status()
         for name, nodes in (("pmix", {"n1", "n2"}), ("viampirun", {"n3", "n4"})):
-            lines = sorted(self.ssim("logs", name, check=0).stdout.split("\n")[:-1])
+            lines = []
+            for r in range(4):
+                with open(os.path.join(s[name]["run_dir"], f"rank{r}.txt")) as f:
+                    lines.append(f.read())
             self.assertEqual(len(lines), 4, lines)
             self.assertEqual({l.split()[2] for l in lines}, nodes)
             self.assertEqual({l.split()[3] for l in lines}, {"6"})  # 0+1+2+3 over 4 ranks
