@@ -95,6 +95,14 @@ class SsimTestCase(unittest.TestCase):
         self.popens.append(p)
         return p
 
+    def run_until(self, path, entity, condition=lambda e: e["status"] == "running", what="running"):
+        """Starts `ssim run experiment.yaml` in the background and waits until `entity`
+        of the experiment at `path` meets `condition`; returns the Popen."""
+        run = self.ssim_background("run", "experiment.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, path, ".ssim/manifest.json")), what="manifest")
+        wait_for(lambda: condition(self.status()[1][entity]), what=f"{entity} {what}")
+        return run
+
     def status(self, exp="experiment.yaml"):
         p = self.ssim("status", exp, "--json", check=0)
         doc = json.loads(p.stdout)

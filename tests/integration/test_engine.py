@@ -132,9 +132,7 @@ models:
 class Survival(SsimTestCase):
     def test_kill_9_of_run_then_status_is_exact_and_stop_leaves_nothing(self):
         self.write("experiment.yaml", LONG)
-        run = self.ssim_background("run", "experiment.yaml")
-        wait_for(lambda: os.path.exists(os.path.join(self.dir, "long/.ssim/manifest.json")), what="manifest")
-        wait_for(lambda: self.status()[1]["forever"]["status"] == "running", what="forever running")
+        run = self.run_until("long", "forever")
         run.kill()
         run.wait()
         # sleeper ends after ssim run died: status must still see it complete.
@@ -161,9 +159,7 @@ class Survival(SsimTestCase):
 
     def test_ctrl_c_cancels_everything_within_5s(self):
         self.write("experiment.yaml", LONG)
-        run = self.ssim_background("run", "experiment.yaml")
-        wait_for(lambda: os.path.exists(os.path.join(self.dir, "long/.ssim/manifest.json")), what="manifest")
-        wait_for(lambda: self.status()[1]["forever"]["status"] == "running", what="forever running")
+        run = self.run_until("long", "forever")
         exp_id = self.manifest("long")["id"]
         t0 = time.monotonic()
         run.send_signal(signal.SIGINT)
@@ -179,9 +175,7 @@ class Survival(SsimTestCase):
 
     def test_second_run_is_refused_while_first_runs(self):
         self.write("experiment.yaml", LONG)
-        run = self.ssim_background("run", "experiment.yaml")
-        wait_for(lambda: os.path.exists(os.path.join(self.dir, "long/.ssim/manifest.json")), what="manifest")
-        wait_for(lambda: self.status()[1]["forever"]["status"] == "running", what="forever running")
+        run = self.run_until("long", "forever")
         for extra in ([], ["--overwrite"], ["--resume"]):
             p = self.ssim("run", "experiment.yaml", *extra, check=2)
             self.assertIn("already running", p.stderr)
@@ -210,9 +204,7 @@ models:
   - {name: victim, exe: /bin/sleep, args: ["300"]}
   - {name: worker, exe: /bin/sleep, args: ["0.5"]}
 """)
-        run = self.ssim_background("run", "experiment.yaml")
-        wait_for(lambda: os.path.exists(os.path.join(self.dir, "part/.ssim/manifest.json")), what="manifest")
-        wait_for(lambda: self.status()[1]["victim"]["status"] == "running", what="victim running")
+        run = self.run_until("part", "victim")
         self.ssim("stop", "part", "victim", check=0)
         self.assertEqual(run.wait(timeout=20), 1)
         _, s = self.status()

@@ -93,9 +93,7 @@ orchestrator: {{port: {port}}}
 models:
   - {{name: waiter, exe: /bin/sleep, args: ["3"]}}
 """)
-        run = self.ssim_background("run", "experiment.yaml")
-        wait_for(lambda: os.path.exists(os.path.join(self.dir, "lost/.ssim/manifest.json")), what="manifest")
-        wait_for(lambda: self.status()[1]["waiter"]["status"] == "running", what="waiter running")
+        run = self.run_until("lost", "waiter")
         db_pid = self.status()[1]["orchestrator"]["pid"]
         os.kill(db_pid, signal.SIGKILL)
         out, err = run.communicate(timeout=30)

@@ -210,9 +210,7 @@ ensembles:
         self.write("experiment.yaml", "experiment: {name: stopme, launcher: slurm}\n"
                    "allocation: {nodes: 1}\n"
                    "models:\n  - {name: long, exe: /bin/sleep, args: ['300']}\n")
-        run = self.ssim_background("run", "experiment.yaml")
-        wait_for(lambda: os.path.exists(os.path.join(self.dir, "stopme/.ssim/manifest.json")), what="manifest")
-        wait_for(lambda: self.status()[1]["long"]["native_id"], what="step id")
+        run = self.run_until("stopme", "long", lambda e: e["native_id"], "step id")
         step = self.status()[1]["long"]["native_id"]
         job = self.manifest("stopme")["allocation_job"]
         self.addCleanup(sh, "scancel", job, check=False)
@@ -227,9 +225,7 @@ ensembles:
         self.allocate(1)
         self.write("experiment.yaml", "experiment: {name: k9, launcher: slurm}\n"
                    "models:\n  - {name: s, exe: /bin/sleep, args: ['2']}\n")
-        run = self.ssim_background("run", "experiment.yaml")
-        wait_for(lambda: os.path.exists(os.path.join(self.dir, "k9/.ssim/manifest.json")), what="manifest")
-        wait_for(lambda: self.status()[1]["s"]["status"] == "running", what="running")
+        run = self.run_until("k9", "s")
         run.kill()
         run.wait()
         wait_for(lambda: self.status()[1]["s"]["status"] == "completed", what="completed after the kill")
