@@ -1,0 +1,62 @@
+#include <catch2/catch.hpp>
+
+#include "lib/engine/engine.hpp"
+#include "lib/state/manifest.hpp"
+#include "tests/unit/helpers.hpp"
+
+using namespace ssim;
+using state::Status;
+
+namespace {
+plan::Plan chain_plan() {
+  return test::plan_of("experiment: {name: x}\norchestrator: {}\nmodels:\n  - {name: a, exe: t}\n"
+                       "  - {name: b, exe: t, after: [a]}\n  - {name: c, exe: t, after: [b]}\n  - {name: d, exe: t}\n");
+}
+}  // namespace
+
+TEST_CASE("a new manifest lists the database first, then entities in order, all new") {
+  const auto m = engine::new_manifest(chain_plan(), "id1");
+  REQUIRE(m.entities.size() == 5);
+  CHECK(m.entities[0].name == "orchestrator");
+  CHECK(m.entities[0].type == "database");
+  CHECK(m.entities[3].after == std::vector<std::string>{"b"});
+  for (const auto& e : m.entities) CHECK(e.status == Status::New);
+}
+
+TEST_CASE("resume keeps clean successes and reruns failures and what waits on them") {
+  auto previous = engine::new_manifest(chain_plan(), "id1");
+  auto set = [&](const std::string& name, Status s, int code) {
+    auto* e = previous.find(name);
+    e->status = s;
+    e->exit_code = code;
+    e->job_id = "42";
+    e->attempt = 1;
+  };
+  set("orchestrator", Status::Completed, 0);
+  set("a", Status::Completed, 0);
+  set("b", Status::Failed, 3);
+  set("c", Status::Cancelled, 0);
+  set("d", Status::Completed, 0);
+  const auto m = engine::resume_manifest(chain_plan(), previous);
+  CHECK(m.id == "id1");
+  CHECK(m.find("orchestrator")->status == Status::New);  // the database always starts again
+  CHECK(m.find("a")->status == Status::Completed);
+  CHECK(m.find("a")->job_id == "42");
+  CHECK(m.find("b")->status == Status::New);
+  CHECK(m.find("b")->attempt == 1);  // incremented when it starts
+  CHECK(m.find("c")->status == Status::New);
+  CHECK(m.find("d")->status == Status::Completed);
+}
+
+TEST_CASE("manifests survive a JSON round trip") {
+  auto m = engine::new_manifest(chain_plan(), "id9");
+  m.find("a")->signal = 11;
+  m.find("a")->native_id = "7.1";
+  m.allocation_job = "7";
+  m.allocation_owned = true;
+  const auto back = state::manifest_from_json(state::to_json(m));
+  CHECK(back.find("a")->signal == 11);
+  CHECK(back.find("a")->native_id == "7.1");
+  CHECK(back.allocation_owned);
+  CHECK(state::to_json(back) == state::to_json(m));
+}
