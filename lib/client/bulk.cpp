@@ -17,7 +17,9 @@ Pipeline& pipeline_for(std::vector<std::pair<Connection*, Pipeline>>& per_node, 
 void SetBatch::set(std::string key, std::vector<std::string_view> pieces) {
   keys_.push_back(std::move(key));
   Connection* c = &router_.for_key(keys_.back());
-  pipeline_for(per_node_, c).add_set(keys_.back(), pieces);
+  Pipeline& p = pipeline_for(per_node_, c);
+  if (router_.asking(keys_.back())) p.add({"ASKING"});  // its +OK is read like the SET's
+  p.add_set(keys_.back(), pieces);
 }
 
 void SetBatch::run() {
@@ -59,13 +61,17 @@ void read_chunks(Router& router, const std::vector<ChunkRead>& chunks) {
     size_t sent = 0;
     auto send_upto = [&, conn = c](size_t n) {
       Pipeline p;
-      for (; sent < std::min(n, list.size()); ++sent) p.add({"GET", list[sent]->key});
+      for (; sent < std::min(n, list.size()); ++sent) {
+        if (router.asking(list[sent]->key)) p.add({"ASKING"});
+        p.add({"GET", list[sent]->key});
+      }
       if (!p.empty()) conn->send(p);
     };
     send_upto(kWindow);
     for (size_t i = 0; i < list.size(); ++i) {
       const ChunkRead* ch = list[i];
       try {
+        if (router.asking(ch->key)) c->read_status();  // ASKING's +OK
         const auto len = c->read_bulk_length();
         if (!len) {
           if (missing.empty()) missing = ch->key;

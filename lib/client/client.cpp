@@ -148,8 +148,11 @@ void Client::get_tensor_key(const std::string& key, const std::function<void*(co
   with_redirects([&] {
     Connection& c = router_->for_key(key);
     Pipeline p;
+    const bool asking = router_->asking(key);
+    if (asking) p.add({"ASKING"});
     p.add({"GET", key});
     c.send(p);
+    if (asking) c.read_status();
     const auto chunks = read_tensor_reply(c, key, allocate);
     if (!chunks.empty()) read_chunks(*router_, chunks);
   });
@@ -191,6 +194,7 @@ std::vector<Tensor> Client::get_tensors(const std::vector<std::string>& names) {
         per_node.emplace_back(c, Pipeline{});
         it = per_node.end() - 1;
       }
+      if (router_->asking(keys.back())) it->second.add({"ASKING"});
       it->second.add({"GET", keys.back()});
     }
     for (auto& [c, p] : per_node) c->send(p);
@@ -202,6 +206,7 @@ std::vector<Tensor> Client::get_tensors(const std::vector<std::string>& names) {
       for (size_t i = 0; i < names.size(); ++i) {
         if (conn_of[i] != c) continue;
         try {
+          if (router_->asking(keys[i])) c->read_status();  // ASKING's +OK
           auto more = read_tensor_reply(*c, keys[i], [&](const TensorHeader& h) {
             out[i] = Tensor(h.dtype, h.dims);
             return out[i].data();
@@ -252,7 +257,7 @@ void Client::unpack_tensor(const std::string& name, void* data, const std::vecto
 
 bool Client::tensor_exists(const std::string& name) {
   const std::string key = get_key(name, tensor_prefix_);
-  return with_redirects([&] { return router_->for_key(key).command({"EXISTS", key})->integer == 1; });
+  return with_redirects([&] { return router_->command(key, {"EXISTS", key})->integer == 1; });
 }
 
 bool Client::poll_tensor(const std::string& name, int interval_ms, int tries) {
@@ -261,8 +266,7 @@ bool Client::poll_tensor(const std::string& name, int interval_ms, int tries) {
 
 void Client::delete_tensor_key(const std::string& key) {
   with_redirects([&] {
-    Connection& c = router_->for_key(key);
-    const Reply head = c.command({"GETRANGE", key, "0", std::to_string(kHeaderFixed + 8 * kMaxRank - 1)});
+    const Reply head = router_->command(key, {"GETRANGE", key, "0", std::to_string(kHeaderFixed + 8 * kMaxRank - 1)});
     if (head->len == 0) throw KeyNotFound("no tensor \"" + key + "\" in the database");
     uint32_t chunks = 0;
     try {
@@ -273,9 +277,9 @@ void Client::delete_tensor_key(const std::string& key) {
     }
     for (uint32_t i = 0; i < chunks; ++i) {
       const std::string ck = chunk_key(key, i);
-      router_->for_key(ck).command({"DEL", ck});
+      router_->command(ck, {"DEL", ck});
     }
-    c.command({"DEL", key});
+    router_->command(key, {"DEL", key});
   });
 }
 

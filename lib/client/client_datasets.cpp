@@ -54,7 +54,7 @@ void Client::put_dataset_key(const std::string& key, const Dataset& ds) {
 
 Dataset Client::get_dataset_key(const std::string& key, const std::string& name) {
   const std::string mk = meta_key(key);
-  const Reply meta = with_redirects([&] { return router_->for_key(mk).command({"GET", mk}); });
+  const Reply meta = with_redirects([&] { return router_->command(mk, {"GET", mk}); });
   if (meta->type == REDIS_REPLY_NIL) throw KeyNotFound("no dataset \"" + key + "\" in the database");
   Dataset ds(name);
   const std::string text(meta->str, meta->len);
@@ -72,7 +72,7 @@ Dataset Client::get_dataset(const std::string& name) {
 
 bool Client::dataset_exists(const std::string& name) {
   const std::string mk = meta_key(get_key(name, dataset_prefix_));
-  return with_redirects([&] { return router_->for_key(mk).command({"EXISTS", mk})->integer == 1; });
+  return with_redirects([&] { return router_->command(mk, {"EXISTS", mk})->integer == 1; });
 }
 
 bool Client::poll_dataset(const std::string& name, int interval_ms, int tries) {
@@ -84,7 +84,7 @@ void Client::delete_dataset(const std::string& name) {
   const Dataset ds = get_dataset_key(key, name);
   for (const auto& t : ds.tensor_names()) delete_tensor_key(member_key(key, t));
   const std::string mk = meta_key(key);
-  with_redirects([&] { return router_->for_key(mk).command({"DEL", mk}); });
+  with_redirects([&] { return router_->command(mk, {"DEL", mk}); });
 }
 
 // ---- lists --------------------------------------------------------------------
@@ -93,18 +93,18 @@ void Client::append_to_list(const std::string& list, const Dataset& ds) {
   const std::string dk = put_key(ds.name(), dataset_prefix_);
   put_dataset_key(dk, ds);
   const std::string lk = put_key(list, list_prefix_);
-  with_redirects([&] { return router_->for_key(lk).command({"RPUSH", lk, dk}); });
+  with_redirects([&] { return router_->command(lk, {"RPUSH", lk, dk}); });
 }
 
 uint64_t Client::get_list_length(const std::string& list) {
   const std::string lk = get_key(list, list_prefix_);
-  return static_cast<uint64_t>(with_redirects([&] { return router_->for_key(lk).command({"LLEN", lk}); })->integer);
+  return static_cast<uint64_t>(with_redirects([&] { return router_->command(lk, {"LLEN", lk}); })->integer);
 }
 
 std::vector<Dataset> Client::get_datasets_from_list(const std::string& list, int64_t start, int64_t end) {
   const std::string lk = get_key(list, list_prefix_);
   const Reply items = with_redirects(
-      [&] { return router_->for_key(lk).command({"LRANGE", lk, std::to_string(start), std::to_string(end)}); });
+      [&] { return router_->command(lk, {"LRANGE", lk, std::to_string(start), std::to_string(end)}); });
   std::vector<Dataset> out;
   for (size_t i = 0; i < items->elements; ++i) {
     const std::string dk(items->element[i]->str, items->element[i]->len);
@@ -125,7 +125,7 @@ bool Client::poll_list_length(const std::string& list, uint64_t min_length, int 
 
 void Client::delete_list(const std::string& list) {
   const std::string lk = get_key(list, list_prefix_);
-  with_redirects([&] { return router_->for_key(lk).command({"DEL", lk}); });
+  with_redirects([&] { return router_->command(lk, {"DEL", lk}); });
 }
 
 }  // namespace ssim::client

@@ -18,19 +18,23 @@ bool poll_until(F&& done, int interval_ms, int tries) {
   return false;
 }
 
-// Runs `f`, following cluster redirections: MOVED refreshes the slot map and retries.
-// ASK (a slot being migrated, which ssim itself never does) is retried after a refresh
-// with a short wait, so an operation succeeds once the migration has moved the slot;
-// the pipelined paths do not send ASKING to the importing node.
+// Runs `f`, following cluster redirections: MOVED refreshes the slot map and retries;
+// ASK (the key's slot is being migrated) retries with that slot's keys sent to the
+// importing node, each command preceded by ASKING, for this operation only.
 template <class F>
 auto Client::with_redirects(F&& f) -> decltype(f()) {
+  struct AskScope {
+    Router& r;
+    ~AskScope() { r.end_ask(); }
+  } scope{*router_};
   for (int attempt = 0;; ++attempt) {
     try {
       return f();
     } catch (const ReplyError& e) {
-      if (!(e.moved() || e.ask()) || attempt >= 8) throw;
-      if (e.ask()) std::this_thread::sleep_for(std::chrono::milliseconds(50 * (attempt + 1)));
-      router_->refresh();
+      if (!(e.moved() || e.ask()) || attempt >= 5) throw;
+      router_->end_ask();
+      if (e.moved()) router_->refresh();
+      else router_->begin_ask(e.slot(), e.target());
     }
   }
 }

@@ -6,9 +6,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 namespace ssim::client {
+
+int ReplyError::slot() const {
+  const size_t a = text.find(' '), b = text.rfind(' ');
+  return a == std::string::npos || b <= a ? -1 : std::atoi(text.substr(a + 1, b - a - 1).c_str());
+}
 
 std::string ReplyError::target() const {
   const size_t space = text.rfind(' ');

@@ -30,6 +30,7 @@ struct ReplyError : ClientError {
   bool moved() const { return text.rfind("MOVED ", 0) == 0; }
   bool ask() const { return text.rfind("ASK ", 0) == 0; }
   std::string target() const;  // host:port of a MOVED/ASK
+  int slot() const;            // the slot of a MOVED/ASK
 };
 
 struct ReplyDeleter {

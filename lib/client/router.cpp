@@ -77,8 +77,24 @@ void Router::refresh() {
   }
 }
 
+void Router::begin_ask(int slot, const std::string& address) {
+  ask_slot_ = slot;
+  ask_address_ = address;
+}
+
+void Router::end_ask() { ask_slot_ = -1; }
+
+bool Router::asking(std::string_view key) const { return cluster_ && ask_slot_ >= 0 && hash_slot(key) == ask_slot_; }
+
+Reply Router::command(std::string_view key, const std::vector<std::string_view>& argv) {
+  Connection& c = for_key(key);
+  if (asking(key)) c.command({"ASKING"});
+  return c.command(argv);
+}
+
 Connection& Router::for_key(std::string_view key) {
   if (!cluster_) return at(single_);
+  if (asking(key)) return at(ask_address_);
   const std::string& address = slots_[hash_slot(key)];
   if (address.empty()) throw ConnectionError("no shard serves slot " + std::to_string(hash_slot(key)));
   return at(address);

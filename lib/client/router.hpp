@@ -25,6 +25,13 @@ class Router {
   std::vector<Connection*> masters();
   // Re-reads the slot map (after MOVED).
   void refresh();
+  // After ASK (a slot being migrated): until end_ask(), keys of `slot` go to the
+  // importing node `address`, each command preceded by ASKING.
+  void begin_ask(int slot, const std::string& address);
+  void end_ask();
+  bool asking(std::string_view key) const;
+  // A small command for `key`, with ASKING first when the key's slot is being asked.
+  Reply command(std::string_view key, const std::vector<std::string_view>& argv);
   // Testing: pretend every slot lives on the first node, so requests meet MOVED.
   void scramble_for_tests();
 
@@ -35,6 +42,8 @@ class Router {
   std::map<std::string, std::unique_ptr<Connection>> conns_;
   std::string single_;  // address of the one server, when not a cluster
   std::array<std::string, 16384> slots_;
+  int ask_slot_ = -1;
+  std::string ask_address_;
 };
 
 }  // namespace ssim::client

@@ -5,11 +5,15 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "lib/client/client.hpp"
+#include "lib/client/connection.hpp"
+#include "lib/client/hash_slot.hpp"
+#include "lib/client/router.hpp"
 
 using namespace ssim::client;
 
@@ -213,6 +217,50 @@ TEST_CASE("cluster: requests that meet MOVED are redirected", "[cluster]") {
   std::vector<std::string> pn;
   for (const auto& r : refs) pn.push_back(r.name);
   CHECK(c.get_tensors(pn).size() == 50);
+}
+
+TEST_CASE("cluster: a slot in migration answers ASK and the client follows it", "[cluster]") {
+  EnvScope plain(nullptr, nullptr);
+  Client c;
+  if (!c.is_cluster()) return;
+  const std::string password = env("SSDB_PASSWORD");
+  std::vector<std::unique_ptr<Connection>> nodes;
+  for (const auto& a : split_list(env("SSDB"))) {
+    const size_t colon = a.rfind(':');
+    nodes.push_back(std::make_unique<Connection>(a.substr(0, colon), std::stoi(a.substr(colon + 1)), password,
+                                                 std::chrono::milliseconds(2000)));
+  }
+  // A key with a chunked value, so both the plain and the pipelined paths meet ASK.
+  const std::string key = "ask_key";
+  const std::string slot = std::to_string(hash_slot(key));
+  Connection* owner = nullptr;
+  for (auto& n : nodes) {
+    try {
+      n->command({"GET", key});
+      owner = n.get();
+    } catch (const ReplyError& e) {
+      REQUIRE(e.moved());
+    }
+  }
+  REQUIRE(owner);
+  Connection* importer = nodes[0].get() == owner ? nodes[1].get() : nodes[0].get();
+  const std::string owner_id(owner->command({"CLUSTER", "MYID"})->str);
+  const std::string importer_id(importer->command({"CLUSTER", "MYID"})->str);
+  importer->command({"CLUSTER", "SETSLOT", slot, "IMPORTING", owner_id});
+  owner->command({"CLUSTER", "SETSLOT", slot, "MIGRATING", importer_id});
+  const auto big = pattern(size_t(3) << 20, 11);
+  c.put_tensor(key, big.data(), {big.size()}, DType::U8);  // the owner says ASK: it lands on the importer
+  CHECK_THROWS_WITH(owner->command({"EXISTS", key}), Catch::StartsWith("ASK " + slot));  // not there
+  importer->command({"ASKING"});
+  CHECK(importer->command({"EXISTS", key})->integer == 1);
+  std::vector<uint8_t> out(big.size());
+  c.unpack_tensor(key, out.data(), {big.size()}, DType::U8);
+  CHECK(out == big);
+  CHECK(c.tensor_exists(key));
+  CHECK(c.get_tensors({key}).at(0).bytes() == big.size());
+  c.delete_tensor(key);
+  CHECK_FALSE(c.tensor_exists(key));
+  for (auto& n : nodes) n->command({"CLUSTER", "SETSLOT", slot, "STABLE"});
 }
 
 TEST_CASE("pipelined small tensors", "[tensor]") {
