@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <iostream>
-#include <random>
 
 #include "launchers/command_runner.hpp"
 #include "launchers/slurm/placement.hpp"
@@ -42,8 +41,7 @@ int submit_experiment(const Loaded& l, const RunRequest& req) {
   if (plan.launcher != "slurm")
     throw UsageError("--batch submits through sbatch: it needs launcher slurm (this experiment resolves to " +
                      plan.launcher + ")");
-  if (auto h = state::RunLock::holder(plan.path))
-    throw UsageError("experiment " + plan.path + " is already running (pid " + std::to_string(h->pid) + ")");
+  state::refuse_if_running(plan.path);
   const auto generated = generate::generate(plan, req.overwrite ? generate::Existing::Overwrite
                                                                 : generate::Existing::Refuse);
   for (const auto& w : generated.warnings) std::cerr << "ssim: warning: " << w << "\n";
@@ -59,10 +57,7 @@ int submit_experiment(const Loaded& l, const RunRequest& req) {
   const std::string id = r.out.substr(0, r.out.find_first_of(";\n"));
   if (r.exit_code != 0 || id.empty()) throw EnvironmentError("sbatch refused the experiment: " + r.err);
 
-  std::random_device rd;
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(std::uniform_int_distribution<uint64_t>()(rd)));
-  state::Manifest m = engine::new_manifest(plan, hex);
+  state::Manifest m = engine::new_manifest(plan, state::new_experiment_id());
   m.created = now_seconds();
   state::EntityRecord batch;
   batch.name = "batch";

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
-#include <random>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/spdlog.h>
 
@@ -28,20 +27,6 @@ namespace ssim::app {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string random_id() {
-  std::random_device rd;
-  std::uniform_int_distribution<uint64_t> d;
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(d(rd)));
-  return buf;
-}
-
-void refuse_if_running(const std::string& path) {
-  if (auto h = state::RunLock::holder(path))
-    throw UsageError("experiment " + path + " is already running (ssim " + h->role + ", pid " +
-                     std::to_string(h->pid) + " on " + h->host + "); use ssim status or ssim stop");
-}
 
 int blocked_signal_fd() {
   sigset_t set;
@@ -86,7 +71,7 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
       }
   const fs::path path = plan.path;
   std::error_code ec;
-  if (fs::exists(path / ".ssim", ec)) refuse_if_running(plan.path);
+  if (fs::exists(path / ".ssim", ec)) state::refuse_if_running(plan.path);
   std::optional<state::Manifest> previous;
   if (req.resume || req.in_batch) {
     if (!fs::exists(state::manifest_path(plan.path), ec))
@@ -103,14 +88,14 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   for (const auto& w : generated.warnings) std::cerr << "ssim: warning: " << w << "\n";
 
   auto lock = state::RunLock::try_acquire(plan.path, "run");
-  if (!lock) refuse_if_running(plan.path);
+  if (!lock) state::refuse_if_running(plan.path);
   if (!lock) throw EnvironmentError("cannot lock " + plan.path + "/.ssim/lock");
 
   RunLauncher run_launcher = prepare_launcher(plan, true);  // may salloc
   auto& launcher = run_launcher.launcher;
   state::Manifest m = previous && req.resume ? engine::resume_manifest(plan, *previous)
                       : previous             ? engine::new_manifest(plan, previous->id)
-                                             : engine::new_manifest(plan, random_id());
+                                             : engine::new_manifest(plan, state::new_experiment_id());
   if (req.in_batch) {  // keep the outer job's row, first
     m.created = previous->created;
     for (const auto& e : previous->entities)

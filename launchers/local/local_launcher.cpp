@@ -17,6 +17,7 @@
 #include "launchers/local/proc.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/errors.hpp"
+#include "lib/util/self_exe.hpp"
 
 namespace ssim::launchers {
 
@@ -30,9 +31,7 @@ std::string job_file(const std::string& run_dir) { return run_dir + "/.ssim-job"
 
 std::string LocalLauncher::default_supervisor() {
   if (const char* s = std::getenv("SSIM_SUPERVISE"); s && *s) return s;
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  return (self.parent_path() / "ssim-supervise").string();
+  return (fs::path(self_exe()).parent_path() / "ssim-supervise").string();
 }
 
 LocalLauncher::LocalLauncher(std::string supervisor)

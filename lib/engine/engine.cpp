@@ -71,7 +71,7 @@ bool Engine::start_ready() {
 void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
   std::vector<launchers::LaunchRequest> requests;
   for (auto* r : records) {
-    launchers::LaunchRequest req{r->name, r->run_dir, {}, {}};
+    launchers::LaunchRequest req{r->name, r->run_dir, {}, {}, std::nullopt};
     if (is_database(*r)) {
       int index = 0;
       for (const auto& shard : orchestrator::shards_of(*plan_.database)) {

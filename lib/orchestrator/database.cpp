@@ -197,7 +197,7 @@ void shutdown_shards(const std::vector<std::string>& run_dirs, const std::string
 
 std::string last_log_lines(const std::string& run_dir, const std::string& name, int n) {
   std::string out;
-  for (const std::string file : {run_dir + "/server.log", run_dir + "/" + name + ".err"}) {
+  for (const std::string& file : {run_dir + "/server.log", run_dir + "/" + name + ".err"}) {
     const auto text = read_file(file);
     if (!text || text->empty()) continue;
     std::vector<std::string> lines;

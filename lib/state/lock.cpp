@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "lib/util/atomic_file.hpp"
+#include "lib/util/errors.hpp"
 
 namespace ssim::state {
 
@@ -19,6 +20,12 @@ std::string hostname() {
   return buf;
 }
 }  // namespace
+
+void refuse_if_running(const std::string& path) {
+  if (auto h = RunLock::holder(path))
+    throw UsageError("experiment " + path + " is already running (ssim " + h->role + ", pid " +
+                     std::to_string(h->pid) + " on " + h->host + "); use ssim status or ssim stop");
+}
 
 RunLock::~RunLock() {
   if (fd_ >= 0) ::close(fd_);

@@ -13,6 +13,9 @@ struct LockHolder {
   std::string role;  // "run" or "monitor"
 };
 
+// Throws UsageError (exit 2) naming the live ssim process that holds the experiment.
+void refuse_if_running(const std::string& experiment_path);
+
 class RunLock {
  public:
   RunLock(RunLock&& other) noexcept : fd_(other.fd_), path_(std::move(other.path_)) { other.fd_ = -1; }

@@ -1,5 +1,8 @@
 #include "lib/state/manifest.hpp"
 
+#include <cstdio>
+#include <random>
+
 #include "lib/util/atomic_file.hpp"
 
 namespace ssim::state {
@@ -75,6 +78,14 @@ Manifest manifest_from_json(const json& j) {
     m.entities.push_back(std::move(r));
   }
   return m;
+}
+
+std::string new_experiment_id() {
+  std::random_device rd;
+  std::uniform_int_distribution<uint64_t> d;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(d(rd)));
+  return buf;
 }
 
 std::string manifest_path(const std::string& experiment_path) {

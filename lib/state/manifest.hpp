@@ -50,6 +50,9 @@ struct Manifest {
 nlohmann::json to_json(const Manifest& m);
 Manifest manifest_from_json(const nlohmann::json& j);
 
+// A fresh experiment id (16 hex digits), the SSIM_EXPERIMENT_ID of its processes.
+std::string new_experiment_id();
+
 std::string manifest_path(const std::string& experiment_path);
 // Throws std::runtime_error when missing or unreadable.
 Manifest load_manifest(const std::string& experiment_path);
