@@ -17,7 +17,8 @@ namespace bp = boost::process;
 namespace {
 class ProcessRunner : public CommandRunner {
  public:
-  CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) override {
+  CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                    const std::string& stdin_path) override {
     CommandResult r;
     // Output to temporary files: reading two pipes in turn could deadlock.
     char out_tmpl[] = "/tmp/ssim-cmd-out-XXXXXX", err_tmpl[] = "/tmp/ssim-cmd-err-XXXXXX";
@@ -30,7 +31,8 @@ class ProcessRunner : public CommandRunner {
         r.err = argv[0] + ": command not found";
       } else {
         std::vector<std::string> args(argv.begin() + 1, argv.end());
-        bp::child c(exe, bp::args = args, bp::std_in < bp::null, bp::std_out > out_tmpl, bp::std_err > err_tmpl);
+        const bp::filesystem::path in = stdin_path.empty() ? bp::filesystem::path("/dev/null") : stdin_path;
+        bp::child c(exe, bp::args = args, bp::std_in < in, bp::std_out > out_tmpl, bp::std_err > err_tmpl);
         if (!c.wait_for(timeout)) {
           c.terminate();
           r.timed_out = true;

@@ -19,7 +19,9 @@ struct CommandResult {
 class CommandRunner {
  public:
   virtual ~CommandRunner() = default;
-  virtual CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) = 0;
+  // `stdin_path`: a file for the command's standard input ("" for none).
+  virtual CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                            const std::string& stdin_path = "") = 0;
 };
 
 // Runs commands with Boost.Process (argv only, no shell), killing them at the timeout.

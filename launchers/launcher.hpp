@@ -28,6 +28,12 @@ struct JobRef {
   std::string run_dir;
 };
 
+// What a launcher needs to know before it can say where steps run.
+struct PrepareOptions {
+  bool request = false;       // request the allocation `allocation:` asks for (not for dry runs)
+  int placeholder_nodes = 0;  // outside any allocation, pretend N nodes (dry run of ssim run --batch)
+};
+
 struct JobStatus {
   state::Status status = state::Status::Unknown;
   std::optional<int> exit_code;
@@ -45,10 +51,39 @@ class Launcher {
   virtual std::string name() const = 0;
   // The command line `start` would run for `step` (for --dry-run and launching).
   virtual std::vector<std::string> command(const plan::Step& step) const = 0;
-  // For a step submitted as its own batch job: the script (for --dry-run), else "".
+  // Finds or (with options.request) requests the allocation and places the plan on it.
+  // Throws UsageError when the plan does not fit or needs an allocation it cannot have
+  // (exit 2, before anything is written), EnvironmentError when a request is refused.
+  virtual void prepare(const plan::Plan& plan, const PrepareOptions& options) {
+    (void)plan, (void)options;
+  }
+  // The allocation the steps run in, and whether ssim requested it (and releases it).
+  virtual std::string allocation_id() const { return ""; }
+  virtual bool allocation_owned() const { return false; }
+  virtual void release_allocation(const std::string& id) { (void)id; }
+
+  // For a step submitted as its own batch job: the script (for --dry-run) and where it
+  // is written, else "".
   virtual std::string batch_script(const plan::Step& step) const {
     (void)step;
     return "";
+  }
+  virtual std::string batch_script_path(const plan::Step& step) const {
+    (void)step;
+    return "";
+  }
+
+  // The whole experiment as one batch job (ssim run --batch) running `command`: its
+  // script, where it goes, and the submission (returns the job id). Launchers without a
+  // scheduler throw UsageError.
+  virtual bool is_scheduler() const { return false; }
+  virtual std::string experiment_script(const plan::Plan& plan, const std::vector<std::string>& command) const;
+  virtual std::string experiment_script_path(const plan::Plan& plan) const;
+  virtual std::string submit_experiment(const plan::Plan& plan, const std::vector<std::string>& command);
+  // The nodes that job asks for.
+  virtual int experiment_nodes(const plan::Plan& plan) const {
+    (void)plan;
+    return 1;
   }
   // The command that starts database shard `shard` (whose own command is `inner`) in
   // `run_dir`: as it is on the local launcher, an srun step on its node under Slurm.
@@ -71,7 +106,5 @@ class Launcher {
   virtual void cancel(std::span<const JobRef> jobs, bool force) = 0;
 };
 
-// Throws EnvironmentError for a launcher this build does not have.
-std::unique_ptr<Launcher> make_launcher(const std::string& name);
 
 }  // namespace ssim::launchers

@@ -227,26 +227,86 @@ void forward_to_jobs(int sig) {
 
 }  // namespace
 
-// Inside a Slurm step: `ssim-supervise --record-step FILE -- PROGRAM...` writes the
-// step's own JOB.STEP id to FILE (from task 0), then becomes PROGRAM. ssim then asks sacct
-// about exactly that id, without guessing step ids by name or by waiting.
+// Inside a scheduler's step: `ssim-supervise --record-step FILE --id TEMPLATE
+// --rank-var VAR -- PROGRAM...` writes the step's own id to FILE (from the task whose VAR
+// is 0 or unset), then becomes PROGRAM. TEMPLATE names environment variables in braces
+// ("{JOB}.{STEP}"); the launcher says which. ssim then asks the scheduler about exactly
+// that id, without guessing step ids by name or by waiting.
+std::string expand_braces(const std::string& tmpl, bool& complete) {
+  std::string out;
+  complete = true;
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    const size_t close = tmpl[i] == '{' ? tmpl.find('}', i) : std::string::npos;
+    if (close == std::string::npos) {
+      out += tmpl[i];
+      continue;
+    }
+    const char* v = std::getenv(tmpl.substr(i + 1, close - i - 1).c_str());
+    if (!v || !*v) complete = false;
+    out += v ? v : "";
+    i = close;
+  }
+  return out;
+}
+
 int record_step_and_exec(int argc, char** argv) {
-  if (argc < 5 || std::strcmp(argv[3], "--") != 0) {
-    std::fprintf(stderr, "usage: ssim-supervise --record-step FILE -- PROGRAM [ARGS...]\n");
+  if (argc < 9 || std::strcmp(argv[3], "--id") != 0 || std::strcmp(argv[5], "--rank-var") != 0 ||
+      std::strcmp(argv[7], "--") != 0) {
+    std::fprintf(stderr, "usage: ssim-supervise --record-step FILE --id TEMPLATE --rank-var VAR -- PROGRAM [ARGS...]\n");
     return 2;
   }
-  const char* procid = std::getenv("SLURM_PROCID");
-  const char* job = std::getenv("SLURM_JOB_ID");
-  const char* step = std::getenv("SLURM_STEP_ID");
-  if ((!procid || std::strcmp(procid, "0") == 0) && job && step)
-    write_atomically(argv[2], std::string(job) + "." + step + "\n");
-  execvp(argv[4], argv + 4);
-  std::fprintf(stderr, "ssim: cannot start %s: %s\n", argv[4], std::strerror(errno));
+  const char* rank = std::getenv(argv[6]);
+  bool complete = false;
+  const std::string id = expand_braces(argv[4], complete);
+  if ((!rank || std::strcmp(rank, "0") == 0) && complete) write_atomically(argv[2], id + "\n");
+  execvp(argv[8], argv + 8);
+  std::fprintf(stderr, "ssim: cannot start %s: %s\n", argv[8], std::strerror(errno));
   return 127;
+}
+
+// Inside a batch job: `ssim-supervise --wrap STATUS_FILE -- PROGRAM...` runs PROGRAM in
+// the job's own session (so the scheduler's signals reach it), writes STATUS_FILE when
+// it starts and ends, and exits as PROGRAM did (128+n for signal n). The exit status is
+// then on disk even where the scheduler forgets finished jobs.
+int wrap_and_wait(int argc, char** argv) {
+  if (argc < 5 || std::strcmp(argv[3], "--") != 0) {
+    std::fprintf(stderr, "usage: ssim-supervise --wrap STATUS_FILE -- PROGRAM [ARGS...]\n");
+    return 2;
+  }
+  const std::string file = argv[2];
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}) sigaction(sig, &sa, nullptr);
+  g_me = "\"supervisor_pid\":" + std::to_string(getpid()) + ",\"supervisor_start_ticks\":\"" + start_ticks() + "\"";
+  const std::string start = ",\"start\":" + std::to_string(now());
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, argv[4], nullptr, nullptr, argv + 4, environ);
+  if (rc != 0) {
+    const std::string error = std::string("ssim: cannot start ") + argv[4] + ": " + std::strerror(rc);
+    std::fprintf(stderr, "%s\n", error.c_str());
+    write_atomically(file, "{" + g_me + start + ",\"state\":\"exited\",\"exit_code\":127,\"signal\":null,\"error\":\"" +
+                               json_escape(error) + "\"}\n");
+    return 127;
+  }
+  write_atomically(file, "{" + g_me + start + ",\"state\":\"running\",\"pid\":" + std::to_string(pid) + "}\n");
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return 127;
+    if (g_forward) kill(pid, g_forward);
+    g_forward = 0;
+  }
+  const bool signaled = WIFSIGNALED(status);
+  write_atomically(file, "{" + g_me + start + ",\"state\":\"exited\",\"pid\":" + std::to_string(pid) +
+                             ",\"end\":" + std::to_string(now()) + ",\"exit_code\":" +
+                             (signaled ? std::string("null") : std::to_string(WEXITSTATUS(status))) + ",\"signal\":" +
+                             (signaled ? std::to_string(WTERMSIG(status)) : std::string("null")) + "}\n");
+  return signaled ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--record-step") == 0) return record_step_and_exec(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "--wrap") == 0) return wrap_and_wait(argc, argv);
   if (argc < 3 || argc % 2 != 1) {
     std::fprintf(stderr, "usage: ssim-supervise RUN_DIR NAME [RUN_DIR NAME ...]\n");
     return 2;

@@ -1,16 +1,23 @@
 #pragma once
+#include <string>
+#include <vector>
+
 #include "apps/ssim/load.hpp"
 #include "apps/ssim/run_session.hpp"
 
 namespace ssim::app {
 
-// ssim run --batch: generates the experiment, writes <path>/.ssim/batch.sbatch (whose
-// job runs `ssim run FILE --in-batch` inside its allocation), submits it with sbatch and
-// records the job in the manifest, so `ssim status` shows it and, once it runs, the
-// entities inside it. Returns the exit code.
+// ssim run --batch: generates the experiment, writes <path>/.ssim/batch.<ext> (whose
+// job runs `ssim run FILE --in-batch` inside its allocation), submits it to the
+// experiment's scheduler and records the job in the manifest, so `ssim status` shows it
+// and, once it runs, the entities inside it. Returns the exit code.
 int submit_experiment(const Loaded& loaded, const RunRequest& request);
 
-// The script `ssim run --batch` submits (for --dry-run too).
-std::string experiment_batch_script(const plan::Plan& plan, const std::string& file);
+// What that job runs.
+std::vector<std::string> in_batch_command(const std::string& file);
+
+// The launcher `ssim run --batch` uses: the file's (or --launcher's); with launcher auto
+// outside any job, the first scheduler whose submit command is installed here.
+Loaded load_for_batch(const std::string& file, const std::string& launcher_option);
 
 }  // namespace ssim::app

@@ -1,6 +1,4 @@
 // ssim run FILE: validate, generate, and (with the engine) run the experiment.
-#include <algorithm>
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -9,7 +7,7 @@
 #include "apps/ssim/load.hpp"
 #include "apps/ssim/print_plan.hpp"
 #include "apps/ssim/verbs.hpp"
-#include "launchers/slurm/placement.hpp"
+#include "launchers/registry.hpp"
 #include "apps/ssim/run_session.hpp"
 #include "lib/plan/plan_json.hpp"
 #include "lib/util/errors.hpp"
@@ -35,26 +33,23 @@ Action add_run(CLI::App& app) {
   auto* ow = cmd->add_flag("--overwrite", o->overwrite, "replace an existing experiment directory");
   cmd->add_flag("--resume", o->resume, "rerun failed and cancelled entities in place")->excludes(ow);
   cmd->add_option("--launcher", o->launcher, "override experiment.launcher")
-      ->check(CLI::IsMember({"auto", "local", "slurm", "pbs", "lsf"}));
+      ->check(CLI::IsMember(launchers::launcher_names()));
   cmd->add_flag("--json", o->json, "machine-readable output on stdout");
   cmd->add_flag("--in-batch", o->in_batch)->group("");  // the job of ssim run --batch
   return [o] {
-    // --batch goes through a scheduler: with launcher auto outside an allocation, Slurm.
-    const Loaded l = load(o->file, o->launcher.empty() && o->batch && !std::getenv("SLURM_JOB_ID") ? "" : o->launcher);
     if (o->batch) {
-      const bool auto_slurm = l.plan.launcher == "local" && l.spec.launcher == "auto" && o->launcher.empty();
-      const Loaded b = auto_slurm ? load(o->file, "slurm") : l;
+      const Loaded b = load_for_batch(o->file, o->launcher);
       if (o->dry_run) {
-        if (b.plan.launcher != "slurm") throw UsageError("--batch submits through sbatch: it needs launcher slurm");
-        std::cout << "batch script (" << b.plan.path << "/.ssim/batch.sbatch):\n"
-                  << experiment_batch_script(b.plan, o->file) << "\ninside the job:\n";
-        const int nodes = b.plan.batch && b.plan.batch->nodes ? *b.plan.batch->nodes
-                                                              : launchers::slurm::nodes_needed(b.plan);
-        print_plan(std::cout, b.plan, *prepare_launcher(b.plan, false, std::max(1, nodes)).launcher);
+        auto launcher = launchers::make_launcher(b.plan.launcher);
+        const std::string script = launcher->experiment_script(b.plan, in_batch_command(o->file));
+        std::cout << "batch script (" << launcher->experiment_script_path(b.plan) << "):\n"
+                  << script << "\ninside the job:\n";
+        print_plan(std::cout, b.plan, *prepare_launcher(b.plan, false, launcher->experiment_nodes(b.plan)).launcher);
         return 0;
       }
       return submit_experiment(b, RunRequest{false, false, o->overwrite, o->json, false, o->file});
     }
+    const Loaded l = load(o->file, o->launcher);
     if (o->dry_run) {
       const auto rl = prepare_launcher(l.plan, false);
       if (o->json)

@@ -11,8 +11,7 @@
 #include "apps/ssim/experiment_ref.hpp"
 #include "apps/ssim/status_table.hpp"
 #include "apps/ssim/verbs.hpp"
-#include "launchers/launcher.hpp"
-#include "launchers/slurm/slurm_launcher.hpp"
+#include "launchers/registry.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
@@ -62,8 +61,7 @@ Action add_stop(CLI::App& app) {
     engine::stop_entities(s.manifest, *launcher, names, "stopped by ssim stop");
     if (names.empty() && s.manifest.allocation_owned && !s.manifest.allocation_job.empty()) {
       // The allocation ssim requested for `allocation:` goes too.
-      auto runner = launchers::make_process_runner();
-      launchers::slurm::release_allocation(*runner, s.manifest.allocation_job);
+      launcher->release_allocation(s.manifest.allocation_job);
     }
     if (!runner) {
       if (auto lock = state::RunLock::try_acquire(path, "stop")) {

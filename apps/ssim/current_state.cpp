@@ -1,6 +1,6 @@
 #include "apps/ssim/current_state.hpp"
 
-#include "launchers/launcher.hpp"
+#include "launchers/registry.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/util/clock.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
-// The launcher a run uses, with its allocation when it is Slurm: the one ssim runs
-// inside, or one requested with salloc for `allocation:` (and released at the end).
+// The launcher a run uses, prepared for the plan: its allocation (the one ssim runs
+// inside, or one requested for `allocation:` and released at the end) and placement.
 #include <memory>
 #include <string>
 
@@ -11,7 +11,7 @@ namespace ssim::app {
 
 struct RunLauncher {
   std::unique_ptr<launchers::Launcher> launcher;
-  std::string allocation_job;  // Slurm job id of the allocation, if any
+  std::string allocation_job;  // the scheduler's id of the allocation, if any
   bool owned = false;          // ssim requested it and releases it
 };
 
@@ -22,7 +22,7 @@ struct RunLauncher {
 // `placeholder_nodes` for the inside of `ssim run --batch`).
 RunLauncher prepare_launcher(const plan::Plan& plan, bool request, int placeholder_nodes = 0);
 
-// scancel of an allocation ssim made.
+// Releases an allocation ssim made.
 void release(const RunLauncher& launcher);
 
 }  // namespace ssim::app

@@ -18,7 +18,7 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launchers::Laun
         << "  run_dir: " << s.run_dir << "\n"
         << "  command: " << shell_join(launcher.command(s)) << "\n";
     if (const std::string script = launcher.batch_script(s); !script.empty()) {
-      out << "  batch script (" << s.run_dir << "/" << s.name << ".sbatch):\n";
+      out << "  batch script (" << launcher.batch_script_path(s) << "):\n";
       std::string line;
       for (char c : script) {
         if (c == '\n') {

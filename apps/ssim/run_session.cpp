@@ -91,7 +91,7 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   if (!lock) state::refuse_if_running(plan.path);
   if (!lock) throw EnvironmentError("cannot lock " + plan.path + "/.ssim/lock");
 
-  RunLauncher run_launcher = prepare_launcher(plan, true);  // may salloc
+  RunLauncher run_launcher = prepare_launcher(plan, true);  // may request an allocation
   auto& launcher = run_launcher.launcher;
   state::Manifest m = previous && req.resume ? engine::resume_manifest(plan, *previous)
                       : previous             ? engine::new_manifest(plan, previous->id)

@@ -178,6 +178,23 @@ JobStatus poll_one(const JobRef& job) {
 
 }  // namespace
 
+std::optional<JobStatus> read_job_status(const std::string& run_dir) {
+  const auto text = read_file(status_file(run_dir));
+  if (!text) return std::nullopt;
+  auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  if (j.value("state", "") == "exited") {
+    JobStatus s = from_exit(j, false);
+    s.pid = j.value("pid", 0);
+    return s;
+  }
+  JobStatus s;
+  s.status = Status::Running;
+  s.pid = j.value("pid", 0);
+  s.start = j.value("start", 0.0);
+  return s;
+}
+
 std::vector<JobStatus> LocalLauncher::poll(std::span<const JobRef> jobs) {
   std::vector<JobStatus> out;
   out.reserve(jobs.size());

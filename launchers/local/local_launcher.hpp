@@ -1,4 +1,6 @@
 #pragma once
+#include <optional>
+
 #include "launchers/launcher.hpp"
 #include "launchers/mpi_command.hpp"
 
@@ -32,6 +34,9 @@ class LocalLauncher : public Launcher {
 std::string status_file(const std::string& run_dir);
 std::string cancel_marker(const std::string& run_dir);
 std::string job_file(const std::string& run_dir);
+// What the supervisor wrote in `run_dir` (running, or how the program ended), read
+// without asking whether the supervisor lives; nullopt when it wrote nothing (readable).
+std::optional<JobStatus> read_job_status(const std::string& run_dir);
 // Jobs per supervisor process when many start in the same tick.
 inline constexpr size_t kJobsPerSupervisor = 16;
 

@@ -75,10 +75,4 @@ std::vector<std::string> expand_hostlist(const std::string& list) {
   return out;
 }
 
-std::string join_hosts(const std::vector<std::string>& hosts) {
-  std::string s;
-  for (const auto& h : hosts) s += (s.empty() ? "" : ",") + h;
-  return s;
-}
-
 }  // namespace ssim::launchers::slurm

@@ -10,7 +10,4 @@ namespace ssim::launchers::slurm {
 // multiply out. Throws std::invalid_argument for malformed input.
 std::vector<std::string> expand_hostlist(const std::string& list);
 
-// The reverse, for messages and --nodelist: plain comma-separated names.
-std::string join_hosts(const std::vector<std::string>& hosts);
-
 }  // namespace ssim::launchers::slurm

@@ -26,14 +26,6 @@ std::string to_string(MpiKind kind) {
 
 std::string to_string(StepKind kind) { return kind == StepKind::Model ? "model" : "member"; }
 
-std::string resolve_launcher(const std::string& requested,
-                             const std::function<const char*(const char*)>& getenv) {
-  if (requested != "auto") return requested;
-  if (getenv("SLURM_JOB_ID")) return "slurm";
-  if (getenv("PBS_JOBID")) return "pbs";
-  if (getenv("LSB_JOBID")) return "lsf";
-  return "local";
-}
 
 namespace {
 

@@ -87,9 +87,4 @@ struct PlanContext {
 // Throws spec::SpecError for values that are wrong after substitution.
 Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context);
 
-// auto -> slurm / pbs / lsf when inside such an allocation (from its environment
-// variables), local otherwise. `getenv` is injected for tests.
-std::string resolve_launcher(const std::string& requested,
-                             const std::function<const char*(const char*)>& getenv);
-
 }  // namespace ssim::plan

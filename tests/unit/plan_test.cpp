@@ -112,11 +112,3 @@ TEST_CASE("a relative exe with a slash resolves against the YAML directory") {
   CHECK(p.steps[0].exe == "/home/u/exp/bin/sim");
   CHECK(p.path == "/tmp/x");
 }
-
-TEST_CASE("resolve_launcher detects allocations") {
-  auto none = [](const char*) -> const char* { return nullptr; };
-  auto slurm = [](const char* n) -> const char* { return std::string(n) == "SLURM_JOB_ID" ? "12" : nullptr; };
-  CHECK(plan::resolve_launcher("auto", none) == "local");
-  CHECK(plan::resolve_launcher("auto", slurm) == "slurm");
-  CHECK(plan::resolve_launcher("local", slurm) == "local");
-}

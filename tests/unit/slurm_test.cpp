@@ -1,13 +1,14 @@
 #include <catch2/catch.hpp>
 
 #include "launchers/slurm/hostlist.hpp"
-#include "launchers/slurm/placement.hpp"
+#include "launchers/batch/placement.hpp"
+#include "launchers/ranks/srun_command.hpp"
 #include "launchers/slurm/sacct.hpp"
 #include "launchers/slurm/sbatch_script.hpp"
-#include "launchers/slurm/srun_command.hpp"
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
+using namespace ssim::launchers;
 using namespace ssim::launchers::slurm;
 using state::Status;
 
@@ -56,41 +57,6 @@ TEST_CASE("squeue without accounting, and salloc's job id") {
   CHECK(parse_salloc_job_id("salloc: error: invalid partition\n").empty());
 }
 
-namespace {
-plan::Plan seed_plan(const std::string& extra = "") {
-  return test::plan_of("experiment: {name: seed, launcher: slurm}\norchestrator: {}\n"
-                       "ensembles:\n  - {name: producer, exe: p, replicas: 2, run: {ntasks: 2}}\n"
-                       "models:\n  - {name: trainer, exe: t}\n" + extra);
-}
-}  // namespace
-
-TEST_CASE("placement: database first, then each entity on its own nodes") {
-  const auto p = place(seed_plan(), {"n1", "n2", "n3", "n4"});
-  CHECK(p.database.at(0).nodes == std::vector<std::string>{"n1"});
-  CHECK(p.steps.at("producer_0").nodes == std::vector<std::string>{"n2"});
-  CHECK(p.steps.at("producer_1").nodes == std::vector<std::string>{"n3"});
-  CHECK(p.steps.at("trainer").nodes == std::vector<std::string>{"n4"});
-  CHECK_FALSE(p.steps.at("trainer").shared);
-  CHECK(nodes_needed(seed_plan()) == 4);
-}
-
-TEST_CASE("placement: a plan that does not fit names what does not") {
-  CHECK_THROWS_WITH(place(seed_plan(), {"n1", "n2", "n3"}),
-                    Catch::Contains("trainer needs 1 node(s)") && Catch::Contains("needs 4 nodes"));
-  const auto pinned = test::plan_of("experiment: {name: x}\nmodels:\n  - {name: a, exe: t, run: {hosts: [n9]}}\n");
-  CHECK_THROWS_WITH(place(pinned, {"n1"}), Catch::Contains("pinned to n9"));
-}
-
-TEST_CASE("placement: exclusive false shares nodes and overlaps") {
-  const auto plan = test::plan_of(
-      "experiment: {name: x}\nensembles:\n  - {name: e, exe: t, replicas: 6, run: {exclusive: false}}\n");
-  const auto p = place(plan, {"n1", "n2"});
-  CHECK(p.steps.at("e_0").nodes == std::vector<std::string>{"n1"});
-  CHECK(p.steps.at("e_1").nodes == std::vector<std::string>{"n2"});
-  CHECK(p.steps.at("e_2").nodes == std::vector<std::string>{"n1"});
-  CHECK(p.steps.at("e_2").shared);
-}
-
 TEST_CASE("srun lines carry placement, resources, overlap, pmix and launcher_args") {
   plan::Resources r;
   r.ntasks = 4;
@@ -117,7 +83,7 @@ TEST_CASE("batch scripts: directives, resources, setup as written, the command q
   job.settings.time = "01:00:00";
   job.settings.queue = "gpu";
   job.settings.options = {{"gres", spec::Text{"gpu:2", {}}}, {"comment", spec::Text{"two words", {}}}};
-  job.resources = {{"ntasks", "4"}};
+  job.res.ntasks = 4;
   job.setup = {"module load pytorch"};
   job.run_dir = "/runs/x y/train";
   job.out = "/runs/x y/train/train.out";

@@ -1,11 +1,11 @@
-#include "launchers/slurm/placement.hpp"
+#include "launchers/batch/placement.hpp"
 
 #include <algorithm>
 #include <set>
 
-#include "launchers/slurm/hostlist.hpp"
+#include "launchers/batch/allocation.hpp"
 
-namespace ssim::launchers::slurm {
+namespace ssim::launchers {
 
 namespace {
 int nodes_of(const plan::Resources& r) {
@@ -84,4 +84,4 @@ PlacementPlan place(const plan::Plan& plan, const std::vector<std::string>& allo
   return out;
 }
 
-}  // namespace ssim::launchers::slurm
+}  // namespace ssim::launchers

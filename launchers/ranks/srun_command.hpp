@@ -2,10 +2,10 @@
 #include <string>
 #include <vector>
 
-#include "launchers/slurm/placement.hpp"
+#include "launchers/batch/placement.hpp"
 #include "lib/plan/plan.hpp"
 
-namespace ssim::launchers::slurm {
+namespace ssim::launchers {
 
 // srun --jobid=J --job-name=NAME --nodelist=... --nodes=N --ntasks=n [options]
 // [--overlap] [--mpi=pmix] [launcher_args] PROGRAM...: one step of the allocation.
@@ -14,4 +14,4 @@ namespace ssim::launchers::slurm {
 std::vector<std::string> srun_command(const std::string& job_id, const std::string& name, const plan::Resources& res,
                                       const Placement& placement, const std::vector<std::string>& program);
 
-}  // namespace ssim::launchers::slurm
+}  // namespace ssim::launchers

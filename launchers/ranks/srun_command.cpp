@@ -1,8 +1,8 @@
-#include "launchers/slurm/srun_command.hpp"
+#include "launchers/ranks/srun_command.hpp"
 
-#include "launchers/slurm/hostlist.hpp"
+#include "launchers/batch/allocation.hpp"
 
-namespace ssim::launchers::slurm {
+namespace ssim::launchers {
 
 std::vector<std::string> srun_command(const std::string& job_id, const std::string& name, const plan::Resources& res,
                                       const Placement& placement, const std::vector<std::string>& program) {
@@ -32,4 +32,4 @@ std::vector<std::string> srun_command(const std::string& job_id, const std::stri
   return argv;
 }
 
-}  // namespace ssim::launchers::slurm
+}  // namespace ssim::launchers

@@ -10,7 +10,7 @@
 
 #include "lib/plan/plan.hpp"
 
-namespace ssim::launchers::slurm {
+namespace ssim::launchers {
 
 struct Placement {
   std::vector<std::string> nodes;
@@ -33,4 +33,4 @@ PlacementPlan place(const plan::Plan& plan, const std::vector<std::string>& allo
 // `ssim run --batch` and `allocation:` without nodes).
 int nodes_needed(const plan::Plan& plan);
 
-}  // namespace ssim::launchers::slurm
+}  // namespace ssim::launchers

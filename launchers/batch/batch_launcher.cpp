@@ -1,0 +1,368 @@
+#include "launchers/batch/batch_launcher.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+#include <nlohmann/json.hpp>
+
+#include "launchers/batch/merge_status.hpp"
+#include "lib/util/atomic_file.hpp"
+#include "lib/util/errors.hpp"
+
+namespace ssim::launchers {
+
+using namespace std::chrono_literals;
+using state::Status;
+
+std::string recorded_step(const std::string& run_dir) {
+  auto text = read_file(run_dir + "/.ssim-step");
+  if (!text) return "";
+  while (!text->empty() && (text->back() == '\n' || text->back() == ' ')) text->pop_back();
+  return *text;
+}
+
+bool is_job_ref(const std::string& id) { return id.rfind("job:", 0) == 0 || id.rfind("sbatch:", 0) == 0; }
+std::string job_ref_id(const std::string& id) { return id.substr(id.find(':') + 1); }
+
+BatchLauncher::BatchLauncher(std::unique_ptr<Scheduler> scheduler, std::unique_ptr<CommandRunner> runner,
+                             std::string supervisor)
+    : scheduler_(std::move(scheduler)), runner_(std::move(runner)), supervisor_(supervisor), local_(supervisor) {}
+
+const BatchLauncher::StepInfo* BatchLauncher::info(const std::string& name) const {
+  const auto it = steps_.find(name);
+  return it == steps_.end() ? nullptr : &it->second;
+}
+
+void BatchLauncher::set_allocation(const plan::Plan& plan, Allocation allocation) {
+  placement_ = place(plan, allocation.hosts);
+  steps_.clear();
+  for (const auto& s : plan.steps) {
+    StepInfo i{s.res, {}};
+    if (const auto p = placement_.steps.find(s.name); p != placement_.steps.end()) i.placement = p->second;
+    steps_[s.name] = i;
+  }
+  setup_ = plan.setup;
+  if (plan.database) database_ = StepInfo{plan.database->res, {}};
+  allocation_ = std::move(allocation);
+}
+
+// --- where steps run -------------------------------------------------------------
+
+void BatchLauncher::prepare(const plan::Plan& plan, const PrepareOptions& options) {
+  const std::string me = scheduler_->name();
+  std::optional<Allocation> allocation =
+      scheduler_->current_allocation([](const char* n) { return std::getenv(n); }, read_file);
+  // Entities with batch: (and a database with batch:) are jobs of their own; an
+  // allocation is needed only for the rest.
+  bool needs_allocation = plan.database && !plan.database->batch;
+  for (const auto& s : plan.steps) needs_allocation = needs_allocation || !s.batch;
+  auto place_on = [&](const Allocation& a) {
+    try {
+      set_allocation(plan, a);
+    } catch (const PlacementError& e) {
+      throw UsageError(std::string("the experiment does not fit its allocation: ") + e.what());
+    }
+  };
+  auto placeholder = [](const std::string& id, int nodes) {
+    Allocation a{id, {}, {}};
+    for (int i = 1; i <= nodes; ++i) a.hosts.push_back("node" + std::to_string(i));
+    return a;
+  };
+  if (!needs_allocation && !allocation) return place_on(Allocation{});
+  if (allocation) return place_on(*allocation);
+  if (!plan.allocation) {
+    if (options.placeholder_nodes > 0) return place_on(placeholder("<job>", options.placeholder_nodes));
+    throw UsageError("launcher " + me + " needs an allocation: " + scheduler_->allocation_hint());
+  }
+  const int nodes = plan.allocation->nodes.value_or(nodes_needed(plan));
+  const auto request = scheduler_->allocation_command(plan.name, *plan.allocation, nodes);
+  if (!request)
+    throw UsageError("allocation: is not available with launcher " + me + ": " + scheduler_->allocation_hint());
+  place_on(placeholder("<allocation>", nodes));  // fits before anything is requested
+  if (!options.request) return;
+
+  const auto r = runner_->run(*request, 600s);
+  const std::string id = scheduler_->allocation_id_from_output(r);
+  if (id.empty())
+    throw EnvironmentError((*request)[0] + " refused the allocation: " +
+                           (r.err.empty() ? "exit " + std::to_string(r.exit_code) : r.err));
+  owned_ = true;
+  const auto q = run_with_retries(*runner_, scheduler_->allocation_hosts_command(id), 20s, log_);
+  std::vector<std::string> hosts;
+  try {
+    hosts = scheduler_->parse_allocation_hosts(q);
+  } catch (const std::exception&) {
+  }
+  if (hosts.empty()) {
+    release_allocation(id);
+    throw EnvironmentError("cannot read the nodes of allocation " + id);
+  }
+  try {
+    set_allocation(plan, Allocation{id, hosts, {}});
+  } catch (const PlacementError& e) {
+    release_allocation(id);
+    throw UsageError(std::string("the experiment does not fit its allocation: ") + e.what());
+  }
+}
+
+void BatchLauncher::release_allocation(const std::string& id) {
+  if (!id.empty()) run_with_retries(*runner_, scheduler_->cancel_command({id}), 20s, log_, 2);
+}
+
+// --- command lines ---------------------------------------------------------------
+
+RankLauncher BatchLauncher::launcher_for(const plan::Resources& res, const Placement& placement) const {
+  const RankLauncher fallback = scheduler_->default_rank_launcher(res);
+  const RankLauncher l = rank_launcher_for(res.mpi, fallback);
+  // Alone in a job of its own, a single task needs no launcher to reach its host.
+  const bool plain_ok = res.mpi == plan::MpiKind::Auto || res.mpi == plan::MpiKind::None;
+  if (placement.nodes.empty() && res.ntasks == 1 && plain_ok && l != RankLauncher::Srun) return RankLauncher::Plain;
+  return l;
+}
+
+std::vector<std::string> BatchLauncher::record_step(const std::string& run_dir,
+                                                    const std::vector<std::string>& program) const {
+  const auto recipe = scheduler_->step_id_recipe();
+  if (!recipe) return program;
+  std::vector<std::string> argv = {supervisor_, "--record-step", run_dir + "/.ssim-step", "--id",
+                                   recipe->id_template, "--rank-var", recipe->rank_variable, "--"};
+  argv.insert(argv.end(), program.begin(), program.end());
+  return argv;
+}
+
+StepLaunch BatchLauncher::launch(const std::string& name, const StepInfo& i, const std::string& run_dir,
+                                 const std::vector<std::string>& program) const {
+  const RankContext context{scheduler_->name(), i.placement.nodes.empty() ? "" : allocation_.job_id,
+                            ::geteuid() == 0};
+  return rank_command(launcher_for(i.res, i.placement), name, i.res, i.placement, context,
+                      record_step(run_dir, program));
+}
+
+std::vector<std::string> BatchLauncher::command(const plan::Step& step) const {
+  std::vector<std::string> program = {step.exe};
+  program.insert(program.end(), step.args.begin(), step.args.end());
+  StepInfo i{step.res, {}};
+  if (!step.batch) {  // a step of the allocation
+    const auto* known = info(step.name);
+    i.placement = known ? known->placement : Placement{{"<node>"}, false};
+  }
+  return launch(step.name, i, step.run_dir, program).argv;
+}
+
+std::vector<std::string> BatchLauncher::database_command(int shard, const std::string& run_dir,
+                                                         const std::vector<std::string>& inner) const {
+  StepInfo i = database_;
+  if (shard < static_cast<int>(placement_.database.size())) i.placement = placement_.database[shard];
+  return launch("orchestrator", i, run_dir, inner).argv;
+}
+
+std::vector<std::string> BatchLauncher::wrap_in_job(const std::string& run_dir,
+                                                    const std::vector<std::string>& command) const {
+  // Inside the job, the supervisor writes the program's exit status beside it: exact
+  // even where the scheduler forgets finished jobs (PBS without job history).
+  std::vector<std::string> argv = {supervisor_, "--wrap", status_file(run_dir), "--"};
+  argv.insert(argv.end(), command.begin(), command.end());
+  return argv;
+}
+
+BatchJob BatchLauncher::job_for(const std::string& name, const std::string& run_dir,
+                                const spec::BatchSettings& settings, const plan::Resources& res,
+                                const plan::Env& env, const std::vector<std::string>& command) const {
+  BatchJob job;
+  job.name = name;
+  job.settings = settings;
+  job.res = res;
+  job.setup = setup_;
+  job.setup.insert(job.setup.end(), settings.setup.begin(), settings.setup.end());
+  job.run_dir = run_dir;
+  job.out = run_dir + "/" + name + ".out";
+  job.err = run_dir + "/" + name + ".err";
+  job.env = env;
+  job.command = wrap_in_job(run_dir, command);
+  return job;
+}
+
+std::string BatchLauncher::batch_script_path(const plan::Step& step) const {
+  if (!step.batch) return "";
+  return step.run_dir + "/" + step.name + "." + scheduler_->script_extension();
+}
+
+std::string BatchLauncher::batch_script(const plan::Step& step) const {
+  if (!step.batch) return "";
+  return scheduler_->render_script(job_for(step.name, step.run_dir, *step.batch, step.res, step.env, command(step)));
+}
+
+// --- the whole experiment as one job ---------------------------------------------
+
+int BatchLauncher::experiment_nodes(const plan::Plan& plan) const {
+  return plan.batch && plan.batch->nodes ? *plan.batch->nodes : std::max(1, nodes_needed(plan));
+}
+
+std::string BatchLauncher::experiment_script_path(const plan::Plan& plan) const {
+  return plan.path + "/.ssim/batch." + scheduler_->script_extension();
+}
+
+std::string BatchLauncher::experiment_script(const plan::Plan& plan, const std::vector<std::string>& command) const {
+  BatchJob job;
+  job.name = "ssim-" + plan.name;
+  if (plan.batch) job.settings = *plan.batch;
+  job.settings.nodes = experiment_nodes(plan);  // the database's and each exclusive entity's own
+  job.whole_nodes = true;
+  job.setup = plan.setup;
+  if (plan.batch) job.setup.insert(job.setup.end(), plan.batch->setup.begin(), plan.batch->setup.end());
+  const std::string state_dir = plan.path + "/.ssim";
+  job.run_dir = std::filesystem::current_path().string();  // experiment.path resolves from here, inside too
+  job.out = state_dir + "/batch.out";
+  job.err = state_dir + "/batch.err";
+  job.command = wrap_in_job(state_dir, command);
+  return scheduler_->render_script(job);
+}
+
+std::string BatchLauncher::submit_script(const std::string& path, const std::string& script, std::string& error) {
+  write_file_atomically(path, script, 0700);  // 0700: it may export SSDB_PASSWORD
+  const SubmitCommand c = scheduler_->submit_command(path);
+  const auto r = runner_->run(c.argv, 60s, c.stdin_path);  // never retried: it could submit twice
+  const std::string id = scheduler_->job_id_from_submit_output(r);
+  if (id.empty()) {
+    error = c.argv[0] + " refused the job: " +
+            (r.err.empty() ? (r.timed_out ? "timed out" : "exit " + std::to_string(r.exit_code)) : r.err);
+    while (!error.empty() && error.back() == '\n') error.pop_back();
+  }
+  return id;
+}
+
+std::string BatchLauncher::submit_experiment(const plan::Plan& plan, const std::vector<std::string>& command) {
+  setup_ = plan.setup;
+  std::string error;
+  const std::string id = submit_script(experiment_script_path(plan), experiment_script(plan, command), error);
+  if (id.empty()) throw EnvironmentError(error);
+  return id;
+}
+
+// --- start, poll, cancel ---------------------------------------------------------
+
+JobRef BatchLauncher::submit(const LaunchRequest& r) {
+  ::unlink(status_file(r.run_dir).c_str());  // a rerun must not read the last attempt's files
+  ::unlink(cancel_marker(r.run_dir).c_str());
+  const StepInfo* i = info(r.name);
+  const plan::Resources res = i ? i->res : database_.res;
+  std::string error;
+  try {
+    const std::string path = r.run_dir + "/" + r.name + "." + scheduler_->script_extension();
+    const std::string id =
+        submit_script(path, scheduler_->render_script(job_for(r.name, r.run_dir, *r.batch, res, r.env, r.argv)), error);
+    if (!id.empty()) return JobRef{"job:" + id, r.name, r.run_dir};
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  write_file_atomically(status_file(r.run_dir),
+                        nlohmann::json{{"state", "exited"}, {"exit_code", 127}, {"signal", nullptr}, {"error", error}}.dump());
+  return JobRef{"0", r.name, r.run_dir};
+}
+
+std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests) {
+  std::vector<LaunchRequest> local;
+  std::vector<size_t> local_index;
+  std::vector<JobRef> refs(requests.size());
+  for (size_t k = 0; k < requests.size(); ++k) {
+    LaunchRequest r = requests[k];
+    ::unlink((r.run_dir + "/.ssim-step").c_str());
+    if (::geteuid() == 0) {  // Open MPI refuses root unless told
+      r.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT", "1");
+      r.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    }
+    if (r.batch) {
+      refs[k] = submit(r);
+      continue;
+    }
+    // The launch command's own environment (Slurm's view of the step for mpirun).
+    const StepInfo* i = info(r.name);
+    StepInfo step = i ? *i : database_;
+    if (!i) {
+      // A database shard: its placement by the order of shard run directories.
+      for (size_t s = 0; s < placement_.database.size(); ++s)
+        if (r.name == "orchestrator" || r.name == "orchestrator_" + std::to_string(s)) step.placement = placement_.database[s];
+    }
+    const auto extra = launch(r.name, step, r.run_dir, {}).env;
+    r.env.insert(r.env.end(), extra.begin(), extra.end());
+    local.push_back(std::move(r));
+    local_index.push_back(k);
+  }
+  const auto started = local_.start(local);
+  for (size_t k = 0; k < started.size(); ++k) refs[local_index[k]] = started[k];
+  return refs;
+}
+
+std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
+  // The supervisors' view first: a step that ends while the query runs must still be
+  // found with its id, and the id file is written before its launch command can end.
+  std::vector<JobRef> steps;
+  for (const auto& j : jobs)
+    if (!is_job_ref(j.id)) steps.push_back(j);
+  const auto local = local_.poll(steps);
+
+  std::vector<std::string> native(jobs.size()), ids;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    native[i] = is_job_ref(jobs[i].id) ? job_ref_id(jobs[i].id) : recorded_step(jobs[i].run_dir);
+    if (!native[i].empty()) ids.push_back(native[i]);
+  }
+  std::map<std::string, JobStatus> said;
+  if (!ids.empty()) {
+    ++queries_;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      const auto r = runner_->run(scheduler_->status_command(ids), 20s);
+      if (auto parsed = scheduler_->parse_status_output(r, ids)) {
+        said = std::move(*parsed);
+        break;
+      }
+      if (log_)
+        log_(scheduler_->status_command(ids)[0] + " failed (" +
+             (r.timed_out ? "timed out" : "exit " + std::to_string(r.exit_code)) + "): " + r.err.substr(0, 200));
+      // A failing query is not a job state: the supervisors' view stands this time.
+      if (!scheduler_->switch_status_source(r)) break;
+    }
+  }
+  std::vector<JobStatus> out;
+  size_t next_local = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const auto it = native[i].empty() ? said.end() : said.find(native[i]);
+    const std::optional<JobStatus> scheduler = it == said.end() ? std::nullopt : std::optional(it->second);
+    JobStatus s;
+    if (is_job_ref(jobs[i].id)) {
+      const bool cancelled = ::access(cancel_marker(jobs[i].run_dir).c_str(), F_OK) == 0;
+      s = merge_job(scheduler, read_job_status(jobs[i].run_dir), cancelled, scheduler_->name(), native[i]);
+    } else {
+      JobStatus l = local[next_local++];
+      l.native_id = native[i];
+      s = merge_step(l, scheduler);
+    }
+    s.native_id = native[i];
+    out.push_back(s);
+  }
+  return out;
+}
+
+void BatchLauncher::cancel(std::span<const JobRef> jobs, bool force) {
+  std::vector<std::string> ids;
+  std::vector<JobRef> steps;
+  for (const auto& j : jobs) {
+    const std::string id = is_job_ref(j.id) ? job_ref_id(j.id) : recorded_step(j.run_dir);
+    if (!id.empty()) ids.push_back(id);
+    if (is_job_ref(j.id)) write_file_atomically(cancel_marker(j.run_dir), "");
+    else steps.push_back(j);
+  }
+  if (!ids.empty()) {  // one call for every job and step
+    const auto argv = scheduler_->cancel_command(ids);
+    auto r = runner_->run(argv, 20s);
+    if (!scheduler_->cancel_output_ok(r)) {
+      std::this_thread::sleep_for(200ms);  // scheduler backoff, once
+      r = runner_->run(argv, 20s);
+      if (!scheduler_->cancel_output_ok(r) && log_) log_(argv[0] + " failed: " + r.err.substr(0, 200));
+    }
+  }
+  local_.cancel(steps, force);  // and the launch commands on this host
+}
+
+}  // namespace ssim::launchers

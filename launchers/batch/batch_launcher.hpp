@@ -1,0 +1,93 @@
+#pragma once
+// The launcher for every batch scheduler (Slurm, PBS, LSF). It owns what they share:
+// finding or requesting the allocation, placing the plan over its hosts, starting steps
+// inside it under local supervisors (their launch command from the rank-launch axis,
+// ranks/), submitting entities as jobs of their own and the whole experiment as one,
+// one status query per poll for every job and step, merging the scheduler's word with
+// what the supervisors wrote, cancelling and releasing. What differs per scheduler is a
+// pure Scheduler (scheduler.hpp) that builds command lines and reads answers.
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "launchers/batch/placement.hpp"
+#include "launchers/batch/scheduler.hpp"
+#include "launchers/command_runner.hpp"
+#include "launchers/launcher.hpp"
+#include "launchers/local/local_launcher.hpp"
+
+namespace ssim::launchers {
+
+class BatchLauncher : public Launcher {
+ public:
+  using Log = std::function<void(const std::string&)>;
+  BatchLauncher(std::unique_ptr<Scheduler> scheduler, std::unique_ptr<CommandRunner> runner,
+                std::string supervisor = LocalLauncher::default_supervisor());
+
+  std::string name() const override { return scheduler_->name(); }
+  void prepare(const plan::Plan& plan, const PrepareOptions& options) override;
+  std::string allocation_id() const override { return allocation_.job_id; }
+  bool allocation_owned() const override { return owned_; }
+  void release_allocation(const std::string& id) override;
+
+  std::vector<std::string> command(const plan::Step& step) const override;
+  std::vector<std::string> database_command(int shard, const std::string& run_dir,
+                                            const std::vector<std::string>& inner) const override;
+  std::string batch_script(const plan::Step& step) const override;
+  std::string batch_script_path(const plan::Step& step) const override;
+  std::vector<JobRef> start(std::span<const LaunchRequest> requests) override;
+  std::vector<JobStatus> poll(std::span<const JobRef> jobs) override;
+  void cancel(std::span<const JobRef> jobs, bool force) override;
+  int scheduler_queries() const override { return queries_; }
+  void set_log(Log log) override { log_ = std::move(log); }
+
+  bool is_scheduler() const override { return true; }
+  std::string experiment_script(const plan::Plan& plan, const std::vector<std::string>& command) const override;
+  std::string experiment_script_path(const plan::Plan& plan) const override;
+  std::string submit_experiment(const plan::Plan& plan, const std::vector<std::string>& command) override;
+  int experiment_nodes(const plan::Plan& plan) const override;
+
+  // Places the plan on `allocation` (tests and prepare); throws PlacementError.
+  void set_allocation(const plan::Plan& plan, Allocation allocation);
+  const Allocation& allocation() const { return allocation_; }
+  const PlacementPlan& placement() const { return placement_; }
+  Scheduler& scheduler() { return *scheduler_; }
+
+ private:
+  struct StepInfo {
+    plan::Resources res;
+    Placement placement;  // empty for a job of its own
+  };
+  RankLauncher launcher_for(const plan::Resources& res, const Placement& placement) const;
+  StepLaunch launch(const std::string& name, const StepInfo& info, const std::string& run_dir,
+                    const std::vector<std::string>& program) const;
+  std::vector<std::string> record_step(const std::string& run_dir, const std::vector<std::string>& program) const;
+  std::vector<std::string> wrap_in_job(const std::string& run_dir, const std::vector<std::string>& command) const;
+  BatchJob job_for(const std::string& name, const std::string& run_dir, const spec::BatchSettings& settings,
+                   const plan::Resources& res, const plan::Env& env, const std::vector<std::string>& command) const;
+  std::string submit_script(const std::string& path, const std::string& script, std::string& error);
+  JobRef submit(const LaunchRequest& r);
+  const StepInfo* info(const std::string& name) const;
+
+  std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<CommandRunner> runner_;
+  std::string supervisor_;
+  Log log_;
+  LocalLauncher local_;
+  Allocation allocation_;
+  bool owned_ = false;
+  PlacementPlan placement_;
+  std::map<std::string, StepInfo> steps_;
+  StepInfo database_;
+  std::vector<std::string> setup_;  // experiment.setup, for batch scripts
+  int queries_ = 0;
+};
+
+// The recorded scheduler id of the step running in `run_dir` (.ssim-step), or "".
+std::string recorded_step(const std::string& run_dir);
+
+// JobRef ids of jobs of their own: "job:ID" ("sbatch:ID" in manifests of ssim 0.1).
+bool is_job_ref(const std::string& ref_id);
+std::string job_ref_id(const std::string& ref_id);
+
+}  // namespace ssim::launchers

@@ -1,0 +1,59 @@
+#include "launchers/batch/merge_status.hpp"
+
+namespace ssim::launchers {
+
+using state::Status;
+
+JobStatus merge_step(const JobStatus& local, const std::optional<JobStatus>& scheduler) {
+  if (!scheduler || scheduler->status == Status::Unknown) return local;
+  JobStatus a = *scheduler;
+  a.native_id = local.native_id;
+  a.pid = local.pid;
+  a.start = local.start;
+  a.end = local.end;
+  if (state::is_terminal(a.status)) {
+    if (local.status == Status::Cancelled) a.status = Status::Cancelled;  // ssim stopped it
+    return a;
+  }
+  if (!state::is_terminal(local.status)) return a;  // running or pending, per the scheduler
+  return local;  // the launch command ended and the scheduler lags behind: its code stands
+}
+
+JobStatus merge_job(const std::optional<JobStatus>& scheduler, const std::optional<JobStatus>& wrapped,
+                    bool cancelled_by_ssim, const std::string& scheduler_name, const std::string& job_id) {
+  JobStatus s;
+  if (wrapped && state::is_terminal(wrapped->status)) {
+    s = *wrapped;
+    if (cancelled_by_ssim) {
+      s.status = Status::Cancelled;
+      if (s.reason.empty()) s.reason = "stopped by ssim";
+    } else if (scheduler && state::is_terminal(scheduler->status) && s.status == Status::Failed &&
+               !scheduler->reason.empty() && s.signal) {
+      s.reason = scheduler->reason;  // killed by the scheduler: say why (time limit, ...)
+    }
+    return s;
+  }
+  if (scheduler && scheduler->status != Status::Unknown) {
+    s = *scheduler;
+    if (state::is_terminal(s.status) && cancelled_by_ssim) {
+      s.status = Status::Cancelled;
+      s.reason = "stopped by ssim";
+    }
+    if (wrapped && wrapped->start > 0) s.start = wrapped->start;
+    return s;
+  }
+  if (scheduler) {  // the scheduler says it does not know the job
+    s.status = cancelled_by_ssim ? Status::Cancelled : Status::Failed;
+    s.reason = cancelled_by_ssim ? "stopped by ssim"
+                                 : scheduler_name + " no longer knows job " + job_id +
+                                       " and the job left no exit status" +
+                                       (scheduler->reason.empty() ? "" : " (" + scheduler->reason + ")");
+    return s;
+  }
+  // Not listed yet: submitted a moment ago.
+  s.status = wrapped && wrapped->status == Status::Running ? Status::Running : Status::Pending;
+  if (wrapped) s.start = wrapped->start;
+  return s;
+}
+
+}  // namespace ssim::launchers

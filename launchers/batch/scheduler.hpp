@@ -1,0 +1,102 @@
+#pragma once
+// The pure, per-scheduler part of the batch layer (one implementation per folder:
+// slurm/, pbs/, lsf/). It builds command lines and reads the scheduler's answers, and
+// never starts a process, so it is unit-tested on recorded outputs only. Everything
+// scheduler-neutral (placement, steps under supervisors, merging states, cancel,
+// allocations) is BatchLauncher's (batch_launcher.hpp). The cut follows PSI/J's
+// get_submit_command / job_id_from_submit_output / get_status_command /
+// parse_status_output / get_cancel_command.
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "launchers/batch/allocation.hpp"
+#include "launchers/batch/batch_job.hpp"
+#include "launchers/command_runner.hpp"
+#include "launchers/launcher.hpp"
+#include "launchers/ranks/rank_command.hpp"
+
+namespace ssim::launchers {
+
+using Getenv = std::function<const char*(const char*)>;
+using ReadText = std::function<std::optional<std::string>(const std::string&)>;
+
+struct SubmitCommand {
+  std::vector<std::string> argv;
+  std::string stdin_path;  // LSF reads the script on stdin (bsub < script)
+};
+
+// A step inside the allocation that writes its own scheduler id to its run directory
+// (ssim-supervise --record-step): `id_template` names environment variables in braces,
+// as "{SLURM_JOB_ID}.{SLURM_STEP_ID}"; only the task whose `rank_variable` is 0 writes.
+struct StepIdRecipe {
+  std::string id_template;
+  std::string rank_variable;
+};
+
+class Scheduler {
+ public:
+  virtual ~Scheduler() = default;
+  virtual std::string name() const = 0;              // slurm, pbs, lsf
+  virtual std::string script_extension() const = 0;  // sbatch, pbs, lsf
+  virtual std::string submit_program() const = 0;    // sbatch, qsub, bsub
+
+  // The job this process runs inside, from its environment (and the host files the
+  // scheduler names there); nullopt outside a job.
+  virtual std::optional<Allocation> current_allocation(const Getenv& getenv, const ReadText& read) const = 0;
+
+  // The batch script; throws std::invalid_argument for a value a directive cannot hold.
+  virtual std::string render_script(const BatchJob& job) const = 0;
+  virtual SubmitCommand submit_command(const std::string& script_path) const = 0;
+  // The job id, or "" when the scheduler refused the job.
+  virtual std::string job_id_from_submit_output(const CommandResult& r) const = 0;
+
+  // One query for every id. The parser returns nullopt when the answer is no answer
+  // (the command failed); otherwise a status for each id the scheduler spoke of, where
+  // Status::Unknown means it said it does not know the job. Ids it did not mention are
+  // left out (accounting that lags behind a fresh submit).
+  virtual std::vector<std::string> status_command(const std::vector<std::string>& ids) const = 0;
+  virtual std::optional<std::map<std::string, JobStatus>> parse_status_output(
+      const CommandResult& r, const std::vector<std::string>& ids) const = 0;
+  // After a failed status query: true when it switched to another source for good
+  // (Slurm: squeue when accounting is disabled), so the query is worth asking again.
+  virtual bool switch_status_source(const CommandResult& r) {
+    (void)r;
+    return false;
+  }
+
+  virtual std::vector<std::string> cancel_command(const std::vector<std::string>& ids) const = 0;
+  // True when the jobs are stopped or had already ended ("Job has finished").
+  virtual bool cancel_output_ok(const CommandResult& r) const = 0;
+
+  // `allocation:` from outside a job: the request, or nullopt when this scheduler has
+  // no way to hold an allocation for ssim (then `allocation_hint` says what to do).
+  virtual std::optional<std::vector<std::string>> allocation_command(const std::string& name,
+                                                                     const spec::BatchSettings& settings,
+                                                                     int nodes) const {
+    (void)name, (void)settings, (void)nodes;
+    return std::nullopt;
+  }
+  virtual std::string allocation_id_from_output(const CommandResult& r) const {
+    (void)r;
+    return "";
+  }
+  virtual std::vector<std::string> allocation_hosts_command(const std::string& id) const {
+    (void)id;
+    return {};
+  }
+  virtual std::vector<std::string> parse_allocation_hosts(const CommandResult& r) const {
+    (void)r;
+    return {};
+  }
+  // How to run inside a job of this scheduler, for messages.
+  virtual std::string allocation_hint() const = 0;
+
+  // How ranks start when a step says mpi: auto (or none).
+  virtual RankLauncher default_rank_launcher(const plan::Resources& res) const = 0;
+  virtual std::optional<StepIdRecipe> step_id_recipe() const { return std::nullopt; }
+};
+
+}  // namespace ssim::launchers

@@ -1,0 +1,27 @@
+#pragma once
+// Reading `qstat -x -f -F json [ID]` (OpenPBS / PBS Pro), pure.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "launchers/launcher.hpp"
+
+namespace ssim::launchers::pbs {
+
+// One job from its qstat attributes: job_state, Exit_status (a JSON number), comment.
+// F/X with Exit_status 0 is completed; 1..128 failed with that code; 129..255 and
+// 256+n killed by a signal (the shell's 128+n, or PBS's own 256+n); negative values are
+// PBS's JOB_EXEC codes (-29: walltime exceeded); finished without Exit_status was
+// deleted before it ran, and a comment "terminated by" means someone ran qdel: both
+// cancelled.
+JobStatus status_from_pbs(const std::string& state, std::optional<int> exit_status, const std::string& comment);
+
+// The whole answer: a status for every id in `asked` (Unknown for those qstat does not
+// list: PBS knows a job from the moment qsub returns, and forgets it when it ends
+// unless job history is on); nullopt when the output holds no JSON at all. Junk around
+// the JSON (older servers) is ignored.
+std::optional<std::map<std::string, JobStatus>> parse_qstat_json(const std::string& out, const std::string& err,
+                                                                 const std::vector<std::string>& asked);
+
+}  // namespace ssim::launchers::pbs

@@ -1,0 +1,45 @@
+#pragma once
+// How a step's ranks start inside a job: the axis that is independent of the scheduler
+// (srun, mpirun, mpiexec, aprun, jsrun, or the program itself). Pure: argv and the
+// environment the launch command needs, from the step's resources and placement.
+#include <string>
+#include <vector>
+
+#include "launchers/batch/placement.hpp"
+#include "lib/plan/plan.hpp"
+
+namespace ssim::launchers {
+
+enum class RankLauncher { Plain, Srun, Mpirun, Mpiexec, Aprun, Jsrun };
+std::string to_string(RankLauncher launcher);
+
+struct RankContext {
+  std::string scheduler;      // slurm, pbs, lsf: how mpirun finds the step's nodes
+  std::string allocation_id;  // the job whose nodes the step uses; "" inside its own job
+  bool is_root = false;       // Open MPI refuses root without --allow-run-as-root
+};
+
+struct StepLaunch {
+  std::vector<std::string> argv;
+  plan::Env env;  // added for the launch command itself (Slurm's view for mpirun)
+};
+
+// An explicit `mpi:` wins; auto and none use the scheduler's own way of starting
+// tasks on its nodes (the commands still know whether the program is MPI).
+RankLauncher rank_launcher_for(plan::MpiKind mpi, RankLauncher scheduler_default);
+
+// `program` is what runs in each task.
+StepLaunch rank_command(RankLauncher launcher, const std::string& name, const plan::Resources& res,
+                        const Placement& placement, const RankContext& context,
+                        const std::vector<std::string>& program);
+
+// Tasks per node when the step spreads `ntasks` over `nodes` (tasks_per_node when given).
+int tasks_per_node(const plan::Resources& res, int nodes);
+
+// Each launch command's own argv, without the program.
+std::vector<std::string> mpirun_command(const std::string& exe, const plan::Resources& res, const Placement& placement,
+                                        const RankContext& context, plan::Env& env);
+std::vector<std::string> aprun_command(const plan::Resources& res, const Placement& placement);
+std::vector<std::string> jsrun_command(const plan::Resources& res, const Placement& placement);
+
+}  // namespace ssim::launchers

@@ -1,0 +1,91 @@
+#include "launchers/slurm/slurm_scheduler.hpp"
+
+#include "launchers/batch/output_lines.hpp"
+#include "launchers/slurm/hostlist.hpp"
+#include "launchers/slurm/sacct.hpp"
+#include "launchers/slurm/sbatch_script.hpp"
+
+namespace ssim::launchers::slurm {
+
+std::optional<Allocation> SlurmScheduler::current_allocation(const Getenv& getenv, const ReadText&) const {
+  const char* id = getenv("SLURM_JOB_ID");
+  if (!id || !*id) return std::nullopt;
+  const char* nodes = getenv("SLURM_JOB_NODELIST");
+  if (!nodes) nodes = getenv("SLURM_NODELIST");
+  return Allocation{id, nodes ? expand_hostlist(nodes) : std::vector<std::string>{}, {}};
+}
+
+std::string SlurmScheduler::render_script(const BatchJob& job) const { return sbatch_script(job); }
+
+SubmitCommand SlurmScheduler::submit_command(const std::string& script_path) const {
+  return {{"sbatch", "--parsable", script_path}, ""};
+}
+
+std::string SlurmScheduler::job_id_from_submit_output(const CommandResult& r) const {
+  // --parsable: "ID" or "ID;cluster".
+  if (r.exit_code != 0) return "";
+  const std::string line = first_line(r.out);
+  return line.substr(0, line.find(';'));
+}
+
+std::vector<std::string> SlurmScheduler::status_command(const std::vector<std::string>& ids) const {
+  std::string list;
+  for (const auto& id : ids) list += (list.empty() ? "" : ",") + id;
+  // Without accounting, squeue -t all knows jobs for MinJobAge; steps end with srun.
+  if (accounting_off_) return {"squeue", "-h", "-t", "all", "-j", list, "-o", "%i|%T|%r"};
+  return {"sacct", "--parsable2", "--noheader", "--format=JobID,State,ExitCode", "-j", list};
+}
+
+std::optional<std::map<std::string, JobStatus>> SlurmScheduler::parse_status_output(
+    const CommandResult& r, const std::vector<std::string>&) const {
+  if (r.exit_code != 0) return std::nullopt;
+  return accounting_off_ ? parse_squeue(r.out) : parse_sacct(r.out);
+}
+
+bool SlurmScheduler::switch_status_source(const CommandResult& r) {
+  if (accounting_off_ || r.err.find("accounting storage is disabled") == std::string::npos) return false;
+  accounting_off_ = true;
+  return true;
+}
+
+std::vector<std::string> SlurmScheduler::cancel_command(const std::vector<std::string>& ids) const {
+  std::vector<std::string> argv = {"scancel"};
+  argv.insert(argv.end(), ids.begin(), ids.end());
+  return argv;
+}
+
+bool SlurmScheduler::cancel_output_ok(const CommandResult& r) const {
+  // scancel of a job that already ended: "error: Kill job error on job id N: Job/step
+  // already completing or completed" (or "Invalid job id specified" once purged).
+  return r.exit_code == 0 || r.err.find("already completing or completed") != std::string::npos ||
+         r.err.find("Invalid job id") != std::string::npos;
+}
+
+std::optional<std::vector<std::string>> SlurmScheduler::allocation_command(const std::string& name,
+                                                                           const spec::BatchSettings& s,
+                                                                           int nodes) const {
+  // Whole nodes: ssim places steps node by node (options: {oversubscribe: ""} etc. still apply).
+  std::vector<std::string> argv = {"salloc", "--no-shell", "--exclusive", "--job-name=ssim-" + name,
+                                   "--nodes=" + std::to_string(s.nodes.value_or(nodes))};
+  if (!s.time.empty()) argv.push_back("--time=" + s.time);
+  if (!s.account.empty()) argv.push_back("--account=" + s.account);
+  if (!s.queue.empty()) argv.push_back("--partition=" + s.queue);
+  for (const auto& [k, v] : s.options) argv.push_back(v.value.empty() ? "--" + k : "--" + k + "=" + v.value);
+  return argv;
+}
+
+std::string SlurmScheduler::allocation_id_from_output(const CommandResult& r) const {
+  return r.exit_code == 0 ? parse_salloc_job_id(r.err + r.out) : "";
+}
+
+std::vector<std::string> SlurmScheduler::allocation_hosts_command(const std::string& id) const {
+  return {"squeue", "-h", "-j", id, "-o", "%N"};
+}
+
+std::vector<std::string> SlurmScheduler::parse_allocation_hosts(const CommandResult& r) const {
+  const std::string list = first_line(r.out);
+  if (r.exit_code != 0 || list.empty()) return {};
+  return expand_hostlist(list);
+}
+
+}  // namespace ssim::launchers::slurm

@@ -1,0 +1,44 @@
+#pragma once
+// Slurm's part of the batch layer: sbatch/sacct/scancel/salloc command lines and their
+// answers. Steps inside an allocation are srun steps that record their own JOB.STEP.
+#include "launchers/batch/scheduler.hpp"
+
+namespace ssim::launchers::slurm {
+
+class SlurmScheduler : public Scheduler {
+ public:
+  std::string name() const override { return "slurm"; }
+  std::string script_extension() const override { return "sbatch"; }
+  std::string submit_program() const override { return "sbatch"; }
+  std::optional<Allocation> current_allocation(const Getenv& getenv, const ReadText& read) const override;
+  std::string render_script(const BatchJob& job) const override;
+  SubmitCommand submit_command(const std::string& script_path) const override;
+  std::string job_id_from_submit_output(const CommandResult& r) const override;
+  std::vector<std::string> status_command(const std::vector<std::string>& ids) const override;
+  std::optional<std::map<std::string, JobStatus>> parse_status_output(
+      const CommandResult& r, const std::vector<std::string>& ids) const override;
+  bool switch_status_source(const CommandResult& r) override;
+  std::vector<std::string> cancel_command(const std::vector<std::string>& ids) const override;
+  bool cancel_output_ok(const CommandResult& r) const override;
+  std::optional<std::vector<std::string>> allocation_command(const std::string& name,
+                                                             const spec::BatchSettings& settings,
+                                                             int nodes) const override;
+  std::string allocation_id_from_output(const CommandResult& r) const override;
+  std::vector<std::string> allocation_hosts_command(const std::string& id) const override;
+  std::vector<std::string> parse_allocation_hosts(const CommandResult& r) const override;
+  std::string allocation_hint() const override {
+    return "run ssim inside salloc or sbatch, give the experiment an allocation: section, or give every "
+           "entity a batch: section";
+  }
+  RankLauncher default_rank_launcher(const plan::Resources&) const override { return RankLauncher::Srun; }
+  std::optional<StepIdRecipe> step_id_recipe() const override {
+    return StepIdRecipe{"{SLURM_JOB_ID}.{SLURM_STEP_ID}", "SLURM_PROCID"};
+  }
+
+  bool accounting_off() const { return accounting_off_; }
+
+ private:
+  bool accounting_off_ = false;  // sacct says accounting is disabled: squeue instead
+};
+
+}  // namespace ssim::launchers::slurm

@@ -1,0 +1,229 @@
+// The shared batch launcher driven through submit, poll and cancel for each scheduler,
+// with recorded answers through the CommandRunner seam: no process is started.
+#include <catch2/catch.hpp>
+
+#include <deque>
+#include <fstream>
+
+#include "launchers/batch/batch_launcher.hpp"
+#include "launchers/batch/merge_status.hpp"
+#include "launchers/lsf/lsf_scheduler.hpp"
+#include "launchers/pbs/pbs_scheduler.hpp"
+#include "launchers/registry.hpp"
+#include "launchers/slurm/slurm_scheduler.hpp"
+#include "tests/unit/fixture_file.hpp"
+#include "tests/unit/helpers.hpp"
+
+using namespace ssim;
+using namespace ssim::launchers;
+using state::Status;
+
+namespace {
+
+// Answers each command with the next recorded answer for its program, and keeps the calls.
+class RecordedRunner : public CommandRunner {
+ public:
+  std::map<std::string, std::deque<CommandResult>> answers;
+  std::vector<std::vector<std::string>>* calls;
+  explicit RecordedRunner(std::vector<std::vector<std::string>>* c) : calls(c) {}
+  CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds, const std::string&) override {
+    calls->push_back(argv);
+    auto& q = answers[argv[0]];
+    if (q.empty()) return CommandResult{127, "", argv[0] + ": no recorded answer"};
+    CommandResult r = q.front();
+    if (q.size() > 1) q.pop_front();
+    return r;
+  }
+};
+
+struct Rig {
+  test::TempDir dir;
+  std::vector<std::vector<std::string>> calls;
+  RecordedRunner* runner;
+  std::unique_ptr<BatchLauncher> launcher;
+  plan::Plan plan;
+  explicit Rig(std::unique_ptr<Scheduler> scheduler) {
+    auto r = std::make_unique<RecordedRunner>(&calls);
+    runner = r.get();
+    launcher = std::make_unique<BatchLauncher>(std::move(scheduler), std::move(r), "/opt/ssim/ssim-supervise");
+    plan = test::plan_of("experiment: {name: b}\nmodels:\n"
+                         "  - {name: a, exe: /bin/true, batch: {nodes: 1}}\n"
+                         "  - {name: c, exe: /bin/true, batch: {nodes: 1}}\n",
+                         dir.path.string());
+    for (auto& s : plan.steps) std::filesystem::create_directories(s.run_dir);
+    launcher->set_allocation(plan, Allocation{});
+  }
+  std::vector<JobRef> submit_both() {
+    std::vector<LaunchRequest> reqs;
+    for (const auto& s : plan.steps) reqs.push_back({s.name, s.run_dir, launcher->command(s), s.env, s.batch});
+    return launcher->start(reqs);
+  }
+  int count(const std::string& program) const {
+    int n = 0;
+    for (const auto& c : calls) n += c[0] == program;
+    return n;
+  }
+};
+
+void write_status(const std::string& run_dir, const std::string& json) {
+  std::ofstream(status_file(run_dir)) << json;
+}
+
+}  // namespace
+
+TEST_CASE("batch launcher: PBS jobs through qsub, one qstat per poll, qdel") {
+  Rig rig(std::make_unique<pbs::PbsScheduler>());
+  rig.runner->answers["qsub"] = {{0, "11.pbs-sim\n", ""}, {0, "12.pbs-sim\n", ""}};
+  const auto refs = rig.submit_both();
+  REQUIRE(refs.size() == 2);
+  CHECK(refs[0].id == "job:11.pbs-sim");
+  CHECK(refs[1].id == "job:12.pbs-sim");
+  std::ifstream script(rig.plan.steps[0].run_dir + "/a.pbs");
+  std::string text((std::istreambuf_iterator<char>(script)), {});
+  CHECK_THAT(text, Catch::Contains("#PBS -N a\n") &&
+                       Catch::Contains("exec /opt/ssim/ssim-supervise --wrap " + rig.plan.steps[0].run_dir +
+                                       "/.ssim-status.json -- /bin/true\n"));
+
+  // Job 11 running, job 12 forgotten by a server without job history but its exit
+  // status is on disk; then 11 forgotten without one: failed, never completed.
+  rig.runner->answers["qstat"] = {
+      {0, R"({"Jobs":{"11.pbs-sim":{"job_state":"R"}}})", ""},
+  };
+  write_status(rig.plan.steps[1].run_dir, R"({"state":"exited","exit_code":4,"signal":null,"start":1,"end":2})");
+  auto s = rig.launcher->poll(refs);
+  CHECK(s[0].status == Status::Running);
+  CHECK(s[0].native_id == "11.pbs-sim");
+  CHECK(s[1].status == Status::Failed);
+  CHECK(s[1].exit_code == 4);
+  CHECK(rig.count("qstat") == 1);
+  CHECK(rig.calls.back() == std::vector<std::string>{"qstat", "-x", "-f", "-F", "json"});
+
+  rig.runner->answers["qstat"] = {{153, R"({"timestamp":1})", "qstat: Unknown Job Id 11.pbs-sim\n"}};
+  s = rig.launcher->poll(std::span(refs).first(1));
+  CHECK(s[0].status == Status::Failed);
+  CHECK_THAT(s[0].reason, Catch::Contains("no longer knows job 11.pbs-sim"));
+  CHECK(rig.launcher->scheduler_queries() == 2);
+
+  rig.runner->answers["qdel"] = {{35, "", "qdel: Job has finished 11.pbs-sim\n"}};
+  rig.launcher->cancel(refs, false);
+  CHECK(rig.count("qdel") == 1);  // benign: not retried
+  CHECK(rig.calls.back() == std::vector<std::string>{"qdel", "11.pbs-sim", "12.pbs-sim"});
+}
+
+TEST_CASE("batch launcher: LSF jobs through bsub < script, bjobs, bkill") {
+  Rig rig(std::make_unique<lsf::LsfScheduler>(false));
+  rig.runner->answers["bsub"] = {{0, "Job <7> is submitted to default queue <normal>.\n", ""},
+                                 {255, "", "Service class does not exist. Job not submitted.\n"}};
+  const auto refs = rig.submit_both();
+  CHECK(refs[0].id == "job:7");
+  CHECK(refs[1].id == "0");  // refused: failed through its status file
+  rig.runner->answers["bjobs"] = {
+      {0, R"({"COMMAND":"bjobs","JOBS":1,"RECORDS":[{"JOBID":"7","STAT":"DONE","EXIT_CODE":"","EXIT_REASON":""}]})", ""}};
+  write_status(rig.plan.steps[0].run_dir, R"({"state":"exited","exit_code":0,"signal":null})");
+  const auto s = rig.launcher->poll(refs);
+  CHECK(s[0].status == Status::Completed);
+  CHECK(s[1].status == Status::Failed);
+  CHECK_THAT(s[1].reason, Catch::Contains("Job not submitted"));
+  CHECK(rig.count("bjobs") == 1);
+  CHECK(rig.calls.back() == std::vector<std::string>{"bjobs", "-o", "jobid stat exit_code exit_reason", "-json", "7"});
+  rig.runner->answers["bkill"] = {{0, "Job <7> is being terminated\n", ""}};
+  rig.launcher->cancel(std::span(refs).first(1), false);
+  CHECK(rig.calls.back() == std::vector<std::string>{"bkill", "7"});
+}
+
+TEST_CASE("batch launcher: Slurm jobs, sacct lag is pending, accounting off switches to squeue once") {
+  Rig rig(std::make_unique<slurm::SlurmScheduler>());
+  rig.runner->answers["sbatch"] = {{0, "31\n", ""}, {0, "32;cluster\n", ""}};
+  const auto refs = rig.submit_both();
+  CHECK(refs[1].id == "job:32");
+  rig.runner->answers["sacct"] = {{0, "31|RUNNING|0:0\n", ""}};
+  auto s = rig.launcher->poll(refs);
+  CHECK(s[0].status == Status::Running);
+  CHECK(s[1].status == Status::Pending);  // not in accounting yet
+  rig.runner->answers["sacct"] = {{1, "", "sacct: error: Slurm accounting storage is disabled\n"}};
+  rig.runner->answers["squeue"] = {{0, "31|COMPLETED|None\n32|FAILED|NonZeroExitCode\n", ""}};
+  s = rig.launcher->poll(refs);
+  CHECK(s[0].status == Status::Completed);
+  CHECK(s[1].status == Status::Failed);
+  s = rig.launcher->poll(refs);
+  CHECK(rig.count("sacct") == 2);  // never asked again once it said accounting is off
+  CHECK(rig.count("squeue") == 2);
+  CHECK(rig.launcher->scheduler_queries() == 3);
+}
+
+TEST_CASE("batch launcher: polls with nothing to ask the scheduler issue no query") {
+  Rig rig(std::make_unique<pbs::PbsScheduler>());
+  CHECK(rig.launcher->poll({}).empty());
+  CHECK(rig.launcher->scheduler_queries() == 0);
+}
+
+TEST_CASE("batch launcher: steps inside a PBS job go to their placed hosts") {
+  test::TempDir dir;
+  std::vector<std::vector<std::string>> calls;
+  BatchLauncher l(std::make_unique<pbs::PbsScheduler>(), std::make_unique<RecordedRunner>(&calls), "/s/ssim-supervise");
+  const auto plan = test::plan_of("experiment: {name: seed}\norchestrator: {}\n"
+                                  "ensembles:\n  - {name: p, exe: sim, replicas: 2, run: {ntasks: 2}}\n"
+                                  "models:\n  - {name: t, exe: train}\n",
+                                  dir.path.string());
+  l.set_allocation(plan, Allocation{"6.pbs-sim", {"h1", "h2", "h3", "h4"}, {}});
+  CHECK(l.command(plan.steps[0]) ==
+        std::vector<std::string>{"mpirun", "-np", "2", "--allow-run-as-root", "--host", "h2:2", "sim"});
+  CHECK(l.command(plan.steps[2]) ==
+        std::vector<std::string>{"mpirun", "-np", "1", "--allow-run-as-root", "--host", "h4:1", "train"});
+  CHECK(l.database_command(0, "/db", {"db"}) ==
+        std::vector<std::string>{"mpirun", "-np", "1", "--allow-run-as-root", "--host", "h1:1", "db"});
+  CHECK(calls.empty());
+}
+
+TEST_CASE("batch launcher: Slurm steps record their own JOB.STEP") {
+  std::vector<std::vector<std::string>> calls;
+  BatchLauncher l(std::make_unique<slurm::SlurmScheduler>(), std::make_unique<RecordedRunner>(&calls), "/s/sup");
+  const auto plan = test::plan_of("experiment: {name: x}\nmodels:\n  - {name: m, exe: prog}\n");
+  l.set_allocation(plan, Allocation{"12", {"n1"}, {}});
+  CHECK(l.command(plan.steps[0]) ==
+        std::vector<std::string>{"srun", "--jobid=12", "--job-name=m", "--nodelist=n1", "--nodes=1", "--ntasks=1",
+                                 "--kill-on-bad-exit=1", "/s/sup", "--record-step", plan.steps[0].run_dir + "/.ssim-step",
+                                 "--id", "{SLURM_JOB_ID}.{SLURM_STEP_ID}", "--rank-var", "SLURM_PROCID", "--", "prog"});
+}
+
+TEST_CASE("batch launcher: the merge never calls an unknown job completed") {
+  JobStatus unknown;
+  unknown.status = Status::Unknown;
+  const auto gone = merge_job(unknown, std::nullopt, false, "pbs", "1.s");
+  CHECK(gone.status == Status::Failed);
+  JobStatus running;
+  running.status = Status::Running;
+  CHECK(merge_job(unknown, running, false, "pbs", "1.s").status == Status::Failed);
+  CHECK(merge_job(std::nullopt, std::nullopt, false, "slurm", "3").status == Status::Pending);
+  CHECK(merge_job(unknown, std::nullopt, true, "pbs", "1.s").status == Status::Cancelled);
+  JobStatus timeout;
+  timeout.status = Status::Failed;
+  timeout.reason = "time limit reached (TIMEOUT)";
+  JobStatus killed;
+  killed.status = Status::Failed;
+  killed.signal = 15;
+  CHECK(merge_job(timeout, killed, false, "slurm", "3").reason == "time limit reached (TIMEOUT)");
+  // A step: the scheduler's terminal word wins; while the launch command runs, so does its running.
+  JobStatus local_done;
+  local_done.status = Status::Completed;
+  local_done.exit_code = 0;
+  CHECK(merge_step(local_done, running).status == Status::Completed);  // accounting lags
+  CHECK(merge_step(running, timeout).status == Status::Failed);
+  CHECK(merge_step(running, unknown).status == Status::Running);
+}
+
+TEST_CASE("registry: auto finds the scheduler whose job we are in; one line per launcher") {
+  auto none = [](const char*) -> const char* { return nullptr; };
+  auto in = [](const char* var) {
+    return [var](const char* n) -> const char* { return std::string(n) == var ? "12" : nullptr; };
+  };
+  CHECK(resolve_launcher("auto", none) == "local");
+  CHECK(resolve_launcher("auto", in("SLURM_JOB_ID")) == "slurm");
+  CHECK(resolve_launcher("auto", in("PBS_JOBID")) == "pbs");
+  CHECK(resolve_launcher("auto", in("LSB_JOBID")) == "lsf");
+  CHECK(resolve_launcher("local", in("SLURM_JOB_ID")) == "local");
+  CHECK(launcher_names() == std::vector<std::string>{"auto", "local", "slurm", "pbs", "lsf"});
+  CHECK(submit_launcher([](const std::string& p) { return p == "qsub"; }) == "pbs");
+  CHECK(submit_launcher([](const std::string&) { return false; }).empty());
+  for (const auto& name : {"local", "slurm", "pbs", "lsf"}) CHECK(make_launcher(name)->name() == name);
+}
