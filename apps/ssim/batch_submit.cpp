@@ -40,6 +40,10 @@ int submit_experiment(const Loaded& l, const RunRequest& req) {
                                                                 : generate::Existing::Refuse);
   for (const auto& w : generated.warnings) std::cerr << "ssim: warning: " << w << "\n";
 
+  // Held until the job is recorded: a scheduler may start the job at once, and its
+  // `ssim run --in-batch` waits for this lock to read the manifest written below.
+  auto lock = state::RunLock::try_acquire(plan.path, "submit");
+  if (!lock) state::refuse_if_running(plan.path);
   const std::string id = launcher->submit_experiment(plan, in_batch_command(req.file));
   state::Manifest m = engine::new_manifest(plan, state::new_experiment_id());
   m.created = now_seconds();

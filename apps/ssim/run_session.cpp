@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <thread>
 #include <iostream>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/spdlog.h>
@@ -58,6 +59,17 @@ bool detach_monitor(state::RunLock& lock, engine::Engine& engine, const state::M
   return true;
 }
 
+// Inside the job of `ssim run --batch`: the submitting ssim may still be recording the
+// job (it holds the lock as "submit" until then); wait for it, bounded.
+void wait_for_submitter(const std::string& path) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto holder = state::RunLock::holder(path);
+    if (!holder || holder->role != "submit") return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // waiting for the lock to drop
+  }
+}
+
 }  // namespace
 
 int run_experiment(const Loaded& l, const RunRequest& req) {
@@ -71,6 +83,7 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
       }
   const fs::path path = plan.path;
   std::error_code ec;
+  if (req.in_batch) wait_for_submitter(plan.path);
   if (fs::exists(path / ".ssim", ec)) state::refuse_if_running(plan.path);
   std::optional<state::Manifest> previous;
   if (req.resume || req.in_batch) {

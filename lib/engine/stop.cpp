@@ -49,12 +49,25 @@ void stop_entities(state::Manifest& m, launchers::Launcher& launcher,
   std::vector<std::string> database_dirs;
   for (const auto& e : m.entities)
     if (e.type == "database" && selected(names, e) && !state::is_terminal(e.status)) database_dirs.push_back(e.run_dir);
-  if (!database_dirs.empty()) orchestrator::shutdown_shards(database_dirs, orchestrator::read_password(m.path));
+  const auto deadline = std::chrono::steady_clock::now() + grace;
+  auto wait = std::chrono::milliseconds(10);
+  if (!database_dirs.empty()) {
+    orchestrator::shutdown_shards(database_dirs, orchestrator::read_password(m.path));
+    // A shard that shut down ends on its own (and so does whatever launched it: srun,
+    // mpirun); signalling its launch command now would turn a clean end into a kill.
+    while (std::chrono::steady_clock::now() < deadline) {
+      refresh(m, launcher);
+      bool all_ended = true;
+      for (const auto& e : m.entities)
+        if (e.type == "database" && selected(names, e) && !state::is_terminal(e.status)) all_ended = false;
+      if (all_ended) break;
+      std::this_thread::sleep_for(wait);  // polling the shards' state, bounded by the deadline
+      wait = std::min(wait * 2, std::chrono::milliseconds(100));
+    }
+  }
   auto jobs = live_jobs(m, names);
   if (!jobs.empty()) {
     launcher.cancel(jobs, false);
-    const auto deadline = std::chrono::steady_clock::now() + grace;
-    auto wait = std::chrono::milliseconds(10);
     while (true) {
       refresh(m, launcher);
       jobs = live_jobs(m, names);

@@ -1,0 +1,287 @@
+"""One integration suite for every batch scheduler: Slurm on the real test cluster
+(scripts/slurm-cluster.sh), PBS and LSF on the fakes in tests/fixtures/fake-sched, which
+really run jobs on this machine over virtual hosts. Each scenario runs once per scheduler."""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import unittest
+
+from ssimtest import SsimTestCase, free_port, processes_with_env, wait_for
+
+FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures/fake-sched"))
+# What every entity prints to say where it ran: Slurm's node name, or the fake host.
+WHERE = 'echo "$${SLURMD_NODENAME:-$$SSIM_FAKE_HOST}"'
+
+
+def sh(argv, env=None, check=True, stdin=None):
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=env, stdin=stdin)
+    if check and p.returncode != 0:
+        raise AssertionError(f"{argv}: {p.returncode} {p.stderr}")
+    return p
+
+
+def slurm_up():
+    try:
+        return subprocess.run(["sinfo", "-h"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+class Schedulers:
+    """Scenarios; a subclass says which scheduler and how to talk to it."""
+    launcher = ""
+    hosts = []
+
+    def setUp(self):
+        super().setUp()
+        for k in [k for k in self.env if k.startswith(("SLURM_", "PBS_", "LSB_"))]:
+            del self.env[k]
+
+    def yaml(self, body, name="exp", extra=""):
+        return self.write("experiment.yaml", f"experiment: {{name: {name}, launcher: {self.launcher}{extra}}}\n" + body)
+
+    def run_for_host(self, name):
+        return self.ssim("logs", name, check=0).stdout.strip()
+
+    # --- scenarios ---------------------------------------------------------------------
+
+    def test_seed_layout_each_on_its_own_host(self):
+        self.allocate(4)
+        port = free_port()
+        self.yaml(f"""orchestrator: {{port: {port}}}
+ensembles:
+  - name: producer
+    replicas: 2
+    key_prefixing: true
+    exe: /bin/sh
+    args: [-c, 'H=$${{SSDB%:*}}; P=$${{SSDB#*:}}; redis-cli -h $$H -p $$P --no-auth-warning -a "$$SSDB_PASSWORD" SET $$SSKEYOUT.k v >/dev/null && {WHERE}']
+models:
+  - {{name: trainer, exe: /bin/sh, args: [-c, '{WHERE}'], incoming: [producer], after: [producer]}}
+""", name="seed")
+        self.ssim("run", "experiment.yaml", check=0, timeout=120)
+        got = {n: self.run_for_host(n) for n in ("producer_0", "producer_1", "trainer")}
+        self.assertEqual(got, {"producer_0": self.hosts[1], "producer_1": self.hosts[2], "trainer": self.hosts[3]})
+        self.assertEqual(self.database_host(), self.hosts[0])
+        _, s = self.status()
+        self.assertTrue(all(e["status"] == "completed" for e in s.values()), s)
+
+    def test_failing_step_reports_exit_code_3(self):
+        self.allocate(1)
+        self.yaml("models:\n  - {name: bad, exe: /bin/sh, args: [-c, 'exit 3']}\n")
+        self.ssim("run", "experiment.yaml", check=1, timeout=120)
+        _, s = self.status()
+        self.assertEqual((s["bad"]["status"], s["bad"]["exit_code"]), ("failed", 3))
+
+    def test_stop_mid_run_leaves_nothing_behind(self):
+        self.allocate(2)
+        self.yaml("models:\n  - {name: long, exe: /bin/sleep, args: ['300']}\n"
+                  "  - {name: job, exe: /bin/sleep, args: ['300'], batch: {nodes: 1}}\n")
+        run = self.run_until("exp", "job", lambda e: e["status"] == "running" and e["native_id"], "running as a job")
+        wait_for(lambda: self.status()[1]["long"]["status"] == "running", what="long running")
+        job = self.status()[1]["job"]["native_id"]
+        exp_id = self.manifest("exp")["id"]
+        self.ssim("stop", check=0, timeout=60)
+        self.assertEqual(run.wait(timeout=60), 1)
+        _, s = self.status()
+        self.assertEqual((s["long"]["status"], s["job"]["status"]), ("cancelled", "cancelled"))
+        wait_for(lambda: self.job_ended(job), timeout=30, what=f"job {job} out of the queue")
+        wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), timeout=30, what="no process left")
+
+    def test_kill_9_of_run_then_exact_status(self):
+        self.allocate(1)
+        self.yaml("models:\n  - {name: s, exe: /bin/sh, args: [-c, 'sleep 2; exit 5']}\n")
+        run = self.run_until("exp", "s")
+        run.kill()
+        run.wait()
+        wait_for(lambda: self.status()[1]["s"]["status"] == "failed", timeout=30, what="failed after the kill")
+        self.assertEqual(self.status()[1]["s"]["exit_code"], 5)
+
+    def test_entities_as_batch_jobs(self):
+        self.yaml("""models:
+  - name: good
+    exe: /bin/sh
+    args: [-c, 'echo "hello $$1"', sh, "it's \\"quoted\\"; $$(rm -rf /)"]
+    batch: {nodes: 1, time: "00:05:00", setup: ['echo "entity setup"']}
+  - {name: bad, exe: /bin/sh, args: [-c, 'exit 3'], batch: {nodes: 1}}
+""", extra=", setup: ['echo \"experiment setup\"']")
+        self.ssim("run", "experiment.yaml", check=1, timeout=120)
+        _, s = self.status()
+        self.assertEqual(s["good"]["status"], "completed")
+        self.assertEqual((s["bad"]["status"], s["bad"]["exit_code"]), ("failed", 3))
+        self.assertTrue(s["good"]["native_id"])
+        self.assertEqual(self.ssim("logs", "good", check=0).stdout,
+                         "experiment setup\nentity setup\nhello it's \"quoted\"; $(rm -rf /)\n")
+
+    def test_whole_experiment_as_one_batch_job(self):
+        port = free_port()
+        self.yaml(f"batch: {{time: '00:10:00'}}\norchestrator: {{port: {port}}}\n"
+                  f"ensembles:\n  - {{name: p, exe: /bin/sh, args: [-c, '{WHERE}'], replicas: 2}}\n", name="whole")
+        p = self.ssim("run", "experiment.yaml", "--batch", check=0)
+        job = re.search(r"batch job (\S+) ", p.stderr).group(1)
+        self.addCleanup(self.cancel, job)
+        self.assertEqual(self.status()[1]["batch"]["native_id"], job)
+
+        def finished():
+            _, s = self.status()
+            return len(s) == 4 and all(e["status"] == "completed" for e in s.values())
+        try:
+            wait_for(finished, timeout=120, what="the batch job and its entities to complete")
+        except AssertionError:
+            err = os.path.join(self.dir, "whole/.ssim/batch.err")
+            raise AssertionError(self.ssim("status").stdout + (open(err).read() if os.path.exists(err) else "no batch.err"))
+        self.assertEqual(sorted(self.run_for_host(n) for n in ("p_0", "p_1")), self.hosts[1:3])
+
+    def test_plan_that_does_not_fit_is_refused_before_anything_is_submitted(self):
+        self.allocate(2)
+        self.yaml("ensembles:\n  - {name: e, exe: /bin/true, replicas: 3}\n", name="big")
+        before = self.queue_size()
+        p = self.ssim("run", "experiment.yaml", check=2)
+        self.assertIn("does not fit", p.stderr)
+        self.assertIn("e_2 needs 1 node(s)", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "big")))
+        self.assertEqual(self.queue_size(), before)
+
+    def test_dry_run_shows_every_script_and_command_without_the_scheduler(self):
+        self.yaml("models:\n  - {name: a, exe: /bin/echo, args: ['x y'], batch: {nodes: 1, time: '00:05:00'}}\n")
+        env = dict(self.env, PATH="/usr/bin:/bin")  # no scheduler command anywhere
+        p = subprocess.run([os.environ["SSIM"], "run", "experiment.yaml", "--dry-run"], cwd=self.dir, env=env,
+                           capture_output=True, text=True, timeout=30)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(self.directive, p.stdout)
+        self.assertIn("--wrap", p.stdout)
+        self.assertIn("'x y'", p.stdout)
+        p = subprocess.run([os.environ["SSIM"], "run", "experiment.yaml", "--batch", "--dry-run"], cwd=self.dir,
+                           env=env, capture_output=True, text=True, timeout=30)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"batch script ({self.dir}/exp/.ssim/batch.", p.stdout)
+        self.assertIn("--in-batch", p.stdout)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "exp")))
+
+
+@unittest.skipUnless(slurm_up(), "no Slurm cluster (scripts/slurm-cluster.sh up)")
+class Slurm(Schedulers, SsimTestCase):
+    launcher = "slurm"
+    hosts = ["n1", "n2", "n3", "n4"]
+    directive = "#SBATCH --time=00:05:00"
+
+    def allocate(self, nodes):
+        p = sh(["salloc", f"-N{nodes}", "--exclusive", "--no-shell", "-J", f"ssim-test-{os.getpid()}"])
+        job = re.search(r"Granted job allocation (\d+)", p.stderr).group(1)
+        self.addCleanup(self.cancel, job)
+        nodelist = sh(["squeue", "-h", "-j", job, "-o", "%N"]).stdout.strip()
+        self.env.update(SLURM_JOB_ID=job, SLURM_JOB_NODELIST=nodelist, OMPI_MCA_btl="^vader")
+
+    def cancel(self, job):
+        sh(["scancel", job], check=False)
+
+    def database_host(self):
+        e = self.status()[1]["orchestrator"]
+        out = sh(["sacct", "--parsable2", "--noheader", "--format=NodeList", "-j", e["native_id"]]).stdout
+        return out.split()[0]
+
+    def job_ended(self, job):
+        return sh(["squeue", "-h", "-j", job], check=False).stdout.strip() == ""
+
+    def queue_size(self):
+        return len(sh(["squeue", "-h"]).stdout.splitlines())
+
+
+class Fake(Schedulers):
+    """A fake scheduler's state directory and PATH for each test."""
+    hosts = ["fn1", "fn2", "fn3", "fn4"]
+
+    def setUp(self):
+        super().setUp()
+        self.state = tempfile.mkdtemp(prefix="ssim-fake-sched-")
+        self.env.update(PATH=FAKES + ":" + self.env["PATH"], SSIM_FAKE_SCHED_DIR=self.state,
+                        SSIM_FAKE_PASS_ENV="SSIM_STATE_HOME")
+        self.addCleanup(self.kill_all_jobs)
+
+    def kill_all_jobs(self):
+        for job in self.jobs():
+            if job.get("pgid"):
+                try:
+                    os.killpg(job["pgid"], signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+        shutil.rmtree(self.state, ignore_errors=True)
+
+    def jobs(self):
+        d = os.path.join(self.state, "jobs")
+        out = []
+        for name in os.listdir(d) if os.path.isdir(d) else []:
+            if name.endswith(".json"):
+                with open(os.path.join(d, name)) as f:
+                    out.append(json.load(f))
+        return out
+
+    def queue_size(self):
+        return len(self.jobs())
+
+    def allocate(self, nodes):
+        """A holder job; ssim then runs inside it, with the environment the job got."""
+        envfile = os.path.join(self.state, "holder.env")
+        script = self.write("holder.sh", self.holder_script(nodes, envfile))
+        job = self.submit(script)
+        self.addCleanup(self.cancel, job)
+        wait_for(lambda: os.path.exists(envfile) and open(envfile).read().endswith("END\n"), what="holder job env")
+        for line in open(envfile).read().split("\0"):
+            k, _, v = line.partition("=")
+            if k.startswith((self.prefix, "OMPI_MCA_plm_rsh_agent", "SSIM_FAKE_HOST")):
+                self.env[k] = v
+
+    def database_host(self):
+        with open(os.path.join(self.dir, self.status()[1]["orchestrator"]["run_dir"], ".ssim-job"), "rb") as f:
+            argv = f.read().split(b"\0")
+        return argv[argv.index(b"--host") + 1].decode().split(":")[0]
+
+    def cancel(self, job):
+        sh([self.kill_command, job], env=self.env, check=False)
+
+
+class Pbs(Fake, SsimTestCase):
+    launcher = "pbs"
+    prefix = "PBS_"
+    kill_command = "qdel"
+    directive = "#PBS -l walltime=00:05:00"
+
+    def holder_script(self, nodes, envfile):
+        return (f"#!/bin/bash\n#PBS -N holder\n#PBS -l select={nodes}:ncpus=1:mpiprocs=1\n"
+                f"env -0 > {envfile}.tmp; echo END >> {envfile}.tmp; mv {envfile}.tmp {envfile}\nexec sleep 600\n")
+
+    def submit(self, script):
+        return sh(["qsub", script], env=self.env).stdout.strip()
+
+    def job_ended(self, job):
+        p = sh(["qstat", "-x", "-f", "-F", "json", job], env=self.env, check=False)
+        return json.loads(p.stdout).get("Jobs", {}).get(job, {}).get("job_state") == "F"
+
+
+class Lsf(Fake, SsimTestCase):
+    launcher = "lsf"
+    prefix = "LSB_"
+    kill_command = "bkill"
+    directive = "#BSUB -W 0:05"
+
+    def holder_script(self, nodes, envfile):
+        return (f"#!/bin/bash\n#BSUB -J holder\n#BSUB -n {nodes}\n#BSUB -R \"span[ptile=1]\"\n"
+                f"env -0 > {envfile}.tmp; echo END >> {envfile}.tmp; mv {envfile}.tmp {envfile}\nexec sleep 600\n")
+
+    def submit(self, script):
+        with open(script) as f:
+            out = sh(["bsub"], env=self.env, stdin=f).stdout
+        return re.search(r"Job <(\d+)>", out).group(1)
+
+    def job_ended(self, job):
+        p = sh(["bjobs", "-o", "jobid stat", "-json", job], env=self.env, check=False)
+        return json.loads(p.stdout)["RECORDS"][0].get("STAT") in ("DONE", "EXIT")
+
+
+del Schedulers  # only the per-scheduler classes are tests
+
+if __name__ == "__main__":
+    unittest.main()
