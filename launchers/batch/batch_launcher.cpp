@@ -234,7 +234,6 @@ std::string BatchLauncher::submit_script(const std::string& path, const std::str
 }
 
 std::string BatchLauncher::submit_experiment(const plan::Plan& plan, const std::vector<std::string>& command) {
-  setup_ = plan.setup;
   std::string error;
   const std::string id = submit_script(experiment_script_path(plan), experiment_script(plan, command), error);
   if (id.empty()) throw EnvironmentError(error);
