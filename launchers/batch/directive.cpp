@@ -11,6 +11,12 @@ void check_directive_value(const std::string& what, const std::string& value) {
       throw std::invalid_argument("batch option " + what + " has a value that cannot go into a batch script");
 }
 
+void check_directive_option(const std::string& option) {
+  check_directive_value(option, option);
+  if (option.empty() || option.find_first_of(" \t") != std::string::npos)
+    throw std::invalid_argument("batch option \"" + option + "\" cannot go into a batch script");
+}
+
 std::string directive_word(const std::string& value) {
   return value.find_first_of(" \t") != std::string::npos ? "\"" + value + "\"" : value;
 }

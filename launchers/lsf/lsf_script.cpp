@@ -10,7 +10,7 @@ namespace ssim::launchers::lsf {
 namespace {
 // Resource strings are quoted as LSF's own examples write them.
 std::string directive(const std::string& option, const std::string& value, bool quote = false) {
-  check_directive_value("-" + option, option);
+  check_directive_option(option);
   check_directive_value("-" + option, value);
   const std::string word = quote ? "\"" + value + "\"" : directive_word(value);
   return "#BSUB -" + option + (value.empty() ? "" : " " + word) + "\n";

@@ -9,7 +9,7 @@ namespace ssim::launchers::pbs {
 
 namespace {
 std::string directive(const std::string& option, const std::string& value) {
-  check_directive_value("-" + option, option);
+  check_directive_option(option);
   check_directive_value("-" + option, value);
   return "#PBS -" + option + (value.empty() ? "" : " " + directive_word(value)) + "\n";
 }

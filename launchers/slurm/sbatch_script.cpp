@@ -1,16 +1,16 @@
 #include "launchers/slurm/sbatch_script.hpp"
 
+#include "launchers/batch/directive.hpp"
+
 namespace ssim::launchers::slurm {
 
 namespace {
 // sbatch reads #SBATCH lines with its own word splitting: a value with blanks is
 // double-quoted there; a newline or a double quote cannot be represented.
 std::string directive(const std::string& option, const std::string& value) {
-  if (value.find_first_of("\n\r\"") != std::string::npos || option.find_first_of("\n\r\" ") != std::string::npos)
-    throw std::invalid_argument("batch option --" + option + " has a value that cannot go into a batch script");
-  if (value.empty()) return "#SBATCH --" + option + "\n";
-  const bool blank = value.find_first_of(" \t") != std::string::npos;
-  return "#SBATCH --" + option + "=" + (blank ? "\"" + value + "\"" : value) + "\n";
+  check_directive_option(option);
+  check_directive_value("--" + option, value);
+  return "#SBATCH --" + option + (value.empty() ? "" : "=" + directive_word(value)) + "\n";
 }
 }  // namespace
 

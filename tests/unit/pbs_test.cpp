@@ -138,4 +138,6 @@ TEST_CASE("pbs: scripts ask for chunks, walltime, placement and dependencies") {
   CHECK_THAT(pbs_script(job), Catch::Contains("#PBS -l select=2\n") && Catch::Contains("place=scatter:excl"));
   job.settings.options = {{"l", spec::Text{"mem=1gb\n#PBS -q evil", {}}}};
   CHECK_THROWS_AS(pbs_script(job), std::invalid_argument);
+  job.settings.options = {{"l mem", spec::Text{"1gb", {}}}};  // a blank in the name would split it
+  CHECK_THROWS_AS(pbs_script(job), std::invalid_argument);
 }
