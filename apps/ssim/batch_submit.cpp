@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "apps/ssim/claim.hpp"
 #include "launchers/registry.hpp"
 #include "lib/engine/engine.hpp"
 #include "lib/generate/generate.hpp"
@@ -17,7 +18,9 @@ namespace ssim::app {
 namespace fs = std::filesystem;
 
 std::vector<std::string> in_batch_command(const std::string& file) {
-  return {self_exe(), "run", fs::absolute(file).string(), "--in-batch"};
+  std::vector<std::string> argv = {self_exe(), "run", fs::absolute(file).string(), "--in-batch"};
+  for (auto& a : max_members_args()) argv.push_back(std::move(a));
+  return argv;
 }
 
 Loaded load_for_batch(const std::string& file, const std::string& launcher_option) {
@@ -35,15 +38,18 @@ int submit_experiment(const Loaded& l, const RunRequest& req) {
   if (!launcher->is_scheduler())
     throw UsageError("--batch submits the experiment to a batch scheduler; this experiment resolves to launcher " +
                      plan.launcher + " (choose a scheduler with launcher: or --launcher)");
-  state::refuse_if_running(plan.path);
-  const auto generated = generate::generate(plan, req.overwrite ? generate::Existing::Overwrite
-                                                                : generate::Existing::Refuse);
+  // The lock is held until the job is recorded: a scheduler may start the job at once,
+  // and its `ssim run --in-batch` waits for this lock to read the manifest written below.
+  const auto mode = req.overwrite ? generate::Existing::Overwrite : generate::Existing::Refuse;
+  auto lock = claim_experiment(plan, mode, "submit");
+  generate::GenerateResult generated;
+  try {
+    generated = generate::generate(plan, mode);
+  } catch (...) {
+    if (mode == generate::Existing::Refuse) undo_claim(plan);
+    throw;
+  }
   for (const auto& w : generated.warnings) std::cerr << "ssim: warning: " << w << "\n";
-
-  // Held until the job is recorded: a scheduler may start the job at once, and its
-  // `ssim run --in-batch` waits for this lock to read the manifest written below.
-  auto lock = state::RunLock::try_acquire(plan.path, "submit");
-  if (!lock) state::refuse_if_running(plan.path);
   const std::string id = launcher->submit_experiment(plan, in_batch_command(req.file));
   state::Manifest m = engine::new_manifest(plan, state::new_experiment_id());
   m.created = now_seconds();

@@ -35,6 +35,7 @@ Action add_run(CLI::App& app) {
   cmd->add_option("--launcher", o->launcher, "override experiment.launcher")
       ->check(CLI::IsMember(launchers::launcher_names()));
   cmd->add_flag("--json", o->json, "machine-readable output on stdout");
+  add_max_members_option(*cmd);
   cmd->add_flag("--in-batch", o->in_batch)->group("");  // the job of ssim run --batch
   return [o] {
     if (o->batch) {

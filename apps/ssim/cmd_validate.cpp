@@ -11,6 +11,7 @@ Action add_validate(CLI::App& app) {
   auto file = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand("validate", "Check an experiment file; print nothing but errors");
   cmd->add_option("FILE", *file, "experiment YAML file")->required();
+  add_max_members_option(*cmd);
   return [file] {
     const Loaded l = load(*file);
     std::cerr << *file << ": ok (" << l.plan.steps.size() << " entities"

@@ -8,9 +8,25 @@
 
 namespace ssim::app {
 
+namespace {
+spec::ParseOptions g_parse_options;
+}
+
+void add_max_members_option(CLI::App& cmd) {
+  cmd.add_option("--max-members", g_parse_options.max_members,
+                 "the most ensemble members an experiment may have (default " +
+                     std::to_string(spec::kDefaultMaxMembers) + ")")
+      ->check(CLI::PositiveNumber);
+}
+
+std::vector<std::string> max_members_args() {
+  if (g_parse_options.max_members == spec::kDefaultMaxMembers) return {};
+  return {"--max-members", std::to_string(g_parse_options.max_members)};
+}
+
 Loaded load(const std::string& file, const std::string& launcher_override) {
   Loaded l;
-  l.spec = spec::load_experiment(file);
+  l.spec = spec::load_experiment(file, g_parse_options);
   plan::PlanContext context;
   context.cwd = std::filesystem::current_path().string();
   const std::string requested = launcher_override.empty() ? l.spec.launcher : launcher_override;

@@ -1,5 +1,7 @@
 #pragma once
+#include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "lib/plan/plan.hpp"
 #include "lib/spec/spec.hpp"
@@ -14,5 +16,11 @@ struct Loaded {
 // spec + plan for FILE, with the launcher resolved (--launcher overrides the file).
 // Throws spec::SpecError for bad input.
 Loaded load(const std::string& file, const std::string& launcher_override = "");
+
+// --max-members of validate and run: the cap on ensemble members for every load() of
+// this process, and passed on to the job of `ssim run --batch`.
+void add_max_members_option(CLI::App& cmd);
+// The extra arguments that repeat a non-default --max-members, or none.
+std::vector<std::string> max_members_args();
 
 }  // namespace ssim::app

@@ -1,6 +1,8 @@
 // ssim: command line entry point. Maps errors to SPEC.md's exit codes.
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
+#include <new>
 
 #include "apps/ssim/verbs.hpp"
 #include "lib/generate/generate.hpp"
@@ -39,10 +41,17 @@ int main(int argc, char** argv) {
     std::cerr << "ssim: " << e.what() << "\n";
     return 2;
   } catch (const ssim::EnvironmentError& e) {
-    std::cerr << "ssim: " << e.what() << "\n";
+    std::cerr << "ssim: " << ssim::spec::printable(e.what(), 2000) << "\n";
+    return 3;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // The file system refused something (full, read-only, permissions): the environment.
+    std::cerr << "ssim: " << ssim::spec::printable(e.what(), 2000) << "\n";
+    return 3;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "ssim: out of memory\n";
     return 3;
   } catch (const std::exception& e) {
-    std::cerr << "ssim: internal error: " << e.what() << "\n";
+    std::cerr << "ssim: internal error: " << ssim::spec::printable(e.what(), 2000) << "\n";
     return 3;
   }
   return 2;

@@ -63,7 +63,8 @@ Resources resolve_resources(const std::string& file, const std::string& field,
     else if (key == "time") {
       if (!spec::is_slurm_time(v))
         throw SpecError(file, raw.loc, sub,
-                        "expected a time like \"02:00:00\" or \"1-00:00:00\", got \"" + v + "\"");
+                        "expected a time like \"02:00:00\" or \"1-00:00:00\" (minutes and seconds up to 59), got \"" +
+                            spec::printable(v) + "\"");
       res.time = v;
     } else if (key == "exclusive") {
       if (v == "true" || v == "yes") res.exclusive = true;

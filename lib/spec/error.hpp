@@ -11,6 +11,11 @@ struct Loc {
   int col = 0;
 };
 
+// `text` as one printable line: control and invalid UTF-8 bytes escaped (\n, \x1b),
+// cut after about `max_bytes` with "...". Every message about user input goes through
+// it, so a binary or hostile file cannot put raw escape sequences on a terminal.
+std::string printable(const std::string& text, size_t max_bytes = 80);
+
 class SpecError : public std::runtime_error {
  public:
   SpecError(std::string file, Loc loc, std::string field, std::string message);

@@ -1,6 +1,11 @@
 #include "lib/spec/parse.hpp"
 
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <cstring>
 #include <fstream>
@@ -19,6 +24,23 @@ void check_env_names(const YamlReader& r, const TextMap& env, const std::string&
              "environment variable names are letters, digits and '_', not starting with a digit");
 }
 
+// "~" and "~/x" are the user's home, "~user/x" that user's, as a shell would have it.
+std::string expand_home(const YamlReader& r, const YAML::Node& node, const std::string& path) {
+  if (path.empty() || path[0] != '~') return path;
+  const size_t slash = path.find('/');
+  const std::string user = path.substr(1, slash == std::string::npos ? std::string::npos : slash - 1);
+  std::string home;
+  if (user.empty()) {
+    const char* h = std::getenv("HOME");
+    if (h && *h) home = h;
+    else if (const passwd* pw = ::getpwuid(::getuid())) home = pw->pw_dir;
+  } else if (const passwd* pw = ::getpwnam(user.c_str())) {
+    home = pw->pw_dir;
+  }
+  if (home.empty()) r.fail(node, "experiment.path", "cannot expand " + printable(path.substr(0, slash)) + ": no such home directory");
+  return slash == std::string::npos ? home : home + path.substr(slash);
+}
+
 void read_experiment_section(const YamlReader& r, const YAML::Node& node, ExperimentSpec& spec) {
   const std::string field = "experiment";
   if (!node.IsMap())
@@ -27,8 +49,10 @@ void read_experiment_section(const YamlReader& r, const YAML::Node& node, Experi
   const YAML::Node name = node["name"];
   if (!name) r.fail(node, "experiment.name", "missing (every experiment needs a name)");
   spec.name = r.name(name, "experiment.name");
+  spec.path_loc = YamlReader::loc(name);
   if (auto n = node["path"]) {
-    spec.path = r.scalar(n, "experiment.path");
+    spec.path = expand_home(r, n, r.line(n, "experiment.path").value);
+    spec.path_loc = YamlReader::loc(n);
     if (spec.path->empty()) r.fail(n, "experiment.path", "must not be empty");
   }
   if (auto n = node["launcher"])
@@ -37,7 +61,8 @@ void read_experiment_section(const YamlReader& r, const YAML::Node& node, Experi
     spec.env = r.text_map(n, "experiment.env");
     check_env_names(r, spec.env, "experiment.env");
   }
-  if (auto n = node["setup"]) spec.setup = r.string_list(n, "experiment.setup");
+  if (auto n = node["setup"])
+    for (auto& t : r.line_list(n, "experiment.setup")) spec.setup.push_back(std::move(t.value));
 }
 
 void read_entities(const YamlReader& r, const YAML::Node& node, const std::string& field,
@@ -46,35 +71,33 @@ void read_entities(const YamlReader& r, const YAML::Node& node, const std::strin
   if (!node.IsSequence())
     r.fail(node, field, "expected a list of entries, got " + YamlReader::describe(node));
   for (size_t i = 0; i < node.size(); ++i) {
-    Entity e = read_entity(r, node[i], index_field(field, i), kind);
+    Entity e = read_entity(r, node[i], index_field(field, i), kind, spec.base_dir);
     check_env_names(r, e.env, join_field(e.field, "env"));
     spec.entities.push_back(std::move(e));
   }
 }
 
+std::string too_big_message(size_t bytes) {
+  return "the file is too large (" + std::to_string(bytes / 1024) + " KiB; experiment files are at most " +
+         std::to_string(kMaxFileBytes / (1024 * 1024)) + " MiB)";
+}
+
 }  // namespace
 
-ExperimentSpec parse_experiment(const std::string& text, const std::string& file,
-                                const std::string& base_dir) {
+ExperimentSpec parse_experiment(std::string_view text, const std::string& file,
+                                const std::string& base_dir, const ParseOptions& options) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a UTF-8 byte order mark
   YamlReader r(file);
   ExperimentSpec spec;
   spec.file = file;
   spec.base_dir = base_dir;
 
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    std::string hint;
-    std::istringstream lines(text);
-    std::string line;
-    for (int i = 0; i <= e.mark.line && std::getline(lines, line); ++i) {
-    }
-    if (line.find('\t') != std::string::npos) hint = " (YAML does not allow tabs for indentation)";
-    r.fail(Loc{e.mark.line + 1, e.mark.column + 1}, "", "not valid YAML: " + e.msg + hint);
-  }
-  if (!root || root.IsNull())
-    r.fail(Loc{}, "", "the file is empty: expected a mapping with an experiment: section");
+  const std::vector<YAML::Node> documents = load_documents(r, text);
+  if (documents.empty() || !documents[0] || documents[0].IsNull())
+    r.fail(Loc{1, 1}, "", "the file is empty: expected a mapping with an experiment: section");
+  if (documents.size() > 1)
+    r.fail(documents[1], "", "a second YAML document (after ---): an experiment file holds one");
+  const YAML::Node root = documents[0];
   if (!root.IsMap())
     r.fail(root, "", "expected a mapping at the top (experiment:, orchestrator:, models:, ...), got " +
                          YamlReader::describe(root));
@@ -94,23 +117,31 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& file
   std::stable_sort(spec.entities.begin(), spec.entities.end(), [](const Entity& a, const Entity& b) {
     return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
   });
-  validate_experiment(r, spec);
+  if (spec.entities.empty())
+    r.fail(Loc{1, 1}, "models", "the experiment has no models and no ensembles: nothing to run");
+  validate_experiment(r, spec, options);
   return spec;
 }
 
-ExperimentSpec load_experiment(const std::string& file) {
+ExperimentSpec load_experiment(const std::string& file, const ParseOptions& options) {
   namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(file, ec)) throw SpecError(file, {}, "", "is a directory, not an experiment file");
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0)
+    throw SpecError(file, {}, "", "cannot read the file: " + std::string(std::strerror(errno)));
+  if (S_ISDIR(st.st_mode)) throw SpecError(file, {}, "", "is a directory, not an experiment file");
+  if (S_ISREG(st.st_mode) && static_cast<size_t>(st.st_size) > kMaxFileBytes)
+    throw SpecError(file, {}, "", too_big_message(static_cast<size_t>(st.st_size)));
   std::ifstream in(file, std::ios::binary);
   if (!in) throw SpecError(file, {}, "", "cannot read the file: " + std::string(std::strerror(errno)));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  // Read at most one byte more than allowed: a pipe or device has no size to check first.
+  std::string text(kMaxFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.size() > kMaxFileBytes) throw SpecError(file, {}, "", too_big_message(text.size()));
   if (text.find('\0') != std::string::npos)
     throw SpecError(file, {}, "", "not a YAML file (it holds binary data)");
   const fs::path dir = fs::absolute(fs::path(file)).parent_path().lexically_normal();
-  return parse_experiment(text, file, dir.string());
+  return parse_experiment(text, file, dir.string(), options);
 }
 
 }  // namespace ssim::spec

@@ -1,4 +1,6 @@
 // models: and ensembles: entries.
+#include <filesystem>
+
 #include "lib/spec/parse_parts.hpp"
 
 namespace ssim::spec {
@@ -14,9 +16,9 @@ Files read_files(const YamlReader& r, const YAML::Node& node, const std::string&
   Files files;
   if (node.IsNull()) return files;
   r.expect_map(node, field, {"copy", "symlink", "configure"});
-  if (auto n = node["copy"]) files.copy = r.text_list(n, join_field(field, "copy"));
-  if (auto n = node["symlink"]) files.symlink = r.text_list(n, join_field(field, "symlink"));
-  if (auto n = node["configure"]) files.configure = r.text_list(n, join_field(field, "configure"));
+  if (auto n = node["copy"]) files.copy = r.line_list(n, join_field(field, "copy"));
+  if (auto n = node["symlink"]) files.symlink = r.line_list(n, join_field(field, "symlink"));
+  if (auto n = node["configure"]) files.configure = r.line_list(n, join_field(field, "configure"));
   return files;
 }
 
@@ -52,10 +54,24 @@ std::vector<Param> read_params(const YamlReader& r, const YAML::Node& node,
   return params;
 }
 
+// `exe: python3 train.py` is a common slip: no shell splits it, so it would look for a
+// program named "python3 train.py". A real path with a blank in it is fine.
+void check_exe_words(const YamlReader& r, const Text& exe, const std::string& field,
+                     const std::string& base_dir) {
+  const size_t blank = exe.value.find_first_of(" \t");
+  if (blank == std::string::npos || exe.value.find("$(") != std::string::npos) return;
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::path(base_dir) / exe.value;
+  if (std::filesystem::exists(p, ec)) return;
+  r.fail(exe.loc, field,
+         "\"" + printable(exe.value) + "\" is not one program: no shell splits exe; write exe: " +
+             printable(exe.value.substr(0, blank)) + " and put the rest under args:");
+}
+
 }  // namespace
 
 Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::string& field,
-                   EntityKind kind) {
+                   EntityKind kind, const std::string& base_dir) {
   std::vector<std::string> keys = kModelKeys;
   if (kind == EntityKind::Ensemble)
     keys.insert(keys.end(), kEnsembleOnlyKeys.begin(), kEnsembleOnlyKeys.end());
@@ -81,8 +97,9 @@ Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::strin
     r.fail(name, f("name"), "\"orchestrator\" is reserved for the database's run directory");
   const YAML::Node exe = node["exe"];
   if (!exe) r.fail(node, f("exe"), "missing (the program to run)");
-  e.exe = r.text(exe, f("exe"));
+  e.exe = r.line(exe, f("exe"));
   if (e.exe.value.empty()) r.fail(exe, f("exe"), "must not be empty");
+  check_exe_words(r, e.exe, f("exe"), base_dir);
   if (auto n = node["args"]) e.args = r.text_list(n, f("args"));
   if (auto n = node["env"]) e.env = r.text_map(n, f("env"));
   if (auto n = node["params"]) {
@@ -105,6 +122,7 @@ Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::strin
   }
   if (auto n = node["samples"]) {
     e.samples = r.integer(n, f("samples"), 1, 1000000);
+    e.samples_loc = YamlReader::loc(n);
     if (e.strategy != Strategy::Random)
       r.fail(n, f("samples"), "only meaningful with strategy: random");
   }

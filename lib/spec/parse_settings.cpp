@@ -4,6 +4,7 @@
 namespace ssim::spec {
 
 namespace {
+constexpr int kClusterBusOffset = 10000;  // Redis Cluster's bus port is port + 10000
 const std::vector<std::string> kRunKeys = {"nodes",         "ntasks",        "tasks_per_node",
                                            "cpus_per_task", "gpus_per_task", "time",
                                            "exclusive",     "hosts",         "mpi",
@@ -19,11 +20,11 @@ RunSettings read_run(const YamlReader& r, const YAML::Node& node, const std::str
     const std::string key = it->first.Scalar();
     const std::string sub = join_field(field, key);
     if (key == "hosts") {
-      run.hosts = r.text_list(it->second, sub);
+      run.hosts = r.line_list(it->second, sub);
     } else if (key == "launcher_args") {
-      run.launcher_args = r.text_map(it->second, sub);
+      run.launcher_args = r.option_map(it->second, sub);
     } else {
-      run.fields.emplace_back(key, r.text(it->second, sub));
+      run.fields.emplace_back(key, r.line(it->second, sub));
     }
   }
   return run;
@@ -39,20 +40,22 @@ BatchSettings read_batch(const YamlReader& r, const YAML::Node& node, const std:
   r.expect_map(node, field, keys);
   if (auto n = node["nodes"]) b.nodes = r.integer(n, join_field(field, "nodes"), 1, 1000000);
   if (auto n = node["time"]) {
-    b.time = r.scalar(n, join_field(field, "time"));
+    b.time = r.line(n, join_field(field, "time")).value;
     if (!is_slurm_time(b.time))
       r.fail(n, join_field(field, "time"),
-             "expected a time like \"02:00:00\" or \"1-00:00:00\", got \"" + b.time + "\"");
+             "expected a time like \"02:00:00\" or \"1-00:00:00\" (minutes and seconds up to 59), got \"" +
+                 printable(b.time) + "\"");
   }
-  if (auto n = node["account"]) b.account = r.scalar(n, join_field(field, "account"));
-  if (auto n = node["queue"]) b.queue = r.scalar(n, join_field(field, "queue"));
+  if (auto n = node["account"]) b.account = r.line(n, join_field(field, "account")).value;
+  if (auto n = node["queue"]) b.queue = r.line(n, join_field(field, "queue")).value;
   if (auto n = node["options"]) {
-    b.options = r.text_map(n, join_field(field, "options"));
+    b.options = r.option_map(n, join_field(field, "options"));
     for (const auto& [k, v] : b.options)
-      if (v.value.find_first_of("\n\r\"") != std::string::npos)
-        r.fail(v.loc, join_field(field, "options." + k), "a scheduler option cannot hold a newline or a double quote");
+      if (v.value.find('"') != std::string::npos)
+        r.fail(v.loc, join_field(field, "options." + k), "a scheduler option cannot hold a double quote");
   }
-  if (auto n = node["setup"]) b.setup = r.string_list(n, join_field(field, "setup"));
+  if (auto n = node["setup"])
+    for (auto& t : r.line_list(n, join_field(field, "setup"))) b.setup.push_back(std::move(t.value));
   return b;
 }
 
@@ -67,17 +70,13 @@ Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node,
   auto f = [&](const char* key) { return join_field(field, key); };
   if (auto n = node["port"]) o.port = r.integer(n, f("port"), 1, 65535);
   if (auto n = node["shards"]) o.shards = r.integer(n, f("shards"), 1, 1024);
-  if (auto n = node["interface"]) o.interface = r.scalar(n, f("interface"));
+  if (auto n = node["interface"]) o.interface = r.line(n, f("interface")).value;
   if (auto n = node["binary"]) {
-    o.binary = r.scalar(n, f("binary"));
+    o.binary = r.line(n, f("binary")).value;
     if (o.binary.empty()) r.fail(n, f("binary"), "must not be empty");
   }
   if (auto n = node["config"]) {
-    for (auto& [k, v] : r.text_map(n, f("config"))) {
-      if (v.value.find('\n') != std::string::npos)
-        r.fail(v.loc, join_field(f("config"), k), "must be a single line");
-      o.config.emplace_back(k, v.value);
-    }
+    for (auto& [k, v] : r.option_map(n, f("config"))) o.config.emplace_back(k, v.value);
   }
   if (auto n = node["password"])
     o.password = r.choice(n, f("password"), {"auto", "none"}) == "auto" ? PasswordMode::Auto
@@ -88,6 +87,10 @@ Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node,
   if (o.shards > 1 && o.port + o.shards - 1 > 65535)
     r.fail(node["port"] ? node["port"] : node, f("port"),
            "port + shards - 1 exceeds 65535 (shard i listens on port + i)");
+  if (o.shards > 1 && o.port + kClusterBusOffset + o.shards - 1 > 65535)
+    r.fail(node["port"] ? node["port"] : node, f("port"),
+           "a cluster shard also listens on port + 10000 (the cluster bus), which must fit in 65535: "
+           "use a port of at most " + std::to_string(65535 - kClusterBusOffset - o.shards + 1));
   return o;
 }
 

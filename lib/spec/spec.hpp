@@ -12,6 +12,15 @@
 
 namespace ssim::spec {
 
+// The largest experiment file ssim reads (documented in docs/experiment-file.md).
+constexpr size_t kMaxFileBytes = 4 * 1024 * 1024;
+// The default cap on the members of all ensembles together (--max-members raises it).
+constexpr size_t kDefaultMaxMembers = 100000;
+
+struct ParseOptions {
+  size_t max_members = kDefaultMaxMembers;
+};
+
 struct Text {
   std::string value;
   Loc loc;
@@ -74,7 +83,14 @@ struct Entity {
   std::optional<int> samples;
   std::optional<uint64_t> seed;
   Loc params_loc;
+  Loc samples_loc;
 };
+
+// How many members an entity expands to (combinations x replicas; 1 for a model),
+// counted without building them and saturating at SIZE_MAX.
+size_t member_count(const Entity& e);
+// How many distinct parameter combinations an entity's params allow (all_perm's count).
+size_t combination_space(const Entity& e);
 
 enum class PasswordMode { Auto, None };
 
@@ -96,6 +112,7 @@ struct ExperimentSpec {
   std::string base_dir;  // absolute directory of the YAML file; files resolve here
   std::string name;
   std::optional<std::string> path;
+  Loc path_loc;  // of experiment.path, or of experiment.name when path is not given
   std::string launcher = "auto";
   TextMap env;
   std::vector<std::string> setup;

@@ -1,5 +1,6 @@
 // Checks that need the whole experiment: names, references between entities, cycles,
 // $(name) references, and the files listed under files:.
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -55,7 +56,7 @@ void check_names(const YamlReader& r, const ExperimentSpec& spec,
     auto check_list = [&](const std::vector<Text>& list, const char* key) {
       for (size_t i = 0; i < list.size(); ++i) {
         if (by_name.count(list[i].value)) continue;
-        std::string message = "unknown entity \"" + list[i].value + "\"";
+        std::string message = "unknown entity \"" + printable(list[i].value) + "\"";
         const std::string guess = closest_match(list[i].value, names);
         if (!guess.empty()) message += " (did you mean \"" + guess + "\"?)";
         r.fail(list[i].loc, index_field(join_field(e.field, key), i), message);
@@ -97,18 +98,52 @@ void check_cycles(const YamlReader& r, const ExperimentSpec& spec,
     if (mark[e.name] == Mark::None) visit(e);
 }
 
+// The name a files: entry gets in the run directory (a folder's own name for "dir/").
+std::string placed_name(const std::filesystem::path& p) {
+  return p.filename().empty() ? p.parent_path().filename().string() : p.filename().string();
+}
+
+// Counting without building: a few lines can describe 10^12 members.
+void check_member_counts(const YamlReader& r, const ExperimentSpec& spec, const ParseOptions& options) {
+  size_t total = 0;
+  for (const auto& e : spec.entities) {
+    if (e.kind != EntityKind::Ensemble) continue;
+    if (e.strategy == Strategy::Random && e.samples && static_cast<size_t>(*e.samples) > combination_space(e))
+      r.fail(e.samples_loc, join_field(e.field, "samples"),
+             "samples: " + std::to_string(*e.samples) + " is more than the " + std::to_string(combination_space(e)) +
+                 " distinct combinations the params allow");
+    const size_t n = member_count(e);
+    total = n > SIZE_MAX - total ? SIZE_MAX : total + n;
+    if (total > options.max_members)
+      r.fail(e.loc, e.field,
+             "expands to " + (n == SIZE_MAX ? std::string("too many") : std::to_string(n)) + " members" +
+                 (n == total ? std::string() : ", bringing the experiment to " + std::to_string(total)) +
+                 ", over the limit of " + std::to_string(options.max_members) +
+                 " members (raise it with --max-members N)");
+  }
+}
+
 void check_files(const YamlReader& r, const ExperimentSpec& spec) {
   namespace fs = std::filesystem;
   for (const auto& e : spec.entities) {
+    std::map<std::string, std::string> placed;  // name in the run directory -> field
     auto check = [&](const std::vector<Text>& list, const char* key) {
       for (size_t i = 0; i < list.size(); ++i) {
         const std::string field = index_field(join_field(e.field, std::string("files.") + key), i);
         if (list[i].value.empty()) r.fail(list[i].loc, field, "empty path");
-        fs::path p = fs::path(spec.base_dir) / list[i].value;
+        fs::path p = (fs::path(spec.base_dir) / list[i].value).lexically_normal();
+        const std::string name = placed_name(p);
+        if (name.empty() || name == "." || name == "..")
+          r.fail(list[i].loc, field, "cannot place " + printable(list[i].value) + " in a run directory (use a file or folder below /)");
+        if (placed.count(name))
+          r.fail(list[i].loc, field,
+                 "\"" + printable(name) + "\" is already placed in the run directory by " + placed[name] +
+                     " (two sources with the same name)");
+        placed[name] = field;
         std::error_code ec;
         if (!fs::exists(p, ec))
           r.fail(list[i].loc, field,
-                 "no such file or directory: " + list[i].value + " (paths are relative to the experiment file)");
+                 "no such file or directory: " + printable(list[i].value, 200) + " (paths are relative to the experiment file)");
         if (std::string(key) == "configure" && !fs::is_regular_file(p, ec))
           r.fail(list[i].loc, field, "configure takes regular files, not " + p.string());
       }
@@ -121,7 +156,32 @@ void check_files(const YamlReader& r, const ExperimentSpec& spec) {
 
 }  // namespace
 
-void validate_experiment(const YamlReader& r, const ExperimentSpec& spec) {
+size_t combination_space(const Entity& e) {
+  size_t n = 1;
+  for (const auto& p : e.params) {
+    const size_t k = p.values.size();
+    if (k != 0 && n > SIZE_MAX / k) return SIZE_MAX;
+    n *= k;
+  }
+  return n;
+}
+
+size_t member_count(const Entity& e) {
+  if (e.kind == EntityKind::Model) return 1;
+  size_t combos = 1;
+  if (!e.params.empty()) {
+    switch (e.strategy) {
+      case Strategy::AllPerm: combos = combination_space(e); break;
+      case Strategy::Step: combos = e.params.front().values.size(); break;
+      case Strategy::Random: combos = static_cast<size_t>(e.samples.value_or(1)); break;
+    }
+  }
+  const auto replicas = static_cast<size_t>(e.replicas);
+  return combos > SIZE_MAX / replicas ? SIZE_MAX : combos * replicas;
+}
+
+void validate_experiment(const YamlReader& r, const ExperimentSpec& spec, const ParseOptions& options) {
+  check_member_counts(r, spec, options);
   std::map<std::string, const Entity*> by_name;
   std::vector<std::string> names;
   for (const auto& e : spec.entities) {

@@ -31,7 +31,7 @@ std::string YamlReader::describe(const YAML::Node& node) {
     case YAML::NodeType::Null: return "nothing";
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Map: return "a mapping";
-    case YAML::NodeType::Scalar: return "\"" + node.Scalar() + "\"";
+    case YAML::NodeType::Scalar: return "\"" + printable(node.Scalar()) + "\"";
     default: return "nothing";
   }
 }
@@ -45,6 +45,11 @@ std::vector<std::string> checked_keys(const YamlReader& r, const YAML::Node& nod
   for (auto it = node.begin(); it != node.end(); ++it) {
     if (!it->first.IsScalar()) r.fail(it->first, field, "keys must be plain names");
     const std::string key = it->first.Scalar();
+    if (key == "<<")
+      r.fail(it->first, join_field(field, key),
+             "YAML merge keys (<<:) are not supported; write the keys out");
+    if (has_control(key, true))
+      r.fail(it->first, field, "key \"" + printable(key) + "\" holds a control character");
     if (!seen.insert(key).second) r.fail(it->first, join_field(field, key), "duplicated key");
     keys.push_back(key);
   }
@@ -59,7 +64,7 @@ void YamlReader::expect_map(const YAML::Node& node, const std::string& field,
   for (auto it = node.begin(); it != node.end(); ++it) {
     const std::string key = it->first.Scalar();
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
-    std::string message = "unknown key \"" + key + "\"";
+    std::string message = "unknown key \"" + printable(key) + "\"";
     const std::string guess = closest_match(key, allowed);
     if (!guess.empty()) message += " (did you mean \"" + guess + "\"?)";
     fail(it->first, join_field(field, key), message);
@@ -73,7 +78,38 @@ void YamlReader::expect_free_map(const YAML::Node& node, const std::string& fiel
 
 Text YamlReader::text(const YAML::Node& node, const std::string& field) const {
   if (!node.IsScalar()) fail(node, field, "expected a value, got " + describe(node));
+  // argv, the environment and the job files are NUL-separated: a NUL would cut or
+  // shift what a program receives.
+  if (node.Scalar().find('\0') != std::string::npos)
+    fail(node, field, "holds a NUL byte, which no program argument, variable or path can carry");
   return {node.Scalar(), loc(node)};
+}
+
+Text YamlReader::line(const YAML::Node& node, const std::string& field) const {
+  Text t = text(node, field);
+  if (has_control(t.value, false))
+    fail(node, field, "holds a control character (newline, escape...): \"" + printable(t.value) + "\"");
+  return t;
+}
+
+std::string YamlReader::option_key(const YAML::Node& key_node, const std::string& field) const {
+  const std::string key = key_node.Scalar();
+  static const std::regex pattern("[A-Za-z][A-Za-z0-9_-]*");
+  if (!std::regex_match(key, pattern))
+    fail(key_node, join_field(field, key),
+         "option names are letters, digits, '_' and '-', starting with a letter");
+  return key;
+}
+
+TextMap YamlReader::option_map(const YAML::Node& node, const std::string& field) const {
+  TextMap out;
+  if (node.IsNull()) return out;
+  expect_free_map(node, field);
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string key = option_key(it->first, field);
+    out.emplace_back(key, line(it->second, join_field(field, key)));
+  }
+  return out;
 }
 
 std::string YamlReader::scalar(const YAML::Node& node, const std::string& field) const {
@@ -88,7 +124,7 @@ int YamlReader::integer(const YAML::Node& node, const std::string& field, int mi
   int value = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (ec != std::errc() || end != s.data() + s.size() || s.empty())
-    fail(node, field, "expected " + what + ", got \"" + s + "\"");
+    fail(node, field, "expected " + what + ", got \"" + printable(s) + "\"");
   if (value < min || value > max)
     fail(node, field,
          "expected " + what + " between " + std::to_string(min) + " and " +
@@ -113,6 +149,14 @@ std::vector<Text> YamlReader::text_list(const YAML::Node& node, const std::strin
   return out;
 }
 
+std::vector<Text> YamlReader::line_list(const YAML::Node& node, const std::string& field) const {
+  std::vector<Text> out;
+  if (node.IsNull()) return out;
+  if (!node.IsSequence()) fail(node, field, "expected a list, got " + describe(node));
+  for (size_t i = 0; i < node.size(); ++i) out.push_back(line(node[i], index_field(field, i)));
+  return out;
+}
+
 std::vector<std::string> YamlReader::string_list(const YAML::Node& node,
                                                  const std::string& field) const {
   std::vector<std::string> out;
@@ -133,9 +177,13 @@ TextMap YamlReader::text_map(const YAML::Node& node, const std::string& field) c
 
 std::string YamlReader::name(const YAML::Node& node, const std::string& field) const {
   const std::string s = scalar(node, field);
+  if (s.size() > kMaxNameBytes)
+    fail(node, field,
+         "too long (" + std::to_string(s.size()) + " bytes; at most " + std::to_string(kMaxNameBytes) +
+             ", so that run directories and NAME.out files fit the 255-byte file name limit)");
   if (!is_valid_name(s))
     fail(node, field,
-         "invalid name \"" + s +
+         "invalid name \"" + printable(s) +
              "\": use letters, digits, '_', '-' and '.', not starting with '.' or '-'");
   return s;
 }
@@ -146,7 +194,7 @@ std::string YamlReader::choice(const YAML::Node& node, const std::string& field,
   if (std::find(choices.begin(), choices.end(), s) != choices.end()) return s;
   std::string list;
   for (const auto& c : choices) list += (list.empty() ? "" : " | ") + c;
-  std::string message = "expected one of " + list + ", got \"" + s + "\"";
+  std::string message = "expected one of " + list + ", got \"" + printable(s) + "\"";
   const std::string guess = closest_match(s, choices);
   if (!guess.empty()) message += " (did you mean \"" + guess + "\"?)";
   fail(node, field, message);
@@ -163,9 +211,27 @@ bool is_identifier(const std::string& s) {
 }
 
 bool is_slurm_time(const std::string& s) {
-  // Slurm accepts MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM and D-HH:MM:SS.
-  static const std::regex pattern("(\\d+-\\d+(:\\d+){0,2})|(\\d+(:\\d+){0,2})");
-  return std::regex_match(s, pattern);
+  // Slurm accepts MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM and D-HH:MM:SS. The leading field
+  // may be any size (90 minutes, 48 hours); the ones after a ':' are minutes or seconds.
+  static const std::regex pattern("(\\d{1,5}-\\d{1,2}(:\\d{1,2}){0,2})|(\\d{1,6}(:\\d{1,2}){0,2})");
+  if (!std::regex_match(s, pattern)) return false;
+  size_t colon = s.find(':');
+  while (colon != std::string::npos) {
+    const size_t next = s.find(':', colon + 1);
+    if (std::stoi(s.substr(colon + 1, next - colon - 1)) > 59) return false;
+    colon = next;
+  }
+  const size_t dash = s.find('-');
+  if (dash != std::string::npos && std::stoi(s.substr(dash + 1, s.find(':') - dash - 1)) > 23) return false;
+  return true;
+}
+
+bool has_control(const std::string& s, bool allow_tab) {
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && !(allow_tab && c == '\t')) || u == 0x7F) return true;
+  }
+  return false;
 }
 
 }  // namespace ssim::spec

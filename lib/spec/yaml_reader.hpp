@@ -35,9 +35,17 @@ class YamlReader {
 
   Text text(const YAML::Node& node, const std::string& field) const;
   std::string scalar(const YAML::Node& node, const std::string& field) const;
+  // A one-line value: no newline or other control character (paths, hosts, scheduler
+  // settings: whatever may reach a batch script or a file name).
+  Text line(const YAML::Node& node, const std::string& field) const;
+  // Scheduler and launcher options (--key=value): keys [A-Za-z][A-Za-z0-9_-]*, values
+  // one line.
+  std::string option_key(const YAML::Node& key_node, const std::string& field) const;
+  TextMap option_map(const YAML::Node& node, const std::string& field) const;
   int integer(const YAML::Node& node, const std::string& field, int min, int max) const;
   bool boolean(const YAML::Node& node, const std::string& field) const;
   std::vector<Text> text_list(const YAML::Node& node, const std::string& field) const;
+  std::vector<Text> line_list(const YAML::Node& node, const std::string& field) const;
   std::vector<std::string> string_list(const YAML::Node& node, const std::string& field) const;
   TextMap text_map(const YAML::Node& node, const std::string& field) const;
   // A name used for a directory: letters, digits, '_', '-', '.', not starting with '.'.
@@ -52,7 +60,12 @@ class YamlReader {
   std::string file_;
 };
 
+// Entity and experiment names; members add "_<index>" and files ".out".
+constexpr size_t kMaxNameBytes = 240;
+
 bool is_valid_name(const std::string& s);
+// True when `s` holds a byte below 0x20 (other than a tab, when allowed) or DEL.
+bool has_control(const std::string& s, bool allow_tab);
 bool is_identifier(const std::string& s);
 bool is_slurm_time(const std::string& s);
 

@@ -35,4 +35,4 @@ done
 after=$(cd "$corpus" && find . | sort | md5sum)
 [ "$before" = "$after" ] || { echo "FAIL: the corpus directory changed"; failures=$((failures + 1)); }
 echo "$count bad files, $failures failures"
-[ "$count" -ge 40 ] && [ "$failures" -eq 0 ]
+[ "$count" -ge 120 ] && [ "$failures" -eq 0 ]

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "lib/spec/yaml_reader.hpp"
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
@@ -83,7 +84,37 @@ TEST_CASE("a model named like an ensemble member is refused") {
 }
 
 TEST_CASE("null sections count as empty, not as errors") {
-  auto s = test::parse("experiment:\n  name: x\n  env:\nmodels:\n");
+  auto s = test::parse("experiment:\n  name: x\n  env:\nmodels:\nensembles: [{name: e, exe: a}]\n");
   CHECK(s.env.empty());
-  CHECK(s.entities.empty());
+  CHECK(s.entities.size() == 1);
+}
+
+TEST_CASE("an experiment with nothing to run is an error") {
+  CHECK(test::error_of("experiment:\n  name: x\nmodels:\n") ==
+        "exp.yaml:1:1: models: the experiment has no models and no ensembles: nothing to run");
+}
+
+TEST_CASE("member counts are checked before anything is built") {
+  std::string params;
+  for (char c = 'a'; c < 'a' + 8; ++c) params += std::string(params.empty() ? "" : ", ") + c + ": [1,2,3,4,5,6,7,8,9,10]";
+  const std::string bomb = "experiment: {name: x}\nensembles:\n  - {name: e, exe: a, params: {" + params + "}}\n";
+  CHECK_THAT(test::error_of(bomb), Catch::Contains("expands to 100000000 members, over the limit of 100000"));
+  CHECK_THAT(test::error_of("experiment: {name: x}\nensembles:\n  - {name: e, exe: a, replicas: 1000000, params: "
+                            "{a: [1,2,3,4,5,6,7,8,9,10]}}\n"),
+             Catch::Contains("expands to 10000000 members"));
+  CHECK_THAT(test::error_of("experiment: {name: x}\nensembles:\n  - {name: e, exe: a, strategy: random, samples: 3, "
+                            "params: {a: [1, 2]}}\n"),
+             Catch::Contains("samples: 3 is more than the 2 distinct combinations"));
+}
+
+TEST_CASE("messages escape control bytes and cut long values") {
+  const std::string err = test::error_of("experiment: {name: x, launcher: \"\\e[31mred\\x01" + std::string(500, 'a') + "\"}\nmodels: []\n");
+  CHECK_THAT(err, Catch::Contains("\\x1b[31mred\\x01aaa"));
+  CHECK(err.find('\x1b') == std::string::npos);
+  CHECK(err.size() < 300);
+}
+
+TEST_CASE("times: minutes and seconds go to 59, hours after a day count to 23") {
+  for (const char* ok : {"90", "10:30", "48:00:00", "1-00", "2-23:59:59", "100:59"}) CHECK(spec::is_slurm_time(ok));
+  for (const char* bad : {"10:75", "01:60:00", "1-24:00", "00:00:99", "1:2:3:4", "-1", ""}) CHECK_FALSE(spec::is_slurm_time(bad));
 }
