@@ -12,6 +12,7 @@
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/spdlog.h>
 
+#include "apps/ssim/claim.hpp"
 #include "apps/ssim/launcher_setup.hpp"
 #include "apps/ssim/progress_display.hpp"
 #include "apps/ssim/status_table.hpp"
@@ -81,28 +82,30 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
         std::cerr << "ssim: warning: " << s.name << ": batch: needs a scheduler; the local launcher runs it directly\n";
         break;
       }
-  const fs::path path = plan.path;
   std::error_code ec;
   if (req.in_batch) wait_for_submitter(plan.path);
-  if (fs::exists(path / ".ssim", ec)) state::refuse_if_running(plan.path);
-  std::optional<state::Manifest> previous;
-  if (req.resume || req.in_batch) {
-    if (!fs::exists(state::manifest_path(plan.path), ec))
-      throw UsageError("nothing to resume: no experiment at " + plan.path);
-    previous = state::load_manifest(plan.path);
-  }
   const auto mode = req.overwrite                  ? generate::Existing::Overwrite
                     : req.resume || req.in_batch ? generate::Existing::Resume
                                                  : generate::Existing::Refuse;
+  if (mode == generate::Existing::Resume && !fs::exists(state::manifest_path(plan.path), ec))
+    throw UsageError("nothing to resume: no experiment at " + plan.path);
+  auto lock = claim_experiment(plan, mode, "run");
+  std::optional<state::Manifest> previous;
+  if (mode == generate::Existing::Resume) {
+    previous = state::load_manifest(plan.path);
+    refuse_if_still_alive(*previous);
+  }
   const auto gen_start = std::chrono::steady_clock::now();
-  const auto generated = generate::generate(plan, mode);
+  generate::GenerateResult generated;
+  try {
+    generated = generate::generate(plan, mode);
+  } catch (...) {
+    if (mode == generate::Existing::Refuse) undo_claim(plan);
+    throw;
+  }
   const double gen_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - gen_start).count();
   for (const auto& w : generated.warnings) std::cerr << "ssim: warning: " << w << "\n";
-
-  auto lock = state::RunLock::try_acquire(plan.path, "run");
-  if (!lock) state::refuse_if_running(plan.path);
-  if (!lock) throw EnvironmentError("cannot lock " + plan.path + "/.ssim/lock");
 
   RunLauncher run_launcher = prepare_launcher(plan, true);  // may request an allocation
   auto& launcher = run_launcher.launcher;
@@ -131,7 +134,7 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   engine::Engine engine(plan, m, *launcher, *progress, log, sfd);
   bool detached_parent = false;
   engine::EngineHooks hooks;
-  if (req.detach) hooks.after_first_start = [&] { return detach_monitor(*lock, engine, m, detached_parent); };
+  if (req.detach) hooks.after_first_start = [&] { return detach_monitor(lock, engine, m, detached_parent); };
   int code = 0;
   try {
     code = engine.run(hooks);

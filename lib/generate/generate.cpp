@@ -2,10 +2,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "lib/generate/configure_file.hpp"
+#include "lib/state/manifest.hpp"
 
 namespace ssim::generate {
 
@@ -21,6 +23,45 @@ std::vector<fs::path> owned_entries(const plan::Plan& plan) {
   for (const auto& s : plan.steps) {
     const std::string top = s.ensemble.empty() ? s.name : s.ensemble;
     if (seen.insert(top).second) out.push_back(fs::path(plan.path) / top);
+  }
+  return out;
+}
+
+// True when `inner` lies strictly below `outer` (lexically).
+bool within(const fs::path& inner, const fs::path& outer) {
+  const auto rel = inner.lexically_normal().lexically_relative(outer.lexically_normal());
+  return !rel.empty() && rel != "." && *rel.begin() != "..";
+}
+
+bool is_empty_or_missing(const fs::path& p) {
+  std::error_code ec;
+  return !fs::exists(p, ec) || (fs::is_directory(p, ec) && fs::is_empty(p, ec));
+}
+
+// The experiment recorded at `root`, when its manifest can be read.
+std::optional<state::Manifest> previous_experiment(const fs::path& root) {
+  std::error_code ec;
+  if (!fs::exists(state::manifest_path(root.string()), ec)) return std::nullopt;
+  try {
+    return state::load_manifest(root.string());
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// The run directories an earlier run created under `root`, from its manifest (rebased
+// onto `root` if the experiment was moved; never anything outside it, whatever the
+// manifest says). With `with_parents`, also the folders that hold them (an ensemble's).
+std::set<fs::path> generated_by(const state::Manifest& m, const fs::path& root, bool with_parents) {
+  std::set<fs::path> out;
+  for (const auto& e : m.entities) {
+    if (e.run_dir.empty()) continue;
+    const fs::path rel = fs::path(e.run_dir).lexically_normal().lexically_relative(fs::path(m.path).lexically_normal());
+    const fs::path dir = (root / rel).lexically_normal();
+    if (rel.empty() || !within(dir, root)) continue;
+    out.insert(dir);
+    if (with_parents)
+      for (fs::path p = dir.parent_path(); within(p, root); p = p.parent_path()) out.insert(p);
   }
   return out;
 }
@@ -49,8 +90,12 @@ void place_files(const plan::Step& s, GenerateResult& result) {
     std::error_code ec;
     const fs::path name = fs::path(src).filename().empty() ? fs::path(src).parent_path().filename()
                                                            : fs::path(src).filename();
-    fs::copy(src, dir / name,
-             fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
+    // Links inside a copied folder are copied as links (as cp -r does), never followed:
+    // a link to a parent folder would otherwise be copied into itself without end.
+    const fs::path from = fs::is_symlink(src, ec) ? fs::canonical(src, ec) : fs::path(src);
+    if (ec) fail("copy", src, ec);
+    fs::copy(from, dir / name,
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks | fs::copy_options::overwrite_existing, ec);
     if (ec) fail("copy", src, ec);
   }
   for (const auto& src : s.symlink) {
@@ -82,25 +127,46 @@ void check_target(const plan::Plan& plan, Existing mode) {
   std::error_code ec;
   if (fs::exists(root, ec) && !fs::is_directory(root, ec))
     throw GenerateError("experiment path " + root.string() + " exists and is not a directory");
-  if (mode != Existing::Refuse) return;
-  if (fs::exists(root / ".ssim", ec))
-    throw GenerateError("experiment directory " + root.string() +
-                        " already exists (use --overwrite to replace it or --resume to continue it)");
+  if (mode == Existing::Resume || is_empty_or_missing(root)) return;
+  const std::optional<state::Manifest> previous = previous_experiment(root);
+  if (mode == Existing::Refuse) {
+    if (previous || fs::exists(root / ".ssim", ec))
+      throw GenerateError("experiment directory " + root.string() +
+                          " already exists (use --overwrite to replace it or --resume to continue it)");
+    throw GenerateError(root.string() + " is not empty and is not an ssim experiment; choose another experiment.path");
+  }
+  if (!previous)
+    throw GenerateError("refusing to overwrite " + root.string() + ": it is not empty and is not an ssim experiment");
+  if (previous->experiment != plan.name)
+    throw GenerateError("refusing to overwrite " + root.string() + ": it holds experiment " + previous->experiment +
+                        ", not " + plan.name);
+  // What the new plan would create must be absent or the earlier run's own.
+  const auto earlier = generated_by(*previous, root, true);
   for (const auto& p : owned_entries(plan))
-    if (fs::exists(p, ec))
-      throw GenerateError(p.string() + " already exists (use --overwrite to replace it)");
+    if (fs::exists(fs::symlink_status(p, ec)) && !earlier.count(p.lexically_normal()) && p != root / ".ssim")
+      throw GenerateError("refusing to overwrite " + p.string() + ": ssim did not create it");
+}
+
+void remove_previous(const plan::Plan& plan) {
+  const fs::path root = plan.path;
+  const auto previous = previous_experiment(root);
+  if (!previous) return;
+  std::error_code ec;
+  for (const auto& p : generated_by(*previous, root, false)) {
+    fs::remove_all(p, ec);
+    if (ec) fail("remove", p, ec);
+    // An ensemble's folder goes once its members are gone, if nothing else is in it.
+    for (fs::path parent = p.parent_path(); parent != root && within(parent, root); parent = parent.parent_path())
+      if (!fs::remove(parent, ec)) break;
+  }
+  // .ssim itself stays: the run lock in it is held by this process.
+  for (const auto& entry : fs::directory_iterator(root / ".ssim", ec))
+    if (entry.path().filename() != "lock") fs::remove_all(entry.path(), ec);
 }
 
 GenerateResult generate(const plan::Plan& plan, Existing mode) {
-  check_target(plan, mode);
   GenerateResult result;
-  if (mode == Existing::Overwrite) {
-    for (const auto& p : owned_entries(plan)) {
-      std::error_code ec;
-      fs::remove_all(p, ec);
-      if (ec) fail("remove", p, ec);
-    }
-  }
+  if (mode == Existing::Overwrite) remove_previous(plan);
   make_dir(fs::path(plan.path) / ".ssim");
   if (plan.database) make_dir(plan.database->run_dir);
   for (const auto& s : plan.steps) {

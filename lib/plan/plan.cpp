@@ -4,6 +4,7 @@
 #include <set>
 
 #include "lib/plan/expand.hpp"
+#include "lib/plan/path_checks.hpp"
 #include "lib/plan/resources.hpp"
 #include "lib/spec/yaml_reader.hpp"
 
@@ -154,6 +155,7 @@ Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
   const fs::path path = spec.path ? fs::path(*spec.path) : fs::path(spec.name);
   plan.path = (fs::path(context.cwd) / path).lexically_normal().string();
   while (plan.path.size() > 1 && plan.path.back() == '/') plan.path.pop_back();
+  check_experiment_path(spec, plan.path);
   plan.launcher = context.launcher;
   plan.setup = spec.setup;
   plan.allocation = spec.allocation;
@@ -177,6 +179,7 @@ Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
   }
   Builder b{spec, plan, {}};
   for (const auto& e : spec.entities) b.add_entity(e);
+  check_file_sources(spec, plan.path);
   for (size_t i = 0; i < spec.entities.size(); ++i) {
     const auto& e = spec.entities[i];
     const auto after = b.step_names(e.after);

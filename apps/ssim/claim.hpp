@@ -1,0 +1,27 @@
+#pragma once
+// Taking an experiment directory for one ssim process before anything is generated, so
+// that two `ssim run` of one file at the same moment cannot both write it: a new
+// experiment is claimed by creating <path>/.ssim (mkdir is atomic: exactly one wins),
+// an existing one by its flock. The loser gets exit 2 (UsageError) and has written
+// nothing.
+#include <string>
+
+#include "lib/generate/generate.hpp"
+#include "lib/plan/plan.hpp"
+#include "lib/state/lock.hpp"
+#include "lib/state/manifest.hpp"
+
+namespace ssim::app {
+
+// Checks the target (generate::check_target) and returns the held run lock.
+state::RunLock claim_experiment(const plan::Plan& plan, generate::Existing mode, const std::string& role);
+
+// A new experiment whose generation failed leaves nothing behind.
+void undo_claim(const plan::Plan& plan);
+
+// --resume after a crash of ssim: the earlier run's entities (and its database) may
+// still run. Starting them again would run them twice, and a new database could not
+// have the port; refuse (exit 2) and say how to end them. Refreshes `previous`.
+void refuse_if_still_alive(state::Manifest& previous);
+
+}  // namespace ssim::app
