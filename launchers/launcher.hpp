@@ -104,6 +104,9 @@ class Launcher {
   virtual int scheduler_queries() const { return 0; }
   // Asks the jobs to stop (force: kill them now). Marks them as cancelled by ssim.
   virtual void cancel(std::span<const JobRef> jobs, bool force) = 0;
+  // At the end of a run (and on a full stop): ends what the jobs detached from
+  // themselves (double fork + setsid), which outlives their own process groups.
+  virtual void end_detached(std::span<const JobRef> jobs) { (void)jobs; }
 };
 
 

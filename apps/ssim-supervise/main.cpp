@@ -17,6 +17,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <dirent.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -34,8 +37,9 @@ namespace {
 struct Job {
   std::string run_dir;
   std::string name;
-  pid_t pid = 0;
+  pid_t pid = 0;       // > 0 while the program runs; -pid once it ended
   double start = 0;
+  std::string unsaved;  // a final status the disk refused so far, retried
 };
 
 std::vector<Job> g_jobs;
@@ -61,9 +65,9 @@ std::string read_all(const std::string& path, bool& ok) {
 
 // Field 22 of /proc/self/stat: lets readers tell this process from a later one that
 // reuses its pid.
-std::string start_ticks() {
+std::string start_ticks(const std::string& pid = "self") {
   bool ok = false;
-  const std::string stat = read_all("/proc/self/stat", ok);
+  const std::string stat = read_all("/proc/" + pid + "/stat", ok);
   size_t p = stat.rfind(')');
   if (p == std::string::npos) return "0";
   int field = 2;
@@ -89,10 +93,13 @@ std::string json_escape(const std::string& s) {
   return out;
 }
 
-void write_atomically(const std::string& path, const std::string& text) {
+// Write, flush to disk, check, then rename: a full disk or an I/O error leaves the
+// previous file as it was (never an empty or cut one in its place). Returns false when
+// the new text could not be recorded.
+bool write_atomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return;
+  if (fd < 0) return false;
   size_t off = 0;
   while (off < text.size()) {
     ssize_t w = write(fd, text.data() + off, text.size() - off);
@@ -100,15 +107,21 @@ void write_atomically(const std::string& path, const std::string& text) {
     if (w <= 0) break;
     off += static_cast<size_t>(w);
   }
-  close(fd);
-  rename(tmp.c_str(), path.c_str());
+  struct stat st {};
+  const bool ok = off == text.size() && fsync(fd) == 0 && fstat(fd, &st) == 0 &&
+                  st.st_size == static_cast<off_t>(text.size());
+  if (close(fd) != 0 || !ok || rename(tmp.c_str(), path.c_str()) != 0) {
+    unlink(tmp.c_str());
+    return false;
+  }
+  return true;
 }
 
 std::string g_me;  // "supervisor_pid":N,"supervisor_start_ticks":"T"
 
-void write_status(const Job& job, const std::string& fields) {
-  write_atomically(job.run_dir + "/.ssim-status.json",
-                   "{" + g_me + ",\"start\":" + std::to_string(job.start) + "," + fields + "}\n");
+bool write_status(const Job& job, const std::string& fields) {
+  return write_atomically(job.run_dir + "/.ssim-status.json",
+                          "{" + g_me + ",\"start\":" + std::to_string(job.start) + "," + fields + "}\n");
 }
 
 // .ssim-job: "ARGC\0arg...\0ENVC\0K=V...\0" (NUL-separated, written by ssim).
@@ -215,7 +228,10 @@ void start(Job& job) {
     fail_start(job, "ssim: cannot start " + argv[0] + ": " + std::strerror(rc));
     return;
   }
-  write_status(job, "\"state\":\"running\",\"pid\":" + std::to_string(job.pid));
+  // The program's own start time, beside its pid: whoever signals its group later
+  // checks it first, so a recycled pid is never taken for it.
+  write_status(job, "\"state\":\"running\",\"pid\":" + std::to_string(job.pid) + ",\"pid_start_ticks\":\"" +
+                        start_ticks(std::to_string(job.pid)) + "\"");
 }
 
 void on_signal(int sig) { g_forward = sig; }
@@ -226,6 +242,129 @@ void forward_to_jobs(int sig) {
 }
 
 }  // namespace
+
+// --- The main mode: jobs, and what they leave behind -------------------------------
+
+constexpr double kSaveRetrySeconds = 5;  // a final status the disk refuses is retried this long
+constexpr int kExitUnsaved = 75;          // then the supervisor exits with this code
+constexpr double kOrphanGraceSeconds = 2;
+
+struct Orphan {
+  pid_t pid;
+  std::string ticks;
+};
+std::vector<Orphan> g_orphans;  // adopted processes not yet reaped
+
+void record_end(Job& job, int status) {
+  const bool signaled = WIFSIGNALED(status);
+  const std::string fields = "\"state\":\"exited\",\"pid\":" + std::to_string(job.pid) +
+                             ",\"end\":" + std::to_string(now()) + ",\"exit_code\":" +
+                             (signaled ? std::string("null") : std::to_string(WEXITSTATUS(status))) +
+                             ",\"signal\":" + (signaled ? std::to_string(WTERMSIG(status)) : std::string("null"));
+  job.pid = -job.pid;
+  if (!write_status(job, fields)) job.unsaved = fields;
+}
+
+void reap_children() {
+  int status = 0;
+  pid_t pid;
+  while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+    bool was_job = false;
+    for (auto& job : g_jobs)
+      if (job.pid == pid) record_end(job, status), was_job = true;
+    if (was_job) continue;
+    g_orphans.erase(std::remove_if(g_orphans.begin(), g_orphans.end(), [&](const Orphan& o) { return o.pid == pid; }),
+                    g_orphans.end());
+  }
+}
+
+// This process's children, from /proc (the kernel's list when it has one).
+std::vector<pid_t> children() {
+  std::vector<pid_t> out;
+  bool ok = false;
+  const std::string self = std::to_string(getpid());
+  const std::string list = read_all("/proc/" + self + "/task/" + self + "/children", ok);
+  if (ok) {
+    const char* p = list.c_str();
+    char* end = nullptr;
+    for (long v = std::strtol(p, &end, 10); end != p; p = end, v = std::strtol(p, &end, 10))
+      out.push_back(static_cast<pid_t>(v));
+    return out;
+  }
+  DIR* dir = opendir("/proc");
+  if (!dir) return out;
+  while (dirent* d = readdir(dir)) {
+    const long pid = std::strtol(d->d_name, nullptr, 10);
+    if (pid <= 0) continue;
+    const std::string stat = read_all(std::string("/proc/") + d->d_name + "/stat", ok);
+    const size_t close_paren = stat.rfind(')');
+    if (!ok || close_paren == std::string::npos || close_paren + 4 >= stat.size()) continue;
+    if (std::strtol(stat.c_str() + close_paren + 4, nullptr, 10) == getpid()) out.push_back(static_cast<pid_t>(pid));
+  }
+  closedir(dir);
+  return out;
+}
+
+bool carries_run_dir(pid_t pid, const std::string& run_dir) {
+  bool ok = false;
+  const std::string env = read_all("/proc/" + std::to_string(pid) + "/environ", ok);
+  return ok && env.find("SSIM_RUN_DIR=" + run_dir + '\0') != std::string::npos;
+}
+
+// A newly adopted process is written to <run_dir>/.ssim-detached ("PID START_TICKS"
+// lines) of the job it came from, so that `ssim stop EXP ENTITY` can end it: the job
+// whose SSIM_RUN_DIR it still carries, or, if it cleared its environment, the only job
+// this supervisor runs (or the only one still running). Any other ends with the run.
+void note_orphans() {
+  for (pid_t pid : children()) {
+    bool known = false;
+    for (const auto& job : g_jobs) known = known || job.pid == pid;
+    for (const auto& o : g_orphans) known = known || o.pid == pid;
+    if (known) continue;
+    g_orphans.push_back({pid, start_ticks(std::to_string(pid))});
+    const Job* owner = nullptr;
+    size_t running = 0;
+    for (const auto& job : g_jobs) {
+      if (carries_run_dir(pid, job.run_dir)) owner = &job;
+      running += job.pid > 0;
+    }
+    if (!owner && g_jobs.size() == 1) owner = &g_jobs[0];
+    if (!owner && running == 1)
+      for (const auto& job : g_jobs)
+        if (job.pid > 0) owner = &job;
+    if (!owner) continue;
+    const std::string line = std::to_string(pid) + " " + g_orphans.back().ticks + "\n";
+    const int fd = open((owner->run_dir + "/.ssim-detached").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) continue;
+    if (write(fd, line.data(), line.size()) < 0) {
+    }
+    close(fd);
+  }
+}
+
+// SIGTERM to every adopted process (and its group), SIGKILL after a grace period; what
+// they leave behind is adopted in turn and ends the same way.
+void end_orphans() {
+  const double kill_at = now() + kOrphanGraceSeconds;
+  const double give_up = kill_at + 2;
+  std::vector<pid_t> termed;
+  while (now() < give_up) {
+    reap_children();
+    note_orphans();
+    if (g_orphans.empty()) return;
+    const bool force = now() >= kill_at;
+    for (const auto& o : g_orphans) {
+      if (force) {
+        kill(-o.pid, SIGKILL), kill(o.pid, SIGKILL);
+      } else if (std::find(termed.begin(), termed.end(), o.pid) == termed.end()) {
+        kill(-o.pid, SIGTERM), kill(o.pid, SIGTERM);
+        kill(-o.pid, SIGCONT), kill(o.pid, SIGCONT);  // a stopped process acts on TERM once continued
+        termed.push_back(o.pid);
+      }
+    }
+    usleep(20000);  // waiting for them to exit, bounded by give_up
+  }
+}
 
 // Inside a scheduler's step: `ssim-supervise --record-step FILE --id TEMPLATE
 // --rank-var VAR -- PROGRAM...` writes the step's own id to FILE (from the task whose VAR
@@ -312,43 +451,55 @@ int main(int argc, char** argv) {
     return 2;
   }
   setsid();  // out of ssim's session: a terminal hang-up or Ctrl-C does not reach us
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);  // ssim blocks the signals it waits on
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaction(sig, &sa, nullptr);
+  // Whatever a job detaches (double fork + setsid) is re-parented here rather than to
+  // init, so that it can be found and ended with the run, environment or not.
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  sigset_t waited;
+  sigemptyset(&waited);
+  for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&waited, sig);
+  sigprocmask(SIG_SETMASK, &waited, nullptr);  // taken with sigtimedwait; programs start with none blocked
 
-  g_me = "\"supervisor_pid\":" + std::to_string(getpid()) + ",\"supervisor_start_ticks\":\"" +
-         start_ticks() + "\"";
-  for (int i = 1; i + 1 < argc; i += 2) g_jobs.push_back(Job{argv[i], argv[i + 1]});
+  g_me = "\"supervisor_pid\":" + std::to_string(getpid()) + ",\"supervisor_start_ticks\":\"" + start_ticks() + "\"";
+  for (int i = 1; i + 1 < argc; i += 2) g_jobs.push_back(Job{argv[i], argv[i + 1], 0, 0, {}});
   for (auto& job : g_jobs) start(job);
 
-  size_t running = 0;
-  for (const auto& job : g_jobs) running += job.pid > 0;
-  while (running > 0) {
-    int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) {
-        if (g_forward) forward_to_jobs(g_forward);
-        g_forward = 0;
+  bool terminating = false;
+  double saving_deadline = 0;
+  int code = 0;
+  while (true) {
+    reap_children();
+    size_t unsaved = 0;
+    for (auto& job : g_jobs) {
+      if (job.unsaved.empty()) continue;
+      if (write_status(job, job.unsaved)) {
+        job.unsaved.clear();
         continue;
       }
-      break;
+      if (saving_deadline == 0) saving_deadline = now() + kSaveRetrySeconds;
+      if (now() > saving_deadline) {
+        job.unsaved.clear();  // the disk stays full: ssim reports the outcome as lost
+        code = kExitUnsaved;
+      } else {
+        ++unsaved;
+      }
     }
-    for (auto& job : g_jobs) {
-      if (job.pid != pid) continue;
-      const bool signaled = WIFSIGNALED(status);
-      write_status(job, "\"state\":\"exited\",\"pid\":" + std::to_string(pid) +
-                            ",\"end\":" + std::to_string(now()) + ",\"exit_code\":" +
-                            (signaled ? std::string("null") : std::to_string(WEXITSTATUS(status))) +
-                            ",\"signal\":" +
-                            (signaled ? std::to_string(WTERMSIG(status)) : std::string("null")));
-      job.pid = -pid;  // ended; keep the pid for nothing else
-      --running;
+    note_orphans();
+    size_t running = 0;
+    for (const auto& job : g_jobs) running += job.pid > 0;
+    if (running == 0 && unsaved == 0) {
+      if (g_orphans.empty()) break;
+      if (terminating) {
+        end_orphans();
+        break;
+      }
+    }
+    siginfo_t info{};
+    const timespec tick{0, unsaved ? 200000000L : 999000000L};
+    const int sig = sigtimedwait(&waited, &info, &tick);
+    if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) {
+      terminating = true;
+      forward_to_jobs(sig);
     }
   }
-  return 0;
+  return code;
 }

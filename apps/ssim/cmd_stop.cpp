@@ -1,6 +1,7 @@
 // ssim stop [EXP] [ENTITY ...]: stop the named entities, or everything, and leave no
 // process of the experiment behind.
 #include <signal.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "apps/ssim/experiment_ref.hpp"
 #include "apps/ssim/status_table.hpp"
 #include "apps/ssim/verbs.hpp"
+#include "launchers/local/proc.hpp"
 #include "launchers/registry.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/util/clock.hpp"
@@ -31,6 +33,13 @@ std::pair<std::string, std::vector<std::string>> split_args(const std::vector<st
 
 // Asks the live ssim run (or monitor) to stop everything itself, and waits for it.
 void stop_runner(const std::string& path, const state::LockHolder& runner) {
+  // The lock is held, so its holder lives, but it may be on another host, or a process
+  // that inherited the lock: signal only the recorded process, checked by start time.
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  if (runner.host != host ||
+      !launchers::process_alive(runner.pid, runner.ticks) || runner.ticks.empty())
+    return;
   ::kill(runner.pid, SIGTERM);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (state::RunLock::holder(path) && std::chrono::steady_clock::now() < deadline)

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -52,6 +53,7 @@ bool detach_monitor(state::RunLock& lock, engine::Engine& engine, const state::M
     return false;
   }
   ::setsid();
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);  // not inherited across fork: the monitor asks again
   int devnull = ::open("/dev/null", O_RDWR);
   for (int fd = 0; fd <= 2; ++fd) ::dup2(devnull, fd);
   lock.set_owner("monitor");
@@ -128,6 +130,9 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   log->flush_on(spdlog::level::info);
   log->info("generated {} run directories in {:.3f}s", plan.steps.size(), gen_seconds);
 
+  // A child subreaper: when a supervisor is killed, its programs are re-parented here,
+  // so their exit status can still be taken and nothing they detach escapes to init.
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   const int sfd = blocked_signal_fd();
   const bool terminal = ::isatty(2) && !req.json;
   auto progress = make_progress(terminal);

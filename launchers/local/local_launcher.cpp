@@ -5,17 +5,22 @@
 #include "launchers/local/local_launcher.hpp"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <boost/process.hpp>
 #include <boost/process/posix.hpp>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "launchers/local/proc.hpp"
+#include "launchers/local/signals.hpp"
 #include "lib/util/atomic_file.hpp"
+#include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
 #include "lib/util/self_exe.hpp"
 
@@ -99,9 +104,11 @@ void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::
   try {
     bp::child child(bp::exe = supervisor_, bp::args = args, bp::std_in < bp::null, bp::std_out > bp::null,
                     bp::std_err > bp::null, bp::posix::use_vfork);
-    const std::string pid = std::to_string(child.id());
+    // "PID@START_TICKS": the supervisor is never confused with a later process that
+    // reuses its pid.
+    const std::string id = std::to_string(child.id()) + "@" + start_ticks(child.id());
     child.detach();  // reaped in poll(); the jobs must outlive this object
-    for (const auto& r : batch) refs.push_back(JobRef{pid, r.name, r.run_dir});
+    for (const auto& r : batch) refs.push_back(JobRef{id, r.name, r.run_dir});
   } catch (const bp::process_error& e) {
     // Reported through the jobs' status files, like any other failure to start.
     const nlohmann::json error = std::string("ssim: cannot start ") + supervisor_ + ": " + e.what();
@@ -116,13 +123,24 @@ void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::
 
 namespace {
 
-JobStatus from_exit(const nlohmann::json& j, bool cancelled) {
+// The time ssim asked the job to stop (the cancel marker's), or 0.
+double cancel_time(const std::string& run_dir) {
+  struct stat st {};
+  if (::stat(cancel_marker(run_dir).c_str(), &st) != 0) return 0;
+  return static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9;
+}
+
+// How a job ended. It counts as cancelled only when it ended after ssim asked it to
+// stop: a member that had already exited 0 stays completed.
+JobStatus from_exit(const nlohmann::json& j, double cancelled_at) {
   JobStatus s;
   s.start = j.value("start", 0.0);
   s.end = j.value("end", 0.0);
+  s.pid = j.value("pid", 0);
   if (j.contains("exit_code") && !j["exit_code"].is_null()) s.exit_code = j["exit_code"].get<int>();
   if (j.contains("signal") && !j["signal"].is_null()) s.signal = j["signal"].get<int>();
   s.reason = j.value("error", "");
+  const bool cancelled = cancelled_at > 0 && (s.end == 0 || s.end >= cancelled_at);
   if (cancelled) {
     s.status = Status::Cancelled;
     if (s.reason.empty()) s.reason = "stopped by ssim";
@@ -136,43 +154,85 @@ JobStatus from_exit(const nlohmann::json& j, bool cancelled) {
   return s;
 }
 
-JobStatus poll_one(const JobRef& job) {
-  const int supervisor = std::atoi(job.id.c_str());
-  if (supervisor > 0) {
-    int wstatus = 0;
-    ::waitpid(supervisor, &wstatus, WNOHANG);  // reap our own supervisors; ECHILD otherwise
-  }
-  const bool cancelled = ::access(cancel_marker(job.run_dir).c_str(), F_OK) == 0;
-  const auto text = read_file(status_file(job.run_dir));
+struct SupervisorRef {
+  int pid = 0;
+  std::string ticks;  // empty for ids written before ticks were recorded
+};
+
+SupervisorRef parse_supervisor(const std::string& id) {
+  const size_t at = id.find('@');
+  return {std::atoi(id.c_str()), at == std::string::npos ? "" : id.substr(at + 1)};
+}
+
+// The program's supervisor is gone but its status still says running. If the program
+// was re-parented to this process (ssim run is a child subreaper), its exit status can
+// be taken here and recorded as the supervisor would have; if it still runs it is
+// watched; otherwise the outcome is lost, and that is an end, not "running" for ever.
+JobStatus without_supervisor(const JobRef& job, const nlohmann::json& j, double cancelled_at) {
   JobStatus s;
-  if (!text) {
-    // The supervisor has not started this job yet, or ended before it could.
-    if (process_alive(supervisor, "")) {
+  s.start = j.value("start", 0.0);
+  s.pid = j.value("pid", 0);
+  const std::string ticks = j.value("pid_start_ticks", "");
+  int wstatus = 0;
+  if (s.pid > 0 && ::waitpid(s.pid, &wstatus, WNOHANG) == s.pid) {
+    nlohmann::json ended = j;
+    ended["state"] = "exited";
+    ended["end"] = now_seconds();
+    ended["exit_code"] = WIFEXITED(wstatus) ? nlohmann::json(WEXITSTATUS(wstatus)) : nlohmann::json();
+    ended["signal"] = WIFSIGNALED(wstatus) ? nlohmann::json(WTERMSIG(wstatus)) : nlohmann::json();
+    ended["recovered_by"] = "ssim run (the supervisor was killed)";
+    try {
+      write_file_atomically(status_file(job.run_dir), ended.dump() + "\n");
+    } catch (const std::exception&) {
+      // Reported below from memory; a later reader sees the outcome as lost.
+    }
+    return from_exit(ended, cancelled_at);
+  }
+  if (process_alive(s.pid, ticks) || (!process_exists(s.pid) && group_alive(s.pid))) {
+    s.status = Status::Running;
+    s.reason = "its supervisor was killed; the program still runs";
+    return s;
+  }
+  s.status = cancelled_at > 0 ? Status::Cancelled : Status::Failed;
+  s.reason = cancelled_at > 0 ? "stopped by ssim" : "its supervisor was killed and the exit status is lost";
+  s.end = now_seconds();
+  return s;
+}
+
+JobStatus poll_one(const JobRef& job) {
+  const SupervisorRef supervisor = parse_supervisor(job.id);
+  int supervisor_status = -1;
+  if (supervisor.pid > 0) {
+    int wstatus = 0;  // reap our own supervisors; ECHILD for the ones another ssim started
+    if (::waitpid(supervisor.pid, &wstatus, WNOHANG) == supervisor.pid) supervisor_status = wstatus;
+  }
+  const double cancelled_at = cancel_time(job.run_dir);
+  const auto text = read_file(status_file(job.run_dir));
+  auto j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+  JobStatus s;
+  if (!j.is_object()) {
+    // The supervisor has not started this job yet, or could not record it.
+    if (process_alive(supervisor.pid, supervisor.ticks)) {
       s.status = Status::Pending;
     } else {
-      s.status = cancelled ? Status::Cancelled : Status::Unknown;
-      s.reason = cancelled ? "stopped by ssim" : "its supervisor ended before starting the program";
+      s.status = cancelled_at > 0 ? Status::Cancelled : Status::Failed;
+      s.reason = cancelled_at > 0 ? "stopped by ssim"
+                                  : "its supervisor ended without recording the job (killed, or the disk is full)";
+      s.end = now_seconds();
     }
     return s;
   }
-  auto j = nlohmann::json::parse(*text, nullptr, false);
-  if (!j.is_object()) return s;  // Unknown
-  s.pid = j.value("pid", 0);
-  if (j.value("state", "") == "exited") {
-    s = from_exit(j, cancelled);
+  if (j.value("state", "") == "exited") return from_exit(j, cancelled_at);
+  if (process_alive(supervisor.pid, j.value("supervisor_start_ticks", ""))) {
+    s.status = Status::Running;
+    s.start = j.value("start", 0.0);
     s.pid = j.value("pid", 0);
     return s;
   }
-  s.start = j.value("start", 0.0);
-  if (process_alive(supervisor, j.value("supervisor_start_ticks", ""))) {
-    s.status = Status::Running;
-  } else if (group_alive(s.pid)) {
-    s.status = Status::Running;
-    s.reason = "its supervisor was killed; the program still runs";
-  } else {
-    s.status = cancelled ? Status::Cancelled : Status::Unknown;
-    s.reason = cancelled ? "stopped by ssim" : "its supervisor was killed; the exit status is lost";
-  }
+  s = without_supervisor(job, j, cancelled_at);
+  if (supervisor_status >= 0 && WIFEXITED(supervisor_status) && WEXITSTATUS(supervisor_status) == kSupervisorUnsaved &&
+      s.status == Status::Failed)
+    s.reason = "the program ended but its status could not be written (is the disk full?)";
   return s;
 }
 
@@ -183,11 +243,7 @@ std::optional<JobStatus> read_job_status(const std::string& run_dir) {
   if (!text) return std::nullopt;
   auto j = nlohmann::json::parse(*text, nullptr, false);
   if (!j.is_object()) return std::nullopt;
-  if (j.value("state", "") == "exited") {
-    JobStatus s = from_exit(j, false);
-    s.pid = j.value("pid", 0);
-    return s;
-  }
+  if (j.value("state", "") == "exited") return from_exit(j, 0);
   JobStatus s;
   s.status = Status::Running;
   s.pid = j.value("pid", 0);
@@ -203,6 +259,7 @@ std::vector<JobStatus> LocalLauncher::poll(std::span<const JobRef> jobs) {
 }
 
 void LocalLauncher::cancel(std::span<const JobRef> jobs, bool force) {
+  const int sig = force ? SIGKILL : SIGTERM;
   for (const auto& job : jobs) {
     if (::access(cancel_marker(job.run_dir).c_str(), F_OK) != 0)
       write_file_atomically(cancel_marker(job.run_dir), "");
@@ -210,9 +267,36 @@ void LocalLauncher::cancel(std::span<const JobRef> jobs, bool force) {
     // started yet is skipped by its supervisor thanks to the marker.
     const auto text = read_file(status_file(job.run_dir));
     auto j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
-    if (!j.is_object() || j.value("state", "") != "running") continue;
-    const int pgid = j.value("pid", 0);
-    if (pgid > 1) ::kill(-pgid, force ? SIGKILL : SIGTERM);
+    if (j.is_object() && j.value("state", "") == "running")
+      signal_group(j.value("pid", 0), j.value("pid_start_ticks", ""), sig);
+    signal_detached(job.run_dir, sig);
+  }
+}
+
+void LocalLauncher::end_detached(std::span<const JobRef> jobs) {
+  // Supervisors that still hold adopted processes end them on SIGTERM, then exit.
+  std::vector<SupervisorRef> waiting;
+  for (const auto& job : jobs) {
+    const auto text = read_file(status_file(job.run_dir));
+    auto j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+    if (!j.is_object()) continue;
+    const SupervisorRef sup{j.value("supervisor_pid", 0), j.value("supervisor_start_ticks", "")};
+    if (sup.pid <= 1 || sup.ticks.empty() || !process_alive(sup.pid, sup.ticks)) continue;
+    bool seen = false;
+    for (const auto& w : waiting) seen = seen || w.pid == sup.pid;
+    if (seen) continue;
+    ::kill(sup.pid, SIGTERM);
+    waiting.push_back(sup);
+  }
+  // What a killed supervisor left to this process (a subreaper) ends here.
+  end_adopted_children(supervisor_, kDetachedGrace);
+  const auto deadline = std::chrono::steady_clock::now() + kDetachedGrace + std::chrono::seconds(3);
+  for (const auto& w : waiting) {
+    while (process_alive(w.pid, w.ticks) && std::chrono::steady_clock::now() < deadline) {
+      int wstatus = 0;
+      ::waitpid(w.pid, &wstatus, WNOHANG);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));  // the supervisor ends its orphans, bounded
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 #pragma once
+#include <chrono>
 #include <optional>
 
 #include "launchers/launcher.hpp"
@@ -20,6 +21,7 @@ class LocalLauncher : public Launcher {
   std::vector<JobRef> start(std::span<const LaunchRequest> requests) override;
   std::vector<JobStatus> poll(std::span<const JobRef> jobs) override;
   void cancel(std::span<const JobRef> jobs, bool force) override;
+  void end_detached(std::span<const JobRef> jobs) override;
 
   // ssim-supervise beside the running ssim binary, or $SSIM_SUPERVISE.
   static std::string default_supervisor();
@@ -37,6 +39,10 @@ std::string job_file(const std::string& run_dir);
 // What the supervisor wrote in `run_dir` (running, or how the program ended), read
 // without asking whether the supervisor lives; nullopt when it wrote nothing (readable).
 std::optional<JobStatus> read_job_status(const std::string& run_dir);
+// The supervisor's exit code when it could not write a job's final status.
+inline constexpr int kSupervisorUnsaved = 75;
+// How long detached processes get between SIGTERM and SIGKILL at the end of a run.
+inline constexpr std::chrono::seconds kDetachedGrace{2};
 // Jobs per supervisor process when many start in the same tick.
 inline constexpr size_t kJobsPerSupervisor = 16;
 

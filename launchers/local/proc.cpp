@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "lib/util/atomic_file.hpp"
@@ -36,6 +37,33 @@ bool process_alive(int pid, const std::string& start_ticks) {
   if (f.size() < 20) return false;
   if (f[0] == "Z" || f[0] == "X") return false;
   return start_ticks.empty() || f[19] == start_ticks;
+}
+
+bool process_exists(int pid) {
+  return pid > 0 && ::access(("/proc/" + std::to_string(pid)).c_str(), F_OK) == 0;
+}
+
+std::string start_ticks(int pid) {
+  const auto f = stat_fields(pid);
+  return f.size() < 20 ? "" : f[19];
+}
+
+std::vector<int> children_of_self() {
+  std::vector<int> out;
+  const std::string tasks = "/proc/" + std::to_string(::getpid()) + "/task";
+  DIR* dir = ::opendir(tasks.c_str());
+  if (!dir) return out;
+  while (dirent* d = ::readdir(dir)) {
+    if (d->d_name[0] == '.') continue;
+    const auto list = read_file(tasks + "/" + d->d_name + "/children");
+    if (!list) continue;
+    const char* p = list->c_str();
+    char* end = nullptr;
+    for (long v = std::strtol(p, &end, 10); end != p; p = end, v = std::strtol(p, &end, 10))
+      out.push_back(static_cast<int>(v));
+  }
+  ::closedir(dir);
+  return out;
 }
 
 bool group_alive(int pgid) {

@@ -8,6 +8,12 @@ namespace ssim::launchers {
 // True when `pid` exists (zombies excluded) and, if `start_ticks` is not empty, started
 // at that time (field 22 of /proc/PID/stat), i.e. is not a later process reusing the pid.
 bool process_alive(int pid, const std::string& start_ticks);
+// True when /proc/PID exists (zombies included).
+bool process_exists(int pid);
+// Field 22 of /proc/PID/stat (its start time in clock ticks since boot), or "".
+std::string start_ticks(int pid);
+// The pids whose parent is this process (every thread's children).
+std::vector<int> children_of_self();
 // True when any process is left in process group `pgid`.
 bool group_alive(int pgid);
 // Pids of the processes whose environment holds NAME=VALUE exactly (not this process).

@@ -157,6 +157,8 @@ int Engine::exit_code() const {
   for (const auto& e : m_.entities) {
     // A persistent database is still running, and that is what was asked.
     if (is_database(e) && (e.status == Status::Running || e.status == Status::Completed)) continue;
+    // ssim had to kill it at the end, after every entity had ended: a warning, not a failure.
+    if (is_database(e) && e.reason.rfind(kStoppedAtEnd, 0) == 0) continue;
     if (is_outer_batch(e)) continue;
     if (e.status != Status::Completed || e.exit_code != 0) return 1;
   }
@@ -187,6 +189,14 @@ void Engine::interrupted(const std::string& why) {
   progress_->event(why + " received: stopping everything");
   stop_entities(m_, launcher_, {}, "interrupted by " + why);
   save();
+}
+
+// Every entity has ended: what they detached from themselves ends too.
+void Engine::end_detached() {
+  std::vector<launchers::JobRef> jobs;
+  for (const auto& e : m_.entities)
+    if (!is_database(e) && !is_outer_batch(e) && !e.job_id.empty()) jobs.push_back({e.job_id, e.name, e.run_dir});
+  launcher_.end_detached(jobs);
 }
 
 int Engine::run(const EngineHooks& hooks) {
@@ -230,6 +240,7 @@ int Engine::run(const EngineHooks& hooks) {
     // Quick ticks while things happen, slower when all is quiet.
     tick_ms = changed ? 5 : std::min(tick_ms * 2, 200);
   }
+  if (!stopped) end_detached();
   if (plan_.database && !stopped) stop_database();
   m_.finished = now_seconds();
   save();

@@ -2,6 +2,7 @@
 // Runs a planned experiment: starts entities as `after:` allows, polls all jobs with one
 // launcher call per tick, persists every change to the manifest and ssim.log, and stops
 // everything on SIGINT/SIGTERM.
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -25,6 +26,9 @@ struct EngineHooks {
   // makes run() return 0 at once (the --detach parent); true keeps tracking.
   std::function<bool()> after_first_start;
 };
+
+// The reason given to a database shard ssim had to signal at the end of a run.
+inline constexpr const char* kStoppedAtEnd = "stopped at the end of the run";
 
 // Thrown inside the engine when SIGINT/SIGTERM arrives during a blocking phase.
 struct Interrupted {
@@ -55,6 +59,7 @@ class Engine {
   void start_batch(const std::vector<state::EntityRecord*>& records);
   bool poll();
   void interrupted(const std::string& why);
+  void end_detached();
   void save();
   void report_counts();
   int exit_code() const;
@@ -71,6 +76,8 @@ class Engine {
   std::string ssdb_;
   std::string password_;
   bool database_lost_reported_ = false;
+  bool database_silent_ = false;  // a PING went unanswered (stopped or hung server)
+  std::chrono::steady_clock::time_point next_ping_{};
   int polls_ = 0;
 };
 

@@ -1,6 +1,7 @@
 // The engine's database phase: start the shards as launcher steps, wait for their
 // address reports and an authenticated PING (forming the cluster when several), watch
 // them while the entities run, and shut them down at the end.
+#include <algorithm>
 #include <cstdlib>
 
 #include "lib/engine/engine.hpp"
@@ -64,6 +65,24 @@ void Engine::start_database() {
 
 void Engine::watch_database() {
   if (database_lost_reported_) return;
+  // A shard that is alive but does not answer (SIGSTOP, swapped out, hung) is reported
+  // within a few seconds, and again when it answers.
+  if (std::chrono::steady_clock::now() >= next_ping_) {
+    next_ping_ = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    std::string silent;
+    for (const auto& r : m_.entities)
+      if (is_database(r) && r.status == Status::Running &&
+          !orchestrator::ping_shard(r.run_dir, password_, std::chrono::milliseconds(500)))
+        silent += (silent.empty() ? "" : ", ") + r.name;
+    if (!silent.empty() && !database_silent_) {
+      log_->error("database {} does not answer", silent);
+      progress_->event("ERROR: database " + silent + " does not answer (stopped or hung?); entities that use it will wait");
+    } else if (silent.empty() && database_silent_) {
+      log_->info("database answers again");
+      progress_->event("database answers again");
+    }
+    database_silent_ = !silent.empty();
+  }
   for (const auto& r : m_.entities) {
     if (!is_database(r) || !state::is_terminal(r.status)) continue;
     database_lost_reported_ = true;
@@ -84,10 +103,22 @@ void Engine::stop_database() {
   for (const auto& r : m_.entities)
     if (is_database(r) && !state::is_terminal(r.status)) names.push_back(r.name);
   if (names.empty()) return;
-  stop_entities(m_, launcher_, names, "stopped at the end of the run", std::chrono::milliseconds(3000));
-  // A shard that shut down on request completed its job; it was not cancelled.
-  for (auto& r : m_.entities)
-    if (is_database(r) && r.status == Status::Cancelled && r.exit_code == 0) r.status = Status::Completed;
+  stop_databases(m_, launcher_, names, std::chrono::milliseconds(3000));
+  for (auto& r : m_.entities) {
+    if (!is_database(r) || std::find(names.begin(), names.end(), r.name) == names.end()) continue;
+    // A shard that shut down on request completed its job; it was not cancelled.
+    if (r.status == Status::Cancelled && r.exit_code == 0) {
+      r.status = Status::Completed;
+      continue;
+    }
+    if (r.status == Status::Completed) continue;
+    // It had to be signalled: the entities' outcome stands, the run is not failed for it.
+    if (!state::is_terminal(r.status)) r.status = Status::Cancelled, r.end = now_seconds();
+    r.reason = std::string(kStoppedAtEnd) + " (it did not shut down when asked; " +
+               (r.signal ? "killed by signal " + std::to_string(*r.signal) : std::string("stopped")) + ")";
+    log_->warn("{}: {}", r.name, r.reason);
+    progress_->event("warning: database " + r.name + " " + r.reason);
+  }
   log_->info("database stopped");
 }
 

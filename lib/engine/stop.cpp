@@ -42,44 +42,51 @@ int kill_experiment_processes(const std::string& id) {
   return killed;
 }
 
+namespace {
+
+bool is_database_record(const state::EntityRecord& e) { return e.type == "database"; }
+
+// SIGTERM to the jobs, up to `deadline` for them to end, then SIGKILL.
+void end_jobs(state::Manifest& m, launchers::Launcher& launcher, const std::vector<std::string>& names,
+              bool databases, std::chrono::steady_clock::time_point deadline) {
+  auto live = [&] {
+    std::vector<launchers::JobRef> refs;
+    for (const auto& r : live_jobs(m, names))
+      if (is_database_record(*m.find(r.name)) == databases) refs.push_back(r);
+    return refs;
+  };
+  auto jobs = live();
+  if (jobs.empty()) return;
+  launcher.cancel(jobs, false);
+  auto wait = std::chrono::milliseconds(10);
+  while (true) {
+    refresh(m, launcher);
+    jobs = live();
+    if (jobs.empty() || std::chrono::steady_clock::now() >= deadline) break;
+    std::this_thread::sleep_for(wait);  // polling the jobs' state, bounded by the deadline
+    wait = std::min(wait * 2, std::chrono::milliseconds(100));
+  }
+  if (!jobs.empty()) {
+    launcher.cancel(jobs, true);
+    refresh(m, launcher);
+  }
+}
+
+}  // namespace
+
 void stop_entities(state::Manifest& m, launchers::Launcher& launcher,
                    const std::vector<std::string>& names, const std::string& reason,
                    std::chrono::milliseconds grace) {
-  // Databases first get a clean SHUTDOWN NOSAVE over their authenticated connection.
-  std::vector<std::string> database_dirs;
-  for (const auto& e : m.entities)
-    if (e.type == "database" && selected(names, e) && !state::is_terminal(e.status)) database_dirs.push_back(e.run_dir);
-  const auto deadline = std::chrono::steady_clock::now() + grace;
-  auto wait = std::chrono::milliseconds(10);
-  if (!database_dirs.empty()) {
-    orchestrator::shutdown_shards(database_dirs, orchestrator::read_password(m.path));
-    // A shard that shut down ends on its own (and so does whatever launched it: srun,
-    // mpirun); signalling its launch command now would turn a clean end into a kill.
-    while (std::chrono::steady_clock::now() < deadline) {
-      refresh(m, launcher);
-      bool all_ended = true;
-      for (const auto& e : m.entities)
-        if (e.type == "database" && selected(names, e) && !state::is_terminal(e.status)) all_ended = false;
-      if (all_ended) break;
-      std::this_thread::sleep_for(wait);  // polling the shards' state, bounded by the deadline
-      wait = std::min(wait * 2, std::chrono::milliseconds(100));
-    }
+  // SPEC.md's order: the entities first (they may still write to the database), the
+  // database last.
+  end_jobs(m, launcher, names, false, std::chrono::steady_clock::now() + grace);
+  if (names.empty()) {
+    std::vector<launchers::JobRef> all;
+    for (const auto& e : m.entities)
+      if (!e.job_id.empty() && !is_database_record(e)) all.push_back({e.job_id, e.name, e.run_dir});
+    launcher.end_detached(all);
   }
-  auto jobs = live_jobs(m, names);
-  if (!jobs.empty()) {
-    launcher.cancel(jobs, false);
-    while (true) {
-      refresh(m, launcher);
-      jobs = live_jobs(m, names);
-      if (jobs.empty() || std::chrono::steady_clock::now() >= deadline) break;
-      std::this_thread::sleep_for(wait);  // polling the jobs' state, bounded by the deadline
-      wait = std::min(wait * 2, std::chrono::milliseconds(100));
-    }
-    if (!jobs.empty()) {
-      launcher.cancel(jobs, true);
-      refresh(m, launcher);
-    }
-  }
+  stop_databases(m, launcher, names, grace);
   if (names.empty()) kill_experiment_processes(m.id);
   const double now = now_seconds();
   for (auto& e : m.entities) {
@@ -88,6 +95,33 @@ void stop_entities(state::Manifest& m, launchers::Launcher& launcher,
     e.reason = e.job_id.empty() ? reason + " before it started" : reason;
     if (e.end == 0) e.end = now;
   }
+}
+
+void stop_databases(state::Manifest& m, launchers::Launcher& launcher, const std::vector<std::string>& names,
+                    std::chrono::milliseconds grace) {
+  // A clean SHUTDOWN NOSAVE over the authenticated connection first (bounded: a stopped
+  // server does not answer); a shard that shut down ends on its own, and so does
+  // whatever launched it (srun, mpirun): signalling that now would turn a clean end
+  // into a kill.
+  std::vector<std::string> dirs;
+  for (const auto& e : m.entities)
+    if (is_database_record(e) && selected(names, e) && !state::is_terminal(e.status)) dirs.push_back(e.run_dir);
+  if (dirs.empty()) return;
+  const auto deadline = std::chrono::steady_clock::now() + grace;
+  if (orchestrator::shutdown_shards(dirs, orchestrator::read_password(m.path))) {
+    auto wait = std::chrono::milliseconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+      refresh(m, launcher);
+      bool all_ended = true;
+      for (const auto& e : m.entities)
+        if (is_database_record(e) && selected(names, e) && !state::is_terminal(e.status)) all_ended = false;
+      if (all_ended) return;
+      std::this_thread::sleep_for(wait);  // polling the shards' state, bounded by the deadline
+      wait = std::min(wait * 2, std::chrono::milliseconds(100));
+    }
+  }
+  // Not answering, or not ending: SIGTERM (with SIGCONT), a short grace, SIGKILL.
+  end_jobs(m, launcher, names, true, std::chrono::steady_clock::now() + std::min(grace, std::chrono::milliseconds(1500)));
 }
 
 }  // namespace ssim::engine

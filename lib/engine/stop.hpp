@@ -8,14 +8,19 @@
 
 namespace ssim::engine {
 
-// Stops the named entities (all when `names` is empty): asks their jobs to end, waits up
-// to `grace` for them to do so, kills what is left, and records them cancelled with
-// `reason`. Entities not started yet are cancelled too. When stopping everything, also
+// Stops the named entities (all when `names` is empty), the database last: asks their
+// jobs to end, waits up to `grace` for them to do so, kills what is left, and records
+// them cancelled with `reason` (those that had already ended keep their outcome). Entities not started yet are cancelled too. When stopping everything, also
 // kills any process still carrying the experiment's SSIM_EXPERIMENT_ID (programs that
 // left their process group), so nothing of the experiment survives.
 void stop_entities(state::Manifest& m, launchers::Launcher& launcher,
                    const std::vector<std::string>& names, const std::string& reason,
                    std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
+
+// Ends database shards: SHUTDOWN NOSAVE, up to `grace` for them to end, then (or at
+// once when none answered) SIGTERM and SIGKILL after a short grace.
+void stop_databases(state::Manifest& m, launchers::Launcher& launcher, const std::vector<std::string>& names,
+                    std::chrono::milliseconds grace);
 
 // Kills every process whose environment holds SSIM_EXPERIMENT_ID=id; returns how many.
 int kill_experiment_processes(const std::string& id);

@@ -182,17 +182,35 @@ std::vector<Address> wait_until_ready(const plan::Plan& plan, const std::string&
   return addresses;
 }
 
-void shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password) {
+bool ping_shard(const std::string& run_dir, const std::string& password, std::chrono::milliseconds timeout) {
+  const auto a = read_address(run_dir);
+  if (!a) return true;  // not up yet: nothing to say
+  try {
+    Connection c(a->host, a->port, password, timeout);
+    c.command({"PING"});
+    return true;
+  } catch (const client::ClientError&) {
+    return false;
+  }
+}
+
+bool shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password) {
+  bool all_asked = true;
   for (const auto& dir : run_dirs) {
     const auto a = read_address(dir);
     if (!a) continue;
     try {
       Connection c(a->host, a->port, password, std::chrono::milliseconds(500));
       c.command({"SHUTDOWN", "NOSAVE"});
-    } catch (const client::ClientError&) {
-      // SHUTDOWN closes the connection without a reply; a server already gone is fine too.
+    } catch (const client::ClientError& e) {
+      // SHUTDOWN closes the connection without a reply (or the server is already gone):
+      // both fine. A timeout means the server does not answer.
+      if (std::string(e.what()).find("timed out") != std::string::npos ||
+          std::string(e.what()).find("timeout") != std::string::npos)
+        all_asked = false;
     }
   }
+  return all_asked;
 }
 
 std::string last_log_lines(const std::string& run_dir, const std::string& name, int n) {

@@ -51,7 +51,12 @@ std::vector<Address> wait_until_ready(const plan::Plan& plan, const std::string&
 std::string ssdb_value(const std::vector<Address>& addresses);
 
 // SHUTDOWN NOSAVE to every shard that answers; best effort.
-void shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password);
+// True when the shard whose address is in `run_dir` answers PING within `timeout`.
+bool ping_shard(const std::string& run_dir, const std::string& password, std::chrono::milliseconds timeout);
+
+// Sends SHUTDOWN NOSAVE to each shard; false when one of them did not answer in time
+// (a stopped or hung server).
+bool shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password);
 
 // The last `n` lines the server logged (server.log, then stderr), for error messages.
 std::string last_log_lines(const std::string& run_dir, const std::string& name, int n);

@@ -19,6 +19,17 @@ std::string hostname() {
   gethostname(buf, sizeof buf - 1);
   return buf;
 }
+// Field 22 of /proc/self/stat.
+std::string own_start_ticks() {
+  const std::string stat = read_file("/proc/self/stat").value_or("");
+  size_t p = stat.rfind(')');
+  if (p == std::string::npos) return "";
+  std::istringstream in(stat.substr(p + 2));
+  std::string field;
+  for (int i = 3; i <= 22 && in >> field; ++i) {
+  }
+  return field;
+}
 }  // namespace
 
 void refuse_if_running(const std::string& path) {
@@ -45,7 +56,7 @@ std::optional<RunLock> RunLock::try_acquire(const std::string& experiment_path, 
 }
 
 void RunLock::set_owner(const std::string& role) {
-  const std::string text = std::to_string(getpid()) + " " + hostname() + " " + role + "\n";
+  const std::string text = std::to_string(getpid()) + " " + hostname() + " " + role + " " + own_start_ticks() + "\n";
   if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, text.data(), text.size(), 0) < 0) {
   }
 }
@@ -59,7 +70,7 @@ std::optional<LockHolder> RunLock::holder(const std::string& experiment_path) {
   if (!held) return std::nullopt;
   LockHolder h;
   std::istringstream in(read_file(path).value_or(""));
-  in >> h.pid >> h.host >> h.role;
+  in >> h.pid >> h.host >> h.role >> h.ticks;
   return h;
 }
 

@@ -10,7 +10,8 @@ namespace ssim::state {
 struct LockHolder {
   int pid = 0;
   std::string host;
-  std::string role;  // "run" or "monitor"
+  std::string role;   // "run" or "monitor"
+  std::string ticks;  // the holder's start time (/proc/PID/stat field 22): its pid alone may be reused
 };
 
 // Throws UsageError (exit 2) naming the live ssim process that holds the experiment.
