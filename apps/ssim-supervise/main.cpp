@@ -6,18 +6,22 @@
 // starts the program in RUN_DIR as the leader of its own session and process group
 // (so `ssim stop` kills the whole group and a terminal hang-up does not reach it), with
 // stdout and stderr to RUN_DIR/NAME.out and .err, and writes RUN_DIR/.ssim-status.json
-// atomically when the program has started and again when it has ended (exit code or
-// signal, end time). ssim reads those files to know each entity's state, even when
-// `ssim run` itself is gone.
+// (safely: flushed, checked, renamed; the old file stays when the disk refuses) when
+// the program has started, with its pid and start time, and again when it has ended
+// (exit code or signal, end time). ssim reads those files to know each entity's state,
+// even when `ssim run` itself is gone.
 //
-// One supervisor may watch several jobs started in the same engine tick: process
-// creation is the dominant cost of a large ensemble here (about 2 ms each), and a
-// supervisor per job would double it. It is small and linked statically for the same
-// reason.
+// One supervisor may take several jobs started in the same engine tick: process
+// creation (exec) is the dominant cost of a large ensemble here (about 2 ms each), and
+// an exec'd supervisor per job would double it. It forks a small process per job
+// instead (this program is small and linked statically, so a fork is cheap), which is a
+// child subreaper: whatever that job detaches (double fork + setsid, with or without its
+// environment) is re-parented to it, recorded in RUN_DIR/.ssim-detached, and ended
+// when ssim asks (at the end of the run, or `ssim stop` of that entity).
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <dirent.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -443,6 +447,48 @@ int wrap_and_wait(int argc, char** argv) {
   return signaled ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
+// One job, in a process of its own (forked from the supervisor, no exec): it is a child
+// subreaper, so whatever the job detaches (double fork + setsid) is re-parented here
+// and belongs to this job alone. It writes the job's status, then stays while detached
+// processes remain; SIGTERM forwards to the job and, once the job has ended, ends them.
+int keep_job(Job& job, const sigset_t& waited) {
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  g_me = "\"supervisor_pid\":" + std::to_string(getpid()) + ",\"supervisor_start_ticks\":\"" + start_ticks() + "\"";
+  g_jobs = {job};
+  start(g_jobs[0]);
+  bool terminating = false;
+  double saving_deadline = 0;
+  int code = 0;
+  while (true) {
+    reap_children();
+    Job& j = g_jobs[0];
+    if (!j.unsaved.empty()) {
+      if (write_status(j, j.unsaved)) {
+        j.unsaved.clear();
+      } else {
+        if (saving_deadline == 0) saving_deadline = now() + kSaveRetrySeconds;
+        if (now() > saving_deadline) j.unsaved.clear(), code = kExitUnsaved;  // ssim reports it as lost
+      }
+    }
+    note_orphans();
+    if (j.pid <= 0 && j.unsaved.empty()) {
+      if (g_orphans.empty()) break;
+      if (terminating) {
+        end_orphans();
+        break;
+      }
+    }
+    siginfo_t info{};
+    const timespec tick{0, j.unsaved.empty() ? 999000000L : 200000000L};
+    const int sig = sigtimedwait(&waited, &info, &tick);
+    if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) {
+      terminating = true;
+      forward_to_jobs(sig);
+    }
+  }
+  return code;
+}
+
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--record-step") == 0) return record_step_and_exec(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--wrap") == 0) return wrap_and_wait(argc, argv);
@@ -451,55 +497,40 @@ int main(int argc, char** argv) {
     return 2;
   }
   setsid();  // out of ssim's session: a terminal hang-up or Ctrl-C does not reach us
-  // Whatever a job detaches (double fork + setsid) is re-parented here rather than to
-  // init, so that it can be found and ended with the run, environment or not.
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
   sigset_t waited;
   sigemptyset(&waited);
   for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&waited, sig);
   sigprocmask(SIG_SETMASK, &waited, nullptr);  // taken with sigtimedwait; programs start with none blocked
 
-  g_me = "\"supervisor_pid\":" + std::to_string(getpid()) + ",\"supervisor_start_ticks\":\"" + start_ticks() + "\"";
-  for (int i = 1; i + 1 < argc; i += 2) g_jobs.push_back(Job{argv[i], argv[i + 1], 0, 0, {}});
-  for (auto& job : g_jobs) start(job);
-
-  bool terminating = false;
-  double saving_deadline = 0;
+  // A fork per job (cheap: this program is small and static) gives every job its own
+  // subreaper. This process is not one: if a job's process is killed, the job's program
+  // goes to ssim run, which can still take its exit status.
+  std::vector<pid_t> keepers;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    Job job{argv[i], argv[i + 1], 0, 0, {}};
+    const pid_t pid = fork();
+    if (pid == 0) return keep_job(job, waited);
+    if (pid > 0) {
+      keepers.push_back(pid);
+      continue;
+    }
+    job.start = now();
+    fail_start(job, std::string("ssim: cannot fork a supervisor: ") + std::strerror(errno));
+  }
   int code = 0;
-  while (true) {
-    reap_children();
-    size_t unsaved = 0;
-    for (auto& job : g_jobs) {
-      if (job.unsaved.empty()) continue;
-      if (write_status(job, job.unsaved)) {
-        job.unsaved.clear();
-        continue;
-      }
-      if (saving_deadline == 0) saving_deadline = now() + kSaveRetrySeconds;
-      if (now() > saving_deadline) {
-        job.unsaved.clear();  // the disk stays full: ssim reports the outcome as lost
-        code = kExitUnsaved;
-      } else {
-        ++unsaved;
-      }
+  while (!keepers.empty()) {
+    int status = 0;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+      keepers.erase(std::remove(keepers.begin(), keepers.end(), pid), keepers.end());
+      if (WIFEXITED(status) && WEXITSTATUS(status) == kExitUnsaved) code = kExitUnsaved;  // passed on to ssim
     }
-    note_orphans();
-    size_t running = 0;
-    for (const auto& job : g_jobs) running += job.pid > 0;
-    if (running == 0 && unsaved == 0) {
-      if (g_orphans.empty()) break;
-      if (terminating) {
-        end_orphans();
-        break;
-      }
-    }
+    if (keepers.empty()) break;
     siginfo_t info{};
-    const timespec tick{0, unsaved ? 200000000L : 999000000L};
+    const timespec tick{1, 0};
     const int sig = sigtimedwait(&waited, &info, &tick);
-    if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) {
-      terminating = true;
-      forward_to_jobs(sig);
-    }
+    if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT)
+      for (pid_t k : keepers) kill(k, sig);
   }
   return code;
 }

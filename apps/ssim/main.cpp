@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
     std::cerr << "ssim: " << e.what() << "\n";
     return 2;
   } catch (const ssim::EnvironmentError& e) {
-    std::cerr << "ssim: " << ssim::spec::printable(e.what(), 2000) << "\n";
+    std::cerr << "ssim: " << ssim::spec::printable(e.what(), 4000, true) << "\n";
     return 3;
   } catch (const std::filesystem::filesystem_error& e) {
     // The file system refused something (full, read-only, permissions): the environment.

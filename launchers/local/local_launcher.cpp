@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -154,6 +155,12 @@ JobStatus from_exit(const nlohmann::json& j, double cancelled_at) {
   return s;
 }
 
+// Less than a few KiB left where the job's files go: why a status may not have been written.
+bool disk_full(const std::string& run_dir) {
+  struct statvfs st {};
+  return ::statvfs(run_dir.c_str(), &st) == 0 && st.f_bavail * st.f_frsize < 16 * 1024;
+}
+
 struct SupervisorRef {
   int pid = 0;
   std::string ticks;  // empty for ids written before ticks were recorded
@@ -194,7 +201,9 @@ JobStatus without_supervisor(const JobRef& job, const nlohmann::json& j, double 
     return s;
   }
   s.status = cancelled_at > 0 ? Status::Cancelled : Status::Failed;
-  s.reason = cancelled_at > 0 ? "stopped by ssim" : "its supervisor was killed and the exit status is lost";
+  s.reason = cancelled_at > 0      ? "stopped by ssim"
+             : disk_full(job.run_dir) ? "the program ended but its status could not be written: the file system is full"
+                                      : "its supervisor was killed and the exit status is lost";
   s.end = now_seconds();
   return s;
 }
@@ -223,7 +232,8 @@ JobStatus poll_one(const JobRef& job) {
     return s;
   }
   if (j.value("state", "") == "exited") return from_exit(j, cancelled_at);
-  if (process_alive(supervisor.pid, j.value("supervisor_start_ticks", ""))) {
+  // The process that watches this job (its own, forked by the supervisor ssim started).
+  if (process_alive(j.value("supervisor_pid", 0), j.value("supervisor_start_ticks", ""))) {
     s.status = Status::Running;
     s.start = j.value("start", 0.0);
     s.pid = j.value("pid", 0);
@@ -270,6 +280,13 @@ void LocalLauncher::cancel(std::span<const JobRef> jobs, bool force) {
     if (j.is_object() && j.value("state", "") == "running")
       signal_group(j.value("pid", 0), j.value("pid_start_ticks", ""), sig);
     signal_detached(job.run_dir, sig);
+    // The job's own supervisor ends what the job detaches after this moment, once the
+    // job has ended (it always gets SIGTERM: it kills them itself after a grace).
+    if (j.is_object()) {
+      const int sup = j.value("supervisor_pid", 0);
+      if (sup > 1 && process_alive(sup, j.value("supervisor_start_ticks", "")) && !j.value("supervisor_start_ticks", "").empty())
+        ::kill(sup, SIGTERM);
+    }
   }
 }
 

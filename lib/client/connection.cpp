@@ -70,7 +70,7 @@ void Pipeline::add_set(std::string_view key, const std::vector<std::string_view>
 void Pipeline::add(std::initializer_list<std::string_view> args) { add(std::vector<std::string_view>(args)); }
 
 Connection::Connection(const std::string& host, int port, const std::string& password,
-                       std::chrono::milliseconds timeout)
+                       std::chrono::milliseconds timeout, std::chrono::milliseconds io_timeout)
     : address_(host + ":" + std::to_string(port)), buf_(1 << 16) {
   const timeval tv{static_cast<time_t>(timeout.count() / 1000), static_cast<suseconds_t>((timeout.count() % 1000) * 1000)};
   ctx_ = redisConnectWithTimeout(host.c_str(), port, tv);
@@ -82,7 +82,8 @@ Connection::Connection(const std::string& host, int port, const std::string& pas
   }
   fd_ = ctx_->fd;
   // Bounded waits on every read and write: a dead server is an error, never a hang.
-  const timeval io{std::max<time_t>(30, tv.tv_sec), 0};
+  const auto io_ms = std::max(io_timeout, timeout);
+  const timeval io{static_cast<time_t>(io_ms.count() / 1000), static_cast<suseconds_t>((io_ms.count() % 1000) * 1000)};
   redisSetTimeout(ctx_, io);
   if (!password.empty()) {
     try {

@@ -67,7 +67,8 @@ class Pipeline {
 
 class Connection {
  public:
-  Connection(const std::string& host, int port, const std::string& password, std::chrono::milliseconds timeout);
+  Connection(const std::string& host, int port, const std::string& password, std::chrono::milliseconds timeout,
+             std::chrono::milliseconds io_timeout = std::chrono::seconds(30));
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;

@@ -28,7 +28,21 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launchers::Lau
   launcher_.set_log([log = log_](const std::string& line) { log->warn("{}", line); });
 }
 
-void Engine::save() { state::save_manifest(m_); }
+// A manifest that cannot be written (full disk, quota) is reported once and the run
+// goes on from memory: losing the record must not lose the processes' outcome.
+void Engine::save() {
+  try {
+    state::save_manifest(m_);
+    if (save_failed_) log_->info("the manifest can be written again");
+    save_failed_ = false;
+  } catch (const std::exception& e) {
+    if (!save_failed_) {
+      log_->error("cannot save the manifest: {}", e.what());
+      progress_->event(std::string("ERROR: cannot save the manifest (") + e.what() + "); the run goes on");
+    }
+    save_failed_ = true;
+  }
+}
 
 bool Engine::start_ready() {
   bool changed = false;

@@ -76,7 +76,8 @@ class Engine {
   std::string ssdb_;
   std::string password_;
   bool database_lost_reported_ = false;
-  bool database_silent_ = false;  // a PING went unanswered (stopped or hung server)
+  bool database_silent_ = false;
+  bool save_failed_ = false;  // a PING went unanswered (stopped or hung server)
   std::chrono::steady_clock::time_point next_ping_{};
   int polls_ = 0;
 };

@@ -112,7 +112,7 @@ std::string text_of(const client::Reply& r) { return r->str ? std::string(r->str
 
 bool answers(const Address& a, const std::string& password, std::string& last_error) {
   try {
-    Connection c(a.host, a.port, password, std::chrono::milliseconds(500));
+    Connection c(a.host, a.port, password, std::chrono::milliseconds(500), std::chrono::milliseconds(2000));
     return text_of(c.command({"PING"})) == "PONG";
   } catch (const client::ClientError& e) {
     last_error = e.what();
@@ -186,7 +186,7 @@ bool ping_shard(const std::string& run_dir, const std::string& password, std::ch
   const auto a = read_address(run_dir);
   if (!a) return true;  // not up yet: nothing to say
   try {
-    Connection c(a->host, a->port, password, timeout);
+    Connection c(a->host, a->port, password, timeout, timeout);
     c.command({"PING"});
     return true;
   } catch (const client::ClientError&) {
@@ -200,7 +200,7 @@ bool shutdown_shards(const std::vector<std::string>& run_dirs, const std::string
     const auto a = read_address(dir);
     if (!a) continue;
     try {
-      Connection c(a->host, a->port, password, std::chrono::milliseconds(500));
+      Connection c(a->host, a->port, password, std::chrono::milliseconds(500), std::chrono::milliseconds(1000));
       c.command({"SHUTDOWN", "NOSAVE"});
     } catch (const client::ClientError& e) {
       // SHUTDOWN closes the connection without a reply (or the server is already gone):

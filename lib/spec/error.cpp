@@ -26,7 +26,7 @@ std::string format(const std::string& file, Loc loc, const std::string& field,
 }
 }  // namespace
 
-std::string printable(const std::string& text, size_t max_bytes) {
+std::string printable(const std::string& text, size_t max_bytes, bool keep_newlines) {
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
     if (out.size() >= max_bytes) return out + "...";
@@ -37,7 +37,7 @@ std::string printable(const std::string& text, size_t max_bytes) {
       out.append(text, i, n);
       i += n - 1;
     } else if (c == '\n') {
-      out += "\\n";
+      out += keep_newlines ? "\n" : "\\n";
     } else if (c == '\t') {
       out += "\\t";
     } else {

@@ -58,7 +58,7 @@ TEST_CASE("an existing experiment is refused, and --overwrite removes only what 
   CHECK(fs::exists(root / "trainer/training_service.py"));
 }
 
-TEST_CASE("--overwrite refuses a directory that is not this ssim experiment") {
+TEST_CASE("overwriting refuses a directory that is not this ssim experiment") {
   test::TempDir tmp;
   auto plan = full_plan(tmp.path);
   const fs::path root = tmp.path / "runs/streaming";

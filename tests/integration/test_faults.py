@@ -1,0 +1,304 @@
+"""Faults and hostile input on real processes: ssim never deletes what it did not create,
+never hangs or loses an outcome, never runs an entity twice, never signals a process
+that is not its own. One test class per class of fault (issue #10)."""
+import json
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+from ssimtest import SsimTestCase, free_port, processes_with_env, wait_for
+
+
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def read_text(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def kill_quietly(pid, sig=signal.SIGKILL):
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+class NeverDelete(SsimTestCase):
+    ONE = "experiment:\n  name: x\n{path}models:\n  - name: data\n    exe: /bin/true\n"
+
+    def test_refused_paths_leave_everything_in_place(self):
+        home = os.path.join(self.dir, "home")
+        os.makedirs(os.path.join(home, "data"))
+        self.env["HOME"] = home
+        for path in ["/", "~", ".", ".."]:
+            with self.subTest(path=path):
+                self.write("experiment.yaml", self.ONE.format(path=f"  path: \"{path}\"\n"))
+                for extra in ([], ["--overwrite"]):
+                    p = self.ssim("run", "experiment.yaml", *extra)
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertIn("experiment.path", p.stderr)
+                    self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        self.assertTrue(os.path.isdir(os.path.join(home, "data")))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["experiment.yaml", "home"])
+
+    def test_a_folder_that_is_not_an_experiment_is_never_overwritten(self):
+        os.makedirs(os.path.join(self.dir, "mine/data"))
+        self.write("mine/data/thesis.tex", "years of work")
+        self.write("experiment.yaml", self.ONE.format(path="  path: mine\n"))
+        for extra in ([], ["--overwrite"]):
+            p = self.ssim("run", "experiment.yaml", *extra)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("not an ssim experiment", p.stderr)
+        self.assertEqual(sorted(os.listdir(os.path.join(self.dir, "mine"))), ["data"])
+        self.assertEqual(os.listdir(os.path.join(self.dir, "mine/data")), ["thesis.tex"])
+
+    def test_overwrite_replaces_only_the_earlier_runs_directories(self):
+        self.write("experiment.yaml", self.ONE.format(path=""))
+        self.ssim("run", "experiment.yaml", check=0)
+        self.write("x/notes.txt", "keep")
+        os.makedirs(os.path.join(self.dir, "x/other"))
+        # A new entity named like a folder the user made there: refused, folder intact.
+        self.write("experiment.yaml", self.ONE.format(path="") + "  - name: other\n    exe: /bin/true\n")
+        p = self.ssim("run", "experiment.yaml", "--overwrite")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("ssim did not create it", p.stderr)
+        self.assertTrue(os.path.isdir(os.path.join(self.dir, "x/other")))
+        os.rmdir(os.path.join(self.dir, "x/other"))
+        self.ssim("run", "experiment.yaml", "--overwrite", check=0)
+        self.assertTrue(os.path.exists(os.path.join(self.dir, "x/notes.txt")))
+
+    def test_tilde_is_home_and_a_link_loop_is_copied_as_a_link(self):
+        home = os.path.join(self.dir, "home")
+        os.makedirs(home)
+        self.env["HOME"] = home
+        os.makedirs(os.path.join(self.dir, "input/sub"))
+        self.write("input/sub/a.txt", "a")
+        os.symlink("..", os.path.join(self.dir, "input/sub/up"))
+        self.write("experiment.yaml", "experiment:\n  name: x\n  path: ~/runs/x\nmodels:\n"
+                   "  - name: m\n    exe: /bin/ls\n    args: [sub/up/sub]\n    files: {copy: [input/sub]}\n")
+        self.ssim("run", "experiment.yaml", check=0)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "~")))
+        run_dir = os.path.join(home, "runs/x/m")
+        self.assertTrue(os.path.islink(os.path.join(run_dir, "sub/up")))
+        self.assertEqual(read_text(os.path.join(run_dir, "sub/a.txt")), "a")
+
+    def test_files_that_would_copy_the_experiment_into_itself_are_refused(self):
+        self.write("experiment.yaml", "experiment:\n  name: x\n  path: inner/x\nmodels:\n"
+                   "  - name: m\n    exe: /bin/true\n    files: {copy: [inner]}\n")
+        os.makedirs(os.path.join(self.dir, "inner"))
+        p = self.ssim("run", "experiment.yaml")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("copied into itself", p.stderr)
+        self.assertEqual(os.listdir(os.path.join(self.dir, "inner")), [])
+
+
+class NeverHang(SsimTestCase):
+    def status_file(self, run_dir):
+        return read_json(os.path.join(self.dir, run_dir, ".ssim-status.json"))
+
+    def test_kill_9_of_a_supervisor_loses_no_outcome(self):
+        # Both models start in the same tick, so one supervisor runs both.
+        self.write("experiment.yaml", "experiment:\n  name: sup\nmodels:\n"
+                   "  - {name: ok, exe: /bin/sh, args: [-c, 'sleep 1.5; exit 0']}\n"
+                   "  - {name: four, exe: /bin/sh, args: [-c, 'sleep 2; exit 4']}\n")
+        run = self.ssim_background("run", "experiment.yaml", "--json")
+        wait_for(lambda: all((self.status_file(f"sup/{n}") or {}).get("state") == "running" for n in ("ok", "four")),
+                 what="both running")
+        # The supervisor process ssim started (its job id), and the one that watches "ok".
+        parent = int(self.manifest("sup")["entities"][0]["job_id"].split("@")[0])
+        self.assertEqual(self.manifest("sup")["entities"][1]["job_id"].split("@")[0], str(parent))
+        os.kill(self.status_file("sup/ok")["supervisor_pid"], signal.SIGKILL)
+        os.kill(parent, signal.SIGKILL)
+        out, err = run.communicate(timeout=30)
+        self.assertEqual(run.returncode, 1, err)
+        e = {x["name"]: x for x in json.loads(out)["entities"]}
+        self.assertEqual((e["ok"]["status"], e["ok"]["exit_code"]), ("completed", 0), err)
+        self.assertEqual((e["four"]["status"], e["four"]["exit_code"]), ("failed", 4), err)
+
+    def test_a_full_disk_ends_the_run_with_a_reason(self):
+        disk = os.path.join(self.dir, "disk")
+        os.makedirs(disk)
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", disk]).returncode != 0:
+            self.skipTest("cannot mount a small tmpfs here")
+        self.addCleanup(lambda: subprocess.run(["umount", "-l", disk]))
+        self.write("experiment.yaml", "experiment:\n  name: full\n  path: disk/full\nmodels:\n"
+                   "  - {name: filler, exe: /bin/sh, args: [-c, 'sleep 0.3; cat /dev/zero > fill 2>/dev/null; exit 0']}\n")
+        p = self.ssim("run", "experiment.yaml", "--json", timeout=60)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        e = {x["name"]: x for x in json.loads(p.stdout)["entities"]}
+        self.assertEqual(e["filler"]["status"], "failed")
+        self.assertIn("disk", e["filler"]["reason"])
+
+    def test_a_stopped_database_is_reported_and_ended(self):
+        port = free_port()
+        self.write("experiment.yaml", f"experiment:\n  name: db\norchestrator:\n  port: {port}\nmodels:\n"
+                   "  - {name: work, exe: /bin/sh, args: [-c, 'sleep 4']}\n")
+        run = self.ssim_background("run", "experiment.yaml")
+        status = lambda: read_json(os.path.join(self.dir, "db/orchestrator/.ssim-status.json")) or {}
+        # "work" starts once the database has answered ssim.
+        wait_for(lambda: (read_json(os.path.join(self.dir, "db/work/.ssim-status.json")) or {}).get("state") == "running",
+                 what="database up and work started")
+        redis = status()["pid"]
+        os.kill(redis, signal.SIGSTOP)
+        self.addCleanup(kill_quietly, redis)
+        try:
+            out, err = run.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.fail("the run did not end; its log:\n" + read_text(os.path.join(self.dir, "db/.ssim/ssim.log")))
+        self.assertIn("does not answer", err)
+        self.assertEqual(run.returncode, 0, err)  # the entities all succeeded
+        self.assertFalse(alive(redis), "the stopped redis-server survived the run")
+
+    def test_members_that_ended_before_a_stop_stay_completed(self):
+        self.write("experiment.yaml", "experiment:\n  name: m\nensembles:\n"
+                   "  - name: e\n    exe: /bin/sh\n    args: [-c, 'if [ $(i) = 0 ]; then sleep 60; else sleep 0.5; fi']\n"
+                   "    params: {i: [0, 1, 2]}\n")
+        run = self.run_until("m", "e_0")
+        run.kill()  # nobody polls while the short members end
+        run.communicate()
+        for i in (1, 2):
+            wait_for(lambda: (self.status_file(f"m/e/e_{i}") or {}).get("state") == "exited", what=f"e_{i} ended")
+        self.ssim("stop", "m", check=0)
+        _, e = self.status("m")
+        self.assertEqual([e[f"e_{i}"]["status"] for i in range(3)], ["cancelled", "completed", "completed"])
+        self.ssim("run", "experiment.yaml", "--resume", "--detach", check=0)
+        attempts = {x["name"]: x["attempt"] for x in json.loads(self.ssim("status", "m", "--json").stdout)["entities"]}
+        self.assertEqual((attempts["e_0"], attempts["e_1"], attempts["e_2"]), (2, 1, 1))
+        self.ssim("stop", "m", check=0)
+
+    def test_stop_ends_entities_before_the_database(self):
+        port = free_port()
+        self.write("experiment.yaml", f"experiment:\n  name: order\norchestrator:\n  port: {port}\nmodels:\n"
+                   "  - {name: w, exe: /bin/sh, args: [-c, 'trap \"sleep 0.5; exit 0\" TERM; sleep 60 & wait']}\n")
+        run = self.run_until("order", "w")
+        self.ssim("stop", "order", check=0)
+        run.communicate(timeout=30)
+        entity = self.status_file("order/w")
+        database = self.status_file("order/orchestrator")
+        self.assertLessEqual(entity["end"], database["end"])
+
+
+class NeverTwice(SsimTestCase):
+    def test_stop_never_signals_a_process_that_reused_a_pid(self):
+        self.write("experiment.yaml", "experiment:\n  name: reuse\nmodels:\n  - {name: m, exe: /bin/sleep, args: ['60']}\n")
+        run = self.run_until("reuse", "m")
+        run.kill()
+        run.communicate()
+        status_path = os.path.join(self.dir, "reuse/m/.ssim-status.json")
+        s = read_json(status_path)
+        kill_quietly(s["supervisor_pid"])
+        kill_quietly(-s["pid"])
+        wait_for(lambda: not alive(s["pid"]), what="the program gone")
+        # A stranger now holds the pid ssim recorded (as after pid reuse): same number in
+        # the file, a different start time in /proc.
+        stranger = subprocess.Popen(["setsid", "sleep", "60"])
+        self.addCleanup(lambda: (kill_quietly(stranger.pid), stranger.wait()))
+        wait_for(lambda: os.getpgid(stranger.pid) == stranger.pid, what="stranger in its own group")
+        s["pid"] = stranger.pid
+        s["supervisor_pid"] = stranger.pid
+        with open(status_path, "w") as f:
+            json.dump(s, f)
+        self.ssim("stop", "reuse", check=0)
+        self.assertTrue(alive(stranger.pid), "ssim stop killed a process that was not its own")
+
+    def test_resume_refuses_while_the_earlier_run_still_runs(self):
+        port = free_port()
+        self.write("experiment.yaml", f"experiment:\n  name: twice\norchestrator:\n  port: {port}\nmodels:\n"
+                   "  - {name: m, exe: /bin/sleep, args: ['60']}\n")
+        run = self.run_until("twice", "m")
+        run.kill()
+        run.communicate()
+        exp_id = self.manifest("twice")["id"]
+        p = self.ssim("run", "experiment.yaml", "--resume")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("still running", p.stderr)
+        self.assertEqual(len([pid for pid in processes_with_env("SSIM_ENTITY", "m")
+                              if pid in processes_with_env("SSIM_EXPERIMENT_ID", exp_id)]), 1)
+        redis = read_json(os.path.join(self.dir, "twice/orchestrator/.ssim-status.json"))["pid"]
+        self.ssim("stop", "twice", check=0)
+        wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), what="nothing left")
+        self.assertFalse(alive(redis), "the earlier redis-server survived ssim stop")
+
+    def test_detached_processes_end_with_the_run_even_without_their_environment(self):
+        self.write("experiment.yaml", "experiment:\n  name: det\nmodels:\n"
+                   "  - name: d\n    exe: /bin/sh\n"
+                   "    args: [-c, 'env -i /usr/bin/setsid /bin/sh -c \"echo $$$$ > daemon.pid; exec sleep 300\" & sleep 0.5']\n")
+        self.ssim("run", "experiment.yaml", check=0)
+        pid = int(read_text(os.path.join(self.dir, "det/d/daemon.pid")))
+        self.addCleanup(kill_quietly, pid)
+        wait_for(lambda: not alive(pid), timeout=10, what="the detached daemon to end with the run")
+
+    def test_stop_of_one_entity_ends_what_it_detached(self):
+        self.write("experiment.yaml", "experiment:\n  name: det1\nmodels:\n"
+                   "  - name: d\n    exe: /bin/sh\n"
+                   "    args: [-c, 'env -i /usr/bin/setsid /bin/sh -c \"echo $$$$ > daemon.pid; exec sleep 300\" & sleep 60']\n"
+                   "  - {name: other, exe: /bin/sleep, args: ['60'], after: []}\n")
+        run = self.run_until("det1", "d")
+        pidfile = os.path.join(self.dir, "det1/d/daemon.pid")
+        pid = int(wait_for(lambda: read_text(pidfile).strip(), what="daemon started"))
+        self.addCleanup(kill_quietly, pid)
+        self.ssim("stop", "det1", "d", check=0)
+        wait_for(lambda: not alive(pid), timeout=10, what="the entity's detached daemon to end")
+        self.assertEqual(self.status("det1")[1]["other"]["status"], "running")
+        self.ssim("stop", "det1", check=0)
+        run.communicate(timeout=30)
+
+    def test_two_runs_of_one_file_at_once_exactly_one_runs(self):
+        self.write("experiment.yaml", "experiment:\n  name: race\nmodels:\n  - {name: m, exe: /bin/sleep, args: ['0.5']}\n")
+        for attempt in range(5):
+            if attempt:
+                subprocess.run(["rm", "-rf", os.path.join(self.dir, "race")])
+            a = self.ssim_background("run", "experiment.yaml")
+            b = self.ssim_background("run", "experiment.yaml")
+            codes = sorted([a.wait(timeout=30), b.wait(timeout=30)])
+            self.assertEqual(codes, [0, 2], (a.communicate(), b.communicate()))
+            _, e = self.status()
+            self.assertEqual(e["m"]["status"], "completed")
+
+
+class BadInputFast(SsimTestCase):
+    def test_a_huge_file_is_refused_before_it_is_read(self):
+        path = os.path.join(self.dir, "huge.yaml")
+        with open(path, "w") as f:
+            f.write("experiment: {name: x}\nmodels:\n")
+            line = "  - {name: m%d, exe: /bin/true}\n"
+            f.write("".join(line % i for i in range(1_500_000)))
+        p = self.ssim("validate", "huge.yaml", timeout=10)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("too large", p.stderr)
+
+    def test_an_expansion_bomb_is_refused_without_building_it(self):
+        params = ", ".join(f"p{i}: [{','.join(str(v) for v in range(10))}]" for i in range(9))
+        self.write("experiment.yaml", f"experiment: {{name: x}}\nensembles:\n  - {{name: e, exe: /bin/true, params: {{{params}}}}}\n")
+        p = self.ssim("validate", "experiment.yaml", timeout=10)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("over the limit of 100000 members", p.stderr)
+        self.assertEqual(os.listdir(self.dir), ["experiment.yaml"])
+        # The limit is an option: lower here, so 20 members are over it.
+        self.write("small.yaml", "experiment: {name: y}\nensembles:\n  - {name: e, exe: /bin/true, replicas: 20}\n")
+        self.ssim("validate", "small.yaml", check=0)
+        p = self.ssim("validate", "small.yaml", "--max-members", "10")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("expands to 20 members, over the limit of 10", p.stderr)
+
+if __name__ == "__main__":
+    unittest.main()
