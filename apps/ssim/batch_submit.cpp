@@ -40,6 +40,7 @@ int submit_experiment(const Loaded& l, const RunRequest& req) {
                      plan.launcher + " (choose a scheduler with launcher: or --launcher)");
   // The lock is held until the job is recorded: a scheduler may start the job at once,
   // and its `ssim run --in-batch` waits for this lock to read the manifest written below.
+  (void)launcher->experiment_script(plan, in_batch_command(req.file));  // a value no script can carry: exit 2 now
   const auto mode = req.overwrite ? generate::Existing::Overwrite : generate::Existing::Refuse;
   auto lock = claim_experiment(plan, mode, "submit");
   generate::GenerateResult generated;

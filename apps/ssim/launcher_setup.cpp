@@ -17,4 +17,10 @@ void release(const RunLauncher& l) {
   if (l.owned && !l.allocation_job.empty()) l.launcher->release_allocation(l.allocation_job);
 }
 
+void check_batch_scripts(const plan::Plan& plan, const launchers::Launcher& launcher) {
+  if (!launcher.is_scheduler()) return;
+  for (const auto& s : plan.steps)
+    if (s.batch) (void)launcher.batch_script(s);
+}
+
 }  // namespace ssim::app

@@ -22,6 +22,10 @@ struct RunLauncher {
 // `placeholder_nodes` for the inside of `ssim run --batch`).
 RunLauncher prepare_launcher(const plan::Plan& plan, bool request, int placeholder_nodes = 0);
 
+// Renders every batch script the run would write (each `batch:` entity's), so that a
+// value no script can carry is refused (UsageError) before anything is written.
+void check_batch_scripts(const plan::Plan& plan, const launchers::Launcher& launcher);
+
 // Releases an allocation ssim made.
 void release(const RunLauncher& launcher);
 

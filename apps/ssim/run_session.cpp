@@ -77,7 +77,10 @@ void wait_for_submitter(const std::string& path) {
 
 int run_experiment(const Loaded& l, const RunRequest& req) {
   const plan::Plan& plan = l.plan;
-  prepare_launcher(plan, false);  // fits? (exit 2 before anything is written)
+  {
+    const auto checked = prepare_launcher(plan, false);  // fits? (exit 2 before anything is written)
+    check_batch_scripts(plan, *checked.launcher);
+  }
   if (plan.launcher == "local")
     for (const auto& s : plan.steps)
       if (s.batch) {

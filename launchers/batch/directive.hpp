@@ -4,7 +4,7 @@
 
 namespace ssim::launchers {
 
-// Throws std::invalid_argument when `value` (of option `what`) holds a newline, a
+// Throws UsageError when `value` (of option `what`) holds a newline, a
 // carriage return or a double quote: no scheduler's directive syntax can carry them.
 void check_directive_value(const std::string& what, const std::string& value);
 

@@ -47,7 +47,7 @@ class Scheduler {
   // scheduler names there); nullopt outside a job.
   virtual std::optional<Allocation> current_allocation(const Getenv& getenv, const ReadText& read) const = 0;
 
-  // The batch script; throws std::invalid_argument for a value a directive cannot hold.
+  // The batch script; throws UsageError for a value a directive cannot hold.
   virtual std::string render_script(const BatchJob& job) const = 0;
   virtual SubmitCommand submit_command(const std::string& script_path) const = 0;
   // The job id, or "" when the scheduler refused the job.

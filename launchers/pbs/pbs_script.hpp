@@ -8,7 +8,7 @@
 
 namespace ssim::launchers::pbs {
 
-// Throws std::invalid_argument for a value a directive cannot hold.
+// Throws UsageError for a value a directive cannot hold.
 std::string pbs_script(const BatchJob& job);
 
 }  // namespace ssim::launchers::pbs

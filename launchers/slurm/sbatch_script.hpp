@@ -8,7 +8,7 @@
 
 namespace ssim::launchers::slurm {
 
-// Throws std::invalid_argument for a value that cannot go into a directive (newline).
+// Throws UsageError for a value that cannot go into a directive (newline, quote).
 std::string sbatch_script(const BatchJob& job);
 
 }  // namespace ssim::launchers::slurm

@@ -5,14 +5,29 @@
 #include "launchers/slurm/sacct.hpp"
 #include "launchers/slurm/sbatch_script.hpp"
 
+#include <stdexcept>
+
+#include "lib/util/errors.hpp"
+
 namespace ssim::launchers::slurm {
+
+namespace {
+// A node list Slurm gave that cannot be read is the environment failing (exit 3).
+std::vector<std::string> hosts_of(const std::string& list, const std::string& where) {
+  try {
+    return expand_hostlist(list);
+  } catch (const std::invalid_argument& e) {
+    throw EnvironmentError(where + " cannot be read: " + e.what());
+  }
+}
+}  // namespace
 
 std::optional<Allocation> SlurmScheduler::current_allocation(const Getenv& getenv, const ReadText&) const {
   const char* id = getenv("SLURM_JOB_ID");
   if (!id || !*id) return std::nullopt;
   const char* nodes = getenv("SLURM_JOB_NODELIST");
   if (!nodes) nodes = getenv("SLURM_NODELIST");
-  return Allocation{id, nodes ? expand_hostlist(nodes) : std::vector<std::string>{}, {}};
+  return Allocation{id, nodes ? hosts_of(nodes, "SLURM_JOB_NODELIST") : std::vector<std::string>{}, {}};
 }
 
 std::string SlurmScheduler::render_script(const BatchJob& job) const { return sbatch_script(job); }
@@ -85,7 +100,7 @@ std::vector<std::string> SlurmScheduler::allocation_hosts_command(const std::str
 std::vector<std::string> SlurmScheduler::parse_allocation_hosts(const CommandResult& r) const {
   const std::string list = first_line(r.out);
   if (r.exit_code != 0 || list.empty()) return {};
-  return expand_hostlist(list);
+  return hosts_of(list, "squeue's node list");
 }
 
 }  // namespace ssim::launchers::slurm

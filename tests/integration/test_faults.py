@@ -276,6 +276,19 @@ class NeverTwice(SsimTestCase):
 
 
 class BadInputFast(SsimTestCase):
+    def test_a_quote_in_a_path_that_reaches_a_batch_script_is_bad_input(self):
+        self.write("experiment.yaml", "experiment:\n  name: q\n  path: 'runs/a\"b'\nmodels:\n"
+                   "  - {name: m, exe: /bin/true, batch: {nodes: 1}}\n")
+        for args in (["--batch", "--dry-run"], ["--batch"], []):
+            for launcher in ("slurm", "pbs", "lsf"):
+                with self.subTest(args=args, launcher=launcher):
+                    p = self.ssim("run", "experiment.yaml", "--launcher", launcher, *args)
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertIn("cannot carry", p.stderr)
+                    self.assertNotIn("internal error", p.stderr)
+                    self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["experiment.yaml"])
+
     def test_a_huge_file_is_refused_before_it_is_read(self):
         path = os.path.join(self.dir, "huge.yaml")
         with open(path, "w") as f:

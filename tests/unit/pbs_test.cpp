@@ -1,6 +1,8 @@
 // The PBS part of the batch layer, on outputs recorded from a real OpenPBS.
 #include <catch2/catch.hpp>
 
+#include "lib/util/errors.hpp"
+
 #include "launchers/pbs/pbs_scheduler.hpp"
 #include "launchers/pbs/pbs_script.hpp"
 #include "launchers/pbs/qstat_json.hpp"
@@ -137,7 +139,7 @@ TEST_CASE("pbs: scripts ask for chunks, walltime, placement and dependencies") {
   job.whole_nodes = true;
   CHECK_THAT(pbs_script(job), Catch::Contains("#PBS -l select=2\n") && Catch::Contains("place=scatter:excl"));
   job.settings.options = {{"l", spec::Text{"mem=1gb\n#PBS -q evil", {}}}};
-  CHECK_THROWS_AS(pbs_script(job), std::invalid_argument);
+  CHECK_THROWS_AS(pbs_script(job), ssim::UsageError);
   job.settings.options = {{"l mem", spec::Text{"1gb", {}}}};  // a blank in the name would split it
-  CHECK_THROWS_AS(pbs_script(job), std::invalid_argument);
+  CHECK_THROWS_AS(pbs_script(job), ssim::UsageError);
 }

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "lib/util/errors.hpp"
+
 #include "launchers/slurm/hostlist.hpp"
 #include "launchers/batch/placement.hpp"
 #include "launchers/ranks/srun_command.hpp"
@@ -99,5 +101,5 @@ TEST_CASE("batch scripts: directives, resources, setup as written, the command q
   CHECK_THAT(s, Catch::Contains("export NOTE='it'\\''s $(danger)'\n"));
   CHECK_THAT(s, Catch::Contains("module load pytorch\nexec srun python3 'a b' '$(rm -rf /)'\n"));
   job.settings.options = {{"comment", spec::Text{"a\nb", {}}}};
-  CHECK_THROWS_AS(sbatch_script(job), std::invalid_argument);
+  CHECK_THROWS_AS(sbatch_script(job), ssim::UsageError);
 }
