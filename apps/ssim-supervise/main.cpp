@@ -6,7 +6,7 @@
 // starts the program in RUN_DIR as the leader of its own session and process group
 // (so `ssim stop` kills the whole group and a terminal hang-up does not reach it), with
 // stdout and stderr to RUN_DIR/NAME.out and .err, and writes RUN_DIR/.ssim-status.json
-// (safely: flushed, checked, renamed; the old file stays when the disk refuses) when
+// (safely: written, checked, renamed; the old file stays when the disk refuses) when
 // the program has started, with its pid and start time, and again when it has ended
 // (exit code or signal, end time). ssim reads those files to know each entity's state,
 // even when `ssim run` itself is gone.
@@ -97,9 +97,11 @@ std::string json_escape(const std::string& s) {
   return out;
 }
 
-// Write, flush to disk, check, then rename: a full disk or an I/O error leaves the
-// previous file as it was (never an empty or cut one in its place). Returns false when
-// the new text could not be recorded.
+// Write, check, then rename: a full disk or an I/O error leaves the previous file as it
+// was (never an empty or cut one in its place). write() reports a full local disk and
+// close() the errors a network file system defers; no fsync: this is about full disks,
+// not power loss, and 2,000 of them would slow a 1,000-member ensemble down. Returns
+// false when the new text could not be recorded.
 bool write_atomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -112,7 +114,7 @@ bool write_atomically(const std::string& path, const std::string& text) {
     off += static_cast<size_t>(w);
   }
   struct stat st {};
-  const bool ok = off == text.size() && fsync(fd) == 0 && fstat(fd, &st) == 0 &&
+  const bool ok = off == text.size() && fstat(fd, &st) == 0 &&
                   st.st_size == static_cast<off_t>(text.size());
   if (close(fd) != 0 || !ok || rename(tmp.c_str(), path.c_str()) != 0) {
     unlink(tmp.c_str());

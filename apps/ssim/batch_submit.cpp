@@ -38,18 +38,12 @@ int submit_experiment(const Loaded& l, const RunRequest& req) {
   if (!launcher->is_scheduler())
     throw UsageError("--batch submits the experiment to a batch scheduler; this experiment resolves to launcher " +
                      plan.launcher + " (choose a scheduler with launcher: or --launcher)");
-  // The lock is held until the job is recorded: a scheduler may start the job at once,
-  // and its `ssim run --in-batch` waits for this lock to read the manifest written below.
   (void)launcher->experiment_script(plan, in_batch_command(req.file));  // a value no script can carry: exit 2 now
   const auto mode = req.overwrite ? generate::Existing::Overwrite : generate::Existing::Refuse;
+  // The lock is held until the job is recorded: a scheduler may start the job at once,
+  // and its `ssim run --in-batch` waits for this lock to read the manifest written below.
   auto lock = claim_experiment(plan, mode, "submit");
-  generate::GenerateResult generated;
-  try {
-    generated = generate::generate(plan, mode);
-  } catch (...) {
-    if (mode == generate::Existing::Refuse) undo_claim(plan);
-    throw;
-  }
+  const auto generated = generate_claimed(plan, mode);
   for (const auto& w : generated.warnings) std::cerr << "ssim: warning: " << w << "\n";
   const std::string id = launcher->submit_experiment(plan, in_batch_command(req.file));
   state::Manifest m = engine::new_manifest(plan, state::new_experiment_id());

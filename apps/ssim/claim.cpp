@@ -37,7 +37,7 @@ state::RunLock claim_experiment(const plan::Plan& plan, generate::Existing mode,
   return std::move(*lock);
 }
 
-// A new experiment whose generation failed leaves nothing behind.
+namespace {
 void undo_claim(const plan::Plan& plan) {
   std::error_code ec;
   fs::remove_all(fs::path(plan.path) / ".ssim", ec);
@@ -46,6 +46,16 @@ void undo_claim(const plan::Plan& plan) {
   for (const auto& s : plan.steps)
     if (!s.ensemble.empty()) fs::remove(fs::path(s.run_dir).parent_path(), ec);  // only when empty
   fs::remove(plan.path, ec);  // only when empty
+}
+}  // namespace
+
+generate::GenerateResult generate_claimed(const plan::Plan& plan, generate::Existing mode) {
+  try {
+    return generate::generate(plan, mode);
+  } catch (...) {
+    if (mode == generate::Existing::Refuse) undo_claim(plan);
+    throw;
+  }
 }
 
 void refuse_if_still_alive(state::Manifest& previous) {

@@ -16,8 +16,9 @@ namespace ssim::app {
 // Checks the target (generate::check_target) and returns the held run lock.
 state::RunLock claim_experiment(const plan::Plan& plan, generate::Existing mode, const std::string& role);
 
-// A new experiment whose generation failed leaves nothing behind.
-void undo_claim(const plan::Plan& plan);
+// generate::generate on a claimed directory; a new experiment whose generation failed
+// leaves nothing behind.
+generate::GenerateResult generate_claimed(const plan::Plan& plan, generate::Existing mode);
 
 // --resume after a crash of ssim: the earlier run's entities (and its database) may
 // still run. Starting them again would run them twice, and a new database could not

@@ -101,13 +101,7 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
     refuse_if_still_alive(*previous);
   }
   const auto gen_start = std::chrono::steady_clock::now();
-  generate::GenerateResult generated;
-  try {
-    generated = generate::generate(plan, mode);
-  } catch (...) {
-    if (mode == generate::Existing::Refuse) undo_claim(plan);
-    throw;
-  }
+  const auto generated = generate_claimed(plan, mode);
   const double gen_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - gen_start).count();
   for (const auto& w : generated.warnings) std::cerr << "ssim: warning: " << w << "\n";
