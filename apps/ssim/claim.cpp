@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <chrono>
+#include <thread>
 #include <cstring>
 #include <filesystem>
 
@@ -13,6 +15,23 @@
 namespace ssim::app {
 
 namespace fs = std::filesystem;
+
+namespace {
+// The run lock, waiting a moment for holders that only read or refresh the experiment
+// (`ssim status`, `ssim stop` saving the manifest): they keep it for milliseconds. A run
+// or monitor holding it means the experiment runs: refused (exit 2).
+state::RunLock acquire_run_lock(const std::string& path, const std::string& role) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (true) {
+    if (auto lock = state::RunLock::try_acquire(path, role)) return std::move(*lock);
+    const auto holder = state::RunLock::holder(path);
+    const bool transient = holder && (holder->role == "status" || holder->role == "stop");
+    if ((holder && !transient) || std::chrono::steady_clock::now() > deadline) state::refuse_if_running(path);
+    if (std::chrono::steady_clock::now() > deadline) throw EnvironmentError("cannot lock " + path + "/.ssim/lock");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));  // the reader is done within milliseconds
+  }
+}
+}  // namespace
 
 state::RunLock claim_experiment(const plan::Plan& plan, generate::Existing mode, const std::string& role) {
   const fs::path root = plan.path;
@@ -25,16 +44,11 @@ state::RunLock claim_experiment(const plan::Plan& plan, generate::Existing mode,
       if (errno == EEXIST) throw UsageError("experiment " + plan.path + " is being created by another ssim run");
       throw EnvironmentError("cannot create " + (root / ".ssim").string() + ": " + std::strerror(errno));
     }
-    auto lock = state::RunLock::try_acquire(plan.path, role);
-    if (!lock) throw EnvironmentError("cannot lock " + plan.path + "/.ssim/lock");
-    return std::move(*lock);
+    return acquire_run_lock(plan.path, role);
   }
   if (mode == generate::Existing::Refuse) state::refuse_if_running(plan.path);
   generate::check_target(plan, mode);  // before the lock file is created in someone else's folder
-  auto lock = state::RunLock::try_acquire(plan.path, role);
-  if (!lock) state::refuse_if_running(plan.path);
-  if (!lock) throw EnvironmentError("cannot lock " + plan.path + "/.ssim/lock");
-  return std::move(*lock);
+  return acquire_run_lock(plan.path, role);
 }
 
 namespace {
@@ -59,10 +73,17 @@ generate::GenerateResult generate_claimed(const plan::Plan& plan, generate::Exis
 }
 
 void refuse_if_still_alive(state::Manifest& previous) {
+  // Only what an earlier run started can still run: inside `ssim run --batch`'s job
+  // nothing has (its own job is the "batch" row), and no scheduler query is spent.
+  state::Manifest probe = previous;
+  std::erase_if(probe.entities, [](const state::EntityRecord& e) {
+    return e.type == "batch" || e.job_id.empty() || state::is_terminal(e.status);
+  });
+  if (probe.entities.empty()) return;
   auto launcher = launchers::make_launcher(previous.launcher);
-  engine::refresh(previous, *launcher);
-  for (const auto& e : previous.entities) {
-    if (e.job_id.empty() || state::is_terminal(e.status) || e.type == "batch") continue;
+  engine::refresh(probe, *launcher);
+  for (const auto& e : probe.entities) {
+    if (auto* r = previous.find(e.name)) *r = e;
     if (e.status != state::Status::Running && e.status != state::Status::Pending) continue;
     throw UsageError("cannot resume " + previous.path + ": " + e.name + " from the earlier run is still " +
                      to_string(e.status) + " (job " + e.job_id + (e.pid ? ", pid " + std::to_string(e.pid) : "") +
