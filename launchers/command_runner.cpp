@@ -26,7 +26,7 @@ class ProcessRunner : public CommandRunner {
     if (out_fd >= 0) close(out_fd);
     if (err_fd >= 0) close(err_fd);
     try {
-      const auto exe = bp::search_path(argv[0]);
+      const auto exe = argv[0].find('/') != std::string::npos ? bp::filesystem::path(argv[0]) : bp::search_path(argv[0]);
       if (exe.empty()) {
         r.err = argv[0] + ": command not found";
       } else {

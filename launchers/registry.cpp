@@ -1,5 +1,7 @@
 #include "launchers/registry.hpp"
 
+#include "lib/util/layout.hpp"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -58,17 +60,6 @@ std::string submit_launcher(const std::function<bool(const std::string&)>& on_pa
   return "";
 }
 
-bool program_on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  std::string p = path ? path : "";
-  size_t i = 0;
-  while (i <= p.size()) {
-    const size_t j = std::min(p.find(':', i), p.size());
-    const std::string dir = j > i ? p.substr(i, j - i) : ".";
-    if (::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
-    i = j + 1;
-  }
-  return false;
-}
+bool program_on_path(const std::string& program) { return !find_on_path(program).empty(); }
 
 }  // namespace ssim::launchers

@@ -3,6 +3,7 @@
 // the run directory (the engine waits for it), then becomes the server (exec).
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "lib/orchestrator/address.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/util/atomic_file.hpp"
+#include "lib/util/layout.hpp"
 
 namespace ssim::app {
 
@@ -24,21 +26,6 @@ struct DatabaseOptions {
   bool cluster = false;
   std::vector<std::string> command;  // BINARY CONFIG
 };
-
-std::string find_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  size_t i = 0;
-  while (i <= dirs.size()) {
-    size_t j = dirs.find(':', i);
-    if (j == std::string::npos) j = dirs.size();
-    const std::string candidate = (j > i ? dirs.substr(i, j - i) : ".") + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    i = j + 1;
-  }
-  return "";
-}
 
 int fail(const std::string& message, int code) {
   std::cerr << "ssim: database: " << message << std::endl;
@@ -62,8 +49,13 @@ Action add_database(CLI::App& app) {
     } catch (const std::exception& e) {
       return fail(e.what(), 3);
     }
-    const std::string binary = find_program(o->command[0]);
-    if (binary.empty()) return fail("cannot find the server program \"" + o->command[0] + "\" (binary:)", 127);
+    const std::string binary = find_on_path(o->command[0]);
+    if (binary.empty()) {
+      const char* path = std::getenv("PATH");
+      return fail("cannot find the server program \"" + o->command[0] + "\" (orchestrator.binary) on the PATH (" +
+                      (path ? path : "") + "); install redis-server or give binary: a full path",
+                  127);
+    }
     for (int port : {o->port, o->port + 10000}) {
       const std::string problem = orchestrator::port_problem(address, port);
       if (!problem.empty()) return fail(problem + (port != o->port ? " (the cluster bus port)" : ""), 3);

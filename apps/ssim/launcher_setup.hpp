@@ -26,6 +26,11 @@ RunLauncher prepare_launcher(const plan::Plan& plan, bool request, int placehold
 // value no script can carry is refused (UsageError) before anything is written.
 void check_batch_scripts(const plan::Plan& plan, const launchers::Launcher& launcher);
 
+// The parts a run needs on this machine are here: ssim-supervise (every launcher runs
+// steps under it) and, on the local launcher, the MPI launch program of each step.
+// Throws EnvironmentError (exit 3) naming the part and where it was looked for.
+void check_environment(const plan::Plan& plan, const launchers::Launcher& launcher);
+
 // Releases an allocation ssim made.
 void release(const RunLauncher& launcher);
 

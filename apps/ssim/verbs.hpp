@@ -14,5 +14,6 @@ Action add_status(CLI::App& app);
 Action add_stop(CLI::App& app);
 Action add_logs(CLI::App& app);
 Action add_database(CLI::App& app);
+Action add_doctor(CLI::App& app);
 
 }  // namespace ssim::app

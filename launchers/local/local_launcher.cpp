@@ -23,7 +23,7 @@
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
-#include "lib/util/self_exe.hpp"
+#include "lib/util/layout.hpp"
 
 namespace ssim::launchers {
 
@@ -36,8 +36,8 @@ std::string cancel_marker(const std::string& run_dir) { return run_dir + "/.ssim
 std::string job_file(const std::string& run_dir) { return run_dir + "/.ssim-job"; }
 
 std::string LocalLauncher::default_supervisor() {
-  if (const char* s = std::getenv("SSIM_SUPERVISE"); s && *s) return s;
-  return (fs::path(self_exe()).parent_path() / "ssim-supervise").string();
+  const std::string found = find_supervisor();
+  return found.empty() ? supervisor_candidates().front() : found;  // a missing one is reported before the run
 }
 
 LocalLauncher::LocalLauncher(std::string supervisor)

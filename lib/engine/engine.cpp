@@ -12,6 +12,7 @@
 #include "lib/engine/refresh.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/orchestrator/database.hpp"
+#include "lib/util/layout.hpp"
 #include "lib/util/self_exe.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
@@ -135,14 +136,10 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
   }
 }
 
-// `import ssim` works in every entity: the module built beside this ssim binary
-// (build/python) goes first on PYTHONPATH.
+// `import ssim` works in every entity: the module built or installed with this ssim
+// binary (lib/util/layout.hpp) goes first on PYTHONPATH.
 void Engine::add_python_path(plan::Env& env) const {
-  static const std::string dir = [] {
-    std::error_code ec;
-    const auto d = std::filesystem::path(self_exe()).parent_path() / "../../python";
-    return std::filesystem::is_directory(d / "ssim", ec) ? std::filesystem::canonical(d, ec).string() : std::string();
-  }();
+  static const std::string dir = python_package_dir();
   if (dir.empty()) return;
   std::string current;
   if (const char* p = std::getenv("PYTHONPATH")) current = p;

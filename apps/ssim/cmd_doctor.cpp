@@ -1,0 +1,122 @@
+// ssim doctor [--json]: what ssim uses on this machine, where it is, its version, which
+// launcher `auto` would pick here and why; a fix for each missing part, and exit 1
+// when one is missing.
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "apps/ssim/verbs.hpp"
+#include "launchers/command_runner.hpp"
+#include "launchers/registry.hpp"
+#include "lib/util/layout.hpp"
+#include "lib/util/self_exe.hpp"
+#include "ssim_version.hpp"
+
+namespace ssim::app {
+
+namespace {
+
+struct Part {
+  std::string name;
+  bool found = false;
+  std::string path;
+  std::string version;
+  std::string fix;  // when not found
+};
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+Part program(launchers::CommandRunner& runner, const std::string& name, const std::vector<std::string>& version_args,
+             const std::string& fix) {
+  Part part{name, false, find_on_path(name), "", fix};
+  part.found = !part.path.empty();
+  if (!part.found) return part;
+  std::vector<std::string> argv = {part.path};
+  argv.insert(argv.end(), version_args.begin(), version_args.end());
+  const auto r = runner.run(argv, std::chrono::seconds(10));
+  part.version = first_line(r.out.empty() ? r.err : r.out);
+  return part;
+}
+
+Part python_module(launchers::CommandRunner& runner) {
+  Part part{"python module ssim", false, "", "", ""};
+  const std::string dir = python_package_dir();
+  if (dir.empty()) {
+    part.fix = "build it (scripts/build.sh) or install ssim; it goes with the ssim binary";
+    return part;
+  }
+  // /usr/bin/python3: Debian's numpy and torch are built for it.
+  const auto r = runner.run({"/usr/bin/env", "PYTHONPATH=" + dir, "/usr/bin/python3", "-c",
+                             "import ssim, numpy; print(ssim.__file__)"},
+                            std::chrono::seconds(30));
+  part.found = r.exit_code == 0;
+  part.path = part.found ? first_line(r.out) : dir;
+  part.version = part.found ? "for /usr/bin/python3" : "";
+  if (!part.found) part.fix = "install python3-numpy (Debian) and check " + dir + ": " + first_line(r.err);
+  return part;
+}
+
+std::string auto_reason(std::string& picked) {
+  picked = launchers::resolve_launcher("auto", [](const char* n) { return std::getenv(n); });
+  for (const auto& l : launchers::launcher_registry())
+    if (l.name == picked && !l.job_variable.empty())
+      return "inside a " + picked + " job (" + l.job_variable + "=" + std::getenv(l.job_variable.c_str()) + ")";
+  std::string vars;
+  for (const auto& l : launchers::launcher_registry())
+    if (!l.job_variable.empty()) vars += (vars.empty() ? "" : ", ") + l.job_variable;
+  return "not inside a scheduler job (none of " + vars + " is set)";
+}
+
+}  // namespace
+
+Action add_doctor(CLI::App& app) {
+  auto json = std::make_shared<bool>(false);
+  auto* cmd = app.add_subcommand("doctor", "Check what ssim needs on this machine, and say how to fix what is missing");
+  cmd->add_flag("--json", *json, "machine-readable output on stdout");
+  return [json] {
+    auto runner = launchers::make_process_runner();
+    std::vector<Part> parts;
+    const std::string supervisor = find_supervisor();
+    std::string looked;
+    for (const auto& c : supervisor_candidates()) looked += (looked.empty() ? "" : ", ") + c;
+    parts.push_back({"ssim-supervise", !supervisor.empty(), supervisor.empty() ? looked : supervisor, "",
+                     "reinstall ssim (it goes to libexec/ssim/ beside bin/ssim) or set SSIM_SUPERVISE"});
+    parts.push_back(program(*runner, "redis-server", {"--version"}, "apt-get install redis-server"));
+    parts.push_back(program(*runner, "mpirun", {"--version"}, "apt-get install openmpi-bin (needed for run.mpi: mpirun)"));
+    parts.push_back(python_module(*runner));
+    std::string picked;
+    const std::string why = auto_reason(picked);
+    nlohmann::json schedulers = nlohmann::json::object();
+    for (const auto& l : launchers::launcher_registry())
+      if (!l.submit_program.empty()) schedulers[l.name] = find_on_path(l.submit_program);
+
+    bool missing = false;
+    for (const auto& p : parts) missing = missing || !p.found;
+    if (*json) {
+      nlohmann::json out = {{"ssim", {{"version", SSIM_VERSION}, {"path", self_exe()}}},
+                            {"launcher_auto", {{"picks", picked}, {"why", why}}},
+                            {"schedulers", schedulers},
+                            {"ok", !missing}};
+      for (const auto& p : parts)
+        out["parts"].push_back({{"name", p.name}, {"found", p.found}, {"path", p.path}, {"version", p.version},
+                                {"fix", p.found ? "" : p.fix}});
+      std::cout << out.dump(2) << "\n";
+    } else {
+      std::cout << "ssim " << SSIM_VERSION << "  " << self_exe() << "\n";
+      for (const auto& p : parts) {
+        std::cout << (p.found ? "  ok       " : "  MISSING  ") << p.name << "  " << p.path
+                  << (p.version.empty() ? "" : "  (" + p.version + ")") << "\n";
+        if (!p.found) std::cout << "           fix: " << p.fix << "\n";
+      }
+      std::cout << "launcher auto: " << picked << " (" << why << ")\n";
+      for (const auto& [name, path] : schedulers.items())
+        std::cout << "  " << name << ": " << (path.get<std::string>().empty() ? "no submit command on the PATH"
+                                                                             : path.get<std::string>())
+                  << "\n";
+    }
+    return missing ? 1 : 0;
+  };
+}
+
+}  // namespace ssim::app

@@ -1,0 +1,29 @@
+# bash completion for ssim (installed as share/bash-completion/completions/ssim)
+_ssim() {
+  local cur prev verb
+  cur=${COMP_WORDS[COMP_CWORD]}
+  prev=${COMP_WORDS[COMP_CWORD-1]}
+  verb=${COMP_WORDS[1]}
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    COMPREPLY=($(compgen -W "validate run status stop logs doctor --version --help" -- "$cur"))
+    return
+  fi
+  case "$prev" in
+    --launcher) COMPREPLY=($(compgen -W "auto local slurm pbs lsf" -- "$cur")); return ;;
+    --max-members|--watch) return ;;
+  esac
+  local opts=""
+  case "$verb" in
+    run) opts="--dry-run --detach --batch --overwrite --resume --launcher --json --max-members --help" ;;
+    validate) opts="--max-members --help" ;;
+    status) opts="--json --watch --help" ;;
+    logs) opts="--stderr --follow --help" ;;
+    stop|doctor) opts="--help" ;;
+  esac
+  if [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+  else
+    COMPREPLY=($(compgen -f -- "$cur"))
+  fi
+}
+complete -o filenames -F _ssim ssim

@@ -1,0 +1,65 @@
+# `cmake --install build --prefix P` and `cpack -G DEB`. The layout, relative to P:
+#   bin/ssim                          the command
+#   libexec/ssim/ssim-supervise       found by ssim relative to itself (lib/util/layout.hpp)
+#   lib/libssim_client.a, include/ssim/, lib/cmake/ssim/, lib/pkgconfig/ssim-client.pc
+#   lib/python3/dist-packages/ssim/   the Python module, for /usr/bin/python3
+#   share/man/man1, share/bash-completion, share/zsh/vendor-completions, share/doc/ssim
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+set(SSIM_PYTHON_INSTALL_DIR lib/python3/dist-packages CACHE STRING
+    "where the Python package goes, relative to the prefix (/usr/bin/python3 reads /usr/lib/python3/dist-packages)")
+
+install(TARGETS ssim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS ssim-supervise RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/ssim)
+
+# The C++ data client and its CMake package (ssim::client) and pkg-config file.
+set_target_properties(ssim_client PROPERTIES EXPORT_NAME client)
+install(TARGETS ssim_client EXPORT ssimTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+file(GLOB SSIM_CLIENT_HEADERS ${CMAKE_SOURCE_DIR}/lib/client/*.hpp)
+list(FILTER SSIM_CLIENT_HEADERS EXCLUDE REGEX "_internal\\.hpp$")
+install(FILES ${SSIM_CLIENT_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ssim/lib/client)
+install(FILES ${CMAKE_SOURCE_DIR}/configs/packaging/client.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ssim)
+install(EXPORT ssimTargets NAMESPACE ssim:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ssim)
+configure_package_config_file(${CMAKE_SOURCE_DIR}/configs/packaging/ssimConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/packaging/ssimConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ssim)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/packaging/ssimConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/packaging/ssimConfig.cmake ${CMAKE_BINARY_DIR}/packaging/ssimConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ssim)
+# The prefix is read at install time, so `--prefix P` gives a .pc file that points at P.
+# (%TAGS%, not @TAGS@: install scripts run without policies, where @VAR@ is expanded.)
+install(CODE "
+  set(prefix \"\${CMAKE_INSTALL_PREFIX}\")
+  file(READ \"${CMAKE_SOURCE_DIR}/configs/packaging/ssim-client.pc.in\" pc)
+  string(REPLACE \"%PREFIX%\" \"\${prefix}\" pc \"\${pc}\")
+  string(REPLACE \"%LIBDIR%\" \"${CMAKE_INSTALL_LIBDIR}\" pc \"\${pc}\")
+  string(REPLACE \"%INCLUDEDIR%\" \"${CMAKE_INSTALL_INCLUDEDIR}\" pc \"\${pc}\")
+  string(REPLACE \"%VERSION%\" \"${PROJECT_VERSION}\" pc \"\${pc}\")
+  file(WRITE \"\$ENV{DESTDIR}\${prefix}/${CMAKE_INSTALL_LIBDIR}/pkgconfig/ssim-client.pc\" \"\${pc}\")
+")
+
+# The Python module.
+install(TARGETS _ssim LIBRARY DESTINATION ${SSIM_PYTHON_INSTALL_DIR}/ssim)
+file(GLOB SSIM_PY_FILES ${CMAKE_SOURCE_DIR}/python/ssim/*.py)
+install(FILES ${SSIM_PY_FILES} DESTINATION ${SSIM_PYTHON_INSTALL_DIR}/ssim)
+
+# Configuration template, documentation, man pages, shell completion.
+install(FILES ${CMAKE_SOURCE_DIR}/configs/redis.conf DESTINATION ${CMAKE_INSTALL_DATADIR}/ssim)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} PATTERN "man" EXCLUDE)
+file(GLOB SSIM_MAN_PAGES ${CMAKE_SOURCE_DIR}/docs/man/*.1)
+install(FILES ${SSIM_MAN_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${CMAKE_SOURCE_DIR}/configs/completion/ssim.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+  RENAME ssim)
+install(FILES ${CMAKE_SOURCE_DIR}/configs/completion/_ssim DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+
+# cpack -G DEB: one package, installing under /usr, with the Debian packages it needs.
+set(CPACK_PACKAGE_NAME ssim)
+set(CPACK_PACKAGE_VENDOR "the ssim developers")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "HPC and ML workflows from one YAML file: a Redis database, MPI producers and trainers")
+set(CPACK_PACKAGE_CONTACT "ssim developers <ssim@localhost>")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # the shared libraries ssim links, from dpkg-shlibdeps
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "redis-server, python3 (>= 3.11), python3-numpy, procps")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "openmpi-bin, python3-mpi4py, python3-torch, libhiredis-dev, nlohmann-json3-dev")
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+include(CPack)

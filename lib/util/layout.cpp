@@ -1,0 +1,58 @@
+#include "lib/util/layout.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "lib/util/self_exe.hpp"
+
+namespace ssim {
+
+namespace fs = std::filesystem;
+
+namespace {
+fs::path exe_dir() { return fs::path(self_exe()).parent_path(); }
+}  // namespace
+
+std::string find_on_path(const std::string& program) {
+  if (program.empty()) return "";
+  if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0 ? program : "";
+  const char* path = std::getenv("PATH");
+  const std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t i = 0;
+  while (i <= dirs.size()) {
+    const size_t j = std::min(dirs.find(':', i), dirs.size());
+    const std::string candidate = (j > i ? dirs.substr(i, j - i) : ".") + "/" + program;
+    std::error_code ec;
+    if (::access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate, ec)) return candidate;
+    i = j + 1;
+  }
+  return "";
+}
+
+std::vector<std::string> supervisor_candidates() {
+  std::vector<std::string> out;
+  if (const char* s = std::getenv("SSIM_SUPERVISE"); s && *s) return {s};  // chosen: nothing else
+  out.push_back((exe_dir() / "ssim-supervise").string());                              // build tree
+  out.push_back((exe_dir() / "../libexec/ssim/ssim-supervise").lexically_normal().string());  // installed
+  return out;
+}
+
+std::string find_supervisor() {
+  for (const auto& c : supervisor_candidates()) {
+    std::error_code ec;
+    if (fs::is_regular_file(c, ec) && ::access(c.c_str(), X_OK) == 0) return c;
+  }
+  return "";
+}
+
+std::string python_package_dir() {
+  for (const fs::path& d : {exe_dir() / "../lib/python3/dist-packages", exe_dir() / "../../python"}) {
+    std::error_code ec;
+    if (fs::is_directory(d / "ssim", ec)) return fs::canonical(d, ec).string();
+  }
+  return "";
+}
+
+}  // namespace ssim

@@ -1,0 +1,23 @@
+#pragma once
+// Where ssim's own parts are, relative to the running ssim binary: in the build tree
+// (build/apps/ssim/ssim, the supervisor beside it, the Python module in build/python) or
+// under an install prefix (bin/ssim, libexec/ssim/ssim-supervise,
+// lib/python3/dist-packages/ssim). /proc/self/exe is the real file, so a symlink to ssim
+// (~/bin/ssim -> /opt/ssim/bin/ssim) finds the parts of the tree it points into.
+#include <string>
+#include <vector>
+
+namespace ssim {
+
+// `program` itself when it holds a '/', else the first executable of that name on
+// $PATH; "" when there is none.
+std::string find_on_path(const std::string& program);
+
+// The places the supervisor is looked for, in order ($SSIM_SUPERVISE first when set).
+std::vector<std::string> supervisor_candidates();
+// The first candidate that is an executable file, or "".
+std::string find_supervisor();
+// The folder holding the `ssim` Python package built or installed with this ssim, or "".
+std::string python_package_dir();
+
+}  // namespace ssim

@@ -1,0 +1,121 @@
+"""ssim installed like real software: `cmake --install` into a temporary prefix, the
+installed ssim run from another directory (and through a symlink), a C++ program built
+against the installed package (find_package and pkg-config) exchanging a tensor with a
+Python consumer that imports the installed module, and a missing part reported as the
+environment failing (exit 3)."""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from ssimtest import SsimTestCase, free_port
+
+BUILD = os.environ.get("SSIM_BUILD_DIR", os.path.join(os.path.dirname(__file__), "../../build"))
+
+PRODUCER = r"""
+#include <ssim/client.hpp>
+#include <vector>
+int main() {
+  ssim::client::Client client;  // SSDB and SSDB_PASSWORD from ssim
+  std::vector<double> v = {1.5, 2.5, 3.5, 4.5, 5.5, 6.5};
+  client.put_tensor("installed", v.data(), {2, 3}, ssim::client::DType::F64);
+  return 0;
+}
+"""
+
+CMAKELISTS = """
+cmake_minimum_required(VERSION 3.25)
+project(uses_ssim LANGUAGES CXX)
+set(CMAKE_CXX_STANDARD 20)
+find_package(ssim REQUIRED)
+add_executable(producer producer.cpp)
+target_link_libraries(producer PRIVATE ssim::client)
+"""
+
+CONSUMER = """
+import json, ssim
+t = ssim.Client().get_tensor("installed")
+json.dump({"module": ssim.__file__, "shape": list(t.shape), "values": t.ravel().tolist()}, open("result.json", "w"))
+"""
+
+
+class Installed(SsimTestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.prefix = tempfile.mkdtemp(prefix="ssim-prefix-")
+        subprocess.run(["cmake", "--install", BUILD, "--prefix", cls.prefix], check=True, capture_output=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.prefix, ignore_errors=True)
+
+    def test_the_installed_ssim_runs_a_cpp_producer_and_a_python_consumer(self):
+        # Through a symlink, as ~/bin/ssim -> PREFIX/bin/ssim.
+        os.makedirs(os.path.join(self.dir, "bin"))
+        ssim = os.path.join(self.dir, "bin/ssim")
+        os.symlink(os.path.join(self.prefix, "bin/ssim"), ssim)
+        doctor = subprocess.run([ssim, "doctor", "--json"], capture_output=True, text=True, env=self.env)
+        parts = {p["name"]: p for p in json.loads(doctor.stdout)["parts"]}
+        self.assertEqual(parts["ssim-supervise"]["path"], os.path.join(self.prefix, "libexec/ssim/ssim-supervise"))
+        self.assertTrue(parts["python module ssim"]["found"], doctor.stdout)
+
+        # The producer, built against the installed CMake package...
+        src = os.path.join(self.dir, "src")
+        os.makedirs(src)
+        self.write("src/producer.cpp", PRODUCER)
+        self.write("src/CMakeLists.txt", CMAKELISTS)
+        env = dict(self.env, CMAKE_PREFIX_PATH=self.prefix)
+        for cmd in (["cmake", "-S", src, "-B", os.path.join(self.dir, "obj")],
+                    ["cmake", "--build", os.path.join(self.dir, "obj")]):
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        # ...and with pkg-config.
+        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "ssim-client"], capture_output=True, text=True,
+                               env=dict(self.env, PKG_CONFIG_PATH=os.path.join(self.prefix, "lib/pkgconfig")))
+        self.assertEqual(flags.returncode, 0, flags.stderr)
+        p = subprocess.run(["g++", "-o", os.path.join(self.dir, "producer-pc"), os.path.join(src, "producer.cpp"),
+                            *flags.stdout.split()], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+        work = os.path.join(self.dir, "elsewhere")
+        os.makedirs(work)
+        self.write("elsewhere/consumer.py", CONSUMER)
+        self.write("elsewhere/experiment.yaml", f"""
+experiment: {{name: inst}}
+orchestrator: {{port: {free_port()}}}
+models:
+  - {{name: produce, exe: {os.path.join(self.dir, "obj/producer")}}}
+  - {{name: consume, exe: /usr/bin/python3, args: [consumer.py], after: [produce], files: {{copy: [consumer.py]}}}}
+""")
+        run = subprocess.run([ssim, "run", "experiment.yaml"], cwd=work, capture_output=True, text=True, env=self.env,
+                             timeout=120)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        with open(os.path.join(work, "inst/consume/result.json")) as f:
+            result = json.load(f)
+        self.assertEqual(result["shape"], [2, 3])
+        self.assertEqual(result["values"], [1.5, 2.5, 3.5, 4.5, 5.5, 6.5])
+        self.assertTrue(result["module"].startswith(os.path.join(self.prefix, "lib/python3/dist-packages/ssim")),
+                        result["module"])
+
+    def test_a_missing_supervisor_is_the_environment_failing(self):
+        lonely = os.path.join(self.dir, "lonely")
+        os.makedirs(lonely)
+        shutil.copy(os.path.join(self.prefix, "bin/ssim"), lonely)
+        self.write("experiment.yaml", "experiment: {name: alone}\nmodels:\n  - {name: m, exe: /bin/true}\n")
+        env = {k: v for k, v in self.env.items() if k != "SSIM_SUPERVISE"}
+        p = subprocess.run([os.path.join(lonely, "ssim"), "run", "experiment.yaml"], cwd=self.dir, capture_output=True,
+                           text=True, env=env)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("ssim-supervise", p.stderr)
+        self.assertIn(os.path.join(lonely, "ssim-supervise"), p.stderr)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "alone")))
+        p = subprocess.run([os.path.join(lonely, "ssim"), "doctor"], capture_output=True, text=True, env=env)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("MISSING  ssim-supervise", p.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
