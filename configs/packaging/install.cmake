@@ -62,4 +62,5 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # the shared libraries ssim links, from 
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "redis-server, python3 (>= 3.11), python3-numpy, procps")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "openmpi-bin, python3-mpi4py, python3-torch, libhiredis-dev, nlohmann-json3-dev")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_STRIP_FILES ON)  # the build keeps debug info; the package does not
 include(CPack)

@@ -99,6 +99,32 @@ models:
         self.assertTrue(result["module"].startswith(os.path.join(self.prefix, "lib/python3/dist-packages/ssim")),
                         result["module"])
 
+    def test_the_debian_package_holds_a_working_ssim(self):
+        out = os.path.join(self.dir, "deb")
+        p = subprocess.run(["cpack", "-G", "DEB", "-B", out], cwd=BUILD, capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        deb = [f for f in os.listdir(out) if f.endswith(".deb")][0]
+        info = subprocess.run(["dpkg-deb", "-f", os.path.join(out, deb), "Depends"], capture_output=True, text=True)
+        for needed in ("redis-server", "python3-numpy", "libyaml-cpp", "libhiredis", "libspdlog"):
+            self.assertIn(needed, info.stdout)
+        # Unpacked where dpkg would put it (below a root of our own), it runs the quickstart.
+        root = os.path.join(self.dir, "root")
+        subprocess.run(["dpkg-deb", "-x", os.path.join(out, deb), root], check=True)
+        quickstart = os.path.join(os.path.dirname(__file__), "../../examples/quickstart")
+        work = os.path.join(self.dir, "qs")
+        shutil.copytree(quickstart, work)
+        with open(os.path.join(work, "experiment.yaml")) as f:
+            text = f.read().replace("port: 6780", f"port: {free_port()}")
+        with open(os.path.join(work, "experiment.yaml"), "w") as f:
+            f.write(text)
+        ssim = os.path.join(root, "usr/bin/ssim")
+        run = subprocess.run([ssim, "run", "experiment.yaml"], cwd=work, capture_output=True, text=True, env=self.env,
+                             timeout=120)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        logs = subprocess.run([ssim, "logs", "runs/quickstart", "consumer"], cwd=work, capture_output=True, text=True,
+                              env=self.env)
+        self.assertIn("total: 8 values", logs.stdout)
+
     def test_a_missing_supervisor_is_the_environment_failing(self):
         lonely = os.path.join(self.dir, "lonely")
         os.makedirs(lonely)
