@@ -8,9 +8,10 @@ build_pkgs=(build-essential cmake pkg-config
   libboost1.81-dev libboost-filesystem1.81-dev
   libyaml-cpp-dev libspdlog-dev libcli11-dev nlohmann-json3-dev libhiredis-dev catch2)
 runtime_pkgs=(redis-server redis-tools openmpi-bin libopenmpi-dev procps python3)
+test_pkgs=(groff-base dpkg-dev util-linux)  # man pages checked, cpack -G DEB, setsid and mount in the fault tests
 python_pkgs=(python3-dev pybind11-dev python3-numpy python3-redis python3-torch python3-mpi4py)
 
-want=("${build_pkgs[@]}" "${runtime_pkgs[@]}" "${python_pkgs[@]}")
+want=("${build_pkgs[@]}" "${runtime_pkgs[@]}" "${python_pkgs[@]}" "${test_pkgs[@]}")
 case "${1:-}" in
   --minimal|"") ;;
   *) echo "usage: $0 [--minimal]" >&2; exit 2 ;;
