@@ -141,20 +141,20 @@ bool YamlReader::boolean(const YAML::Node& node, const std::string& field) const
   fail(node, field, "expected true or false, got " + describe(node));
 }
 
-std::vector<Text> YamlReader::text_list(const YAML::Node& node, const std::string& field) const {
+std::vector<Text> YamlReader::list_of(const YAML::Node& node, const std::string& field, Item item) const {
   std::vector<Text> out;
   if (node.IsNull()) return out;
   if (!node.IsSequence()) fail(node, field, "expected a list, got " + describe(node));
-  for (size_t i = 0; i < node.size(); ++i) out.push_back(text(node[i], index_field(field, i)));
+  for (size_t i = 0; i < node.size(); ++i) out.push_back((this->*item)(node[i], index_field(field, i)));
   return out;
 }
 
+std::vector<Text> YamlReader::text_list(const YAML::Node& node, const std::string& field) const {
+  return list_of(node, field, &YamlReader::text);
+}
+
 std::vector<Text> YamlReader::line_list(const YAML::Node& node, const std::string& field) const {
-  std::vector<Text> out;
-  if (node.IsNull()) return out;
-  if (!node.IsSequence()) fail(node, field, "expected a list, got " + describe(node));
-  for (size_t i = 0; i < node.size(); ++i) out.push_back(line(node[i], index_field(field, i)));
-  return out;
+  return list_of(node, field, &YamlReader::line);
 }
 
 std::vector<std::string> YamlReader::string_list(const YAML::Node& node,

@@ -57,6 +57,8 @@ class YamlReader {
   static std::string describe(const YAML::Node& node);
 
  private:
+  using Item = Text (YamlReader::*)(const YAML::Node&, const std::string&) const;
+  std::vector<Text> list_of(const YAML::Node& node, const std::string& field, Item item) const;
   std::string file_;
 };
 
