@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "apps/ssim/claim.hpp"
+#include "apps/ssim/launcher_setup.hpp"
 #include "launchers/registry.hpp"
 #include "lib/engine/engine.hpp"
 #include "lib/generate/generate.hpp"
@@ -39,6 +40,7 @@ int submit_experiment(const Loaded& l, const RunRequest& req) {
     throw UsageError("--batch submits the experiment to a batch scheduler; this experiment resolves to launcher " +
                      plan.launcher + " (choose a scheduler with launcher: or --launcher)");
   (void)launcher->experiment_script(plan, in_batch_command(req.file));  // a value no script can carry: exit 2 now
+  check_environment(plan, *launcher, true);                             // sbatch / qsub / bsub missing: exit 3 now
   const auto mode = req.overwrite ? generate::Existing::Overwrite : generate::Existing::Refuse;
   // The lock is held until the job is recorded: a scheduler may start the job at once,
   // and its `ssim run --in-batch` waits for this lock to read the manifest written below.

@@ -27,23 +27,43 @@ void check_batch_scripts(const plan::Plan& plan, const launchers::Launcher& laun
     if (s.batch) (void)launcher.batch_script(s);
 }
 
-void check_environment(const plan::Plan& plan, const launchers::Launcher& launcher) {
+namespace {
+[[noreturn]] void missing(const std::string& what, const std::string& program, const std::string& fix) {
+  const char* path = std::getenv("PATH");
+  throw EnvironmentError(what + " " + program + ", which is not on the PATH (" + (path ? path : "") + "); " + fix);
+}
+
+std::string submit_program(const std::string& launcher) {
+  for (const auto& l : launchers::launcher_registry())
+    if (l.name == launcher) return l.submit_program;
+  return "";
+}
+}  // namespace
+
+void check_environment(const plan::Plan& plan, const launchers::Launcher& launcher, bool whole_batch) {
   if (find_supervisor().empty()) {
     std::string looked;
     for (const auto& c : supervisor_candidates()) looked += (looked.empty() ? "" : ", ") + c;
     throw EnvironmentError("ssim-supervise (it runs every entity) is missing: looked for " + looked +
                            "; reinstall ssim or set SSIM_SUPERVISE");
   }
-  if (launcher.name() != "local") return;  // inside a job, setup lines may bring MPI in
+  const std::string submit = submit_program(launcher.name());
+  bool submits = whole_batch;
+  for (const auto& s : plan.steps) submits = submits || (s.batch && launcher.is_scheduler());
+  if (submits && !submit.empty() && find_on_path(submit).empty())
+    missing("the " + launcher.name() + " launcher submits jobs with", submit, "run ssim where the scheduler's commands are");
+  if (whole_batch) return;  // the rest runs inside the job, where setup lines may bring it in
+  // Where this ssim starts the database itself, its program must be here.
+  if (plan.database && launcher.name() == "local" && find_on_path(plan.database->binary).empty())
+    missing("the database needs", plan.database->binary, "install redis-server (Debian) or give orchestrator.binary a full path");
   for (const auto& step : plan.steps) {
+    if (step.batch && launcher.is_scheduler()) continue;  // runs inside its own job
     const auto argv = launcher.command(step);
     if (argv.empty() || argv[0] == step.exe) continue;  // the entity's own program: its own failure
-    const std::string program = argv[0];
-    if (program.find('/') == std::string::npos && !launchers::program_on_path(program)) {
-      const char* path = std::getenv("PATH");
-      throw EnvironmentError(step.name + " needs " + program + ", which is not on the PATH (" + (path ? path : "") +
-                             "); install MPI (Debian: openmpi-bin) or choose run.mpi: none");
-    }
+    if (find_on_path(argv[0]).empty())
+      missing(step.name + " is started with", argv[0],
+              launcher.name() == "local" ? "install MPI (Debian: openmpi-bin) or choose run.mpi: none"
+                                         : "run ssim inside a " + launcher.name() + " job, where its commands are");
   }
 }
 

@@ -27,9 +27,11 @@ RunLauncher prepare_launcher(const plan::Plan& plan, bool request, int placehold
 void check_batch_scripts(const plan::Plan& plan, const launchers::Launcher& launcher);
 
 // The parts a run needs on this machine are here: ssim-supervise (every launcher runs
-// steps under it) and, on the local launcher, the MPI launch program of each step.
-// Throws EnvironmentError (exit 3) naming the part and where it was looked for.
-void check_environment(const plan::Plan& plan, const launchers::Launcher& launcher);
+// steps under it), the scheduler's submit command when something is submitted, and,
+// for what starts here, the database program (local) and each step's launch program
+// (mpirun, srun, ...). `whole_batch`: `ssim run --batch`, where only submitting happens
+// here. Throws EnvironmentError (exit 3) naming the part and where it was looked for.
+void check_environment(const plan::Plan& plan, const launchers::Launcher& launcher, bool whole_batch = false);
 
 // Releases an allocation ssim made.
 void release(const RunLauncher& launcher);

@@ -2,12 +2,10 @@
 #   bin/ssim                          the command
 #   libexec/ssim/ssim-supervise       found by ssim relative to itself (lib/util/layout.hpp)
 #   lib/libssim_client.a, include/ssim/, lib/cmake/ssim/, lib/pkgconfig/ssim-client.pc
-#   lib/python3/dist-packages/ssim/   the Python module, for /usr/bin/python3
+#   lib/python3.X/dist-packages/ssim/ the Python module, where /usr/bin/python3 finds it
 #   share/man/man1, share/bash-completion, share/zsh/vendor-completions, share/doc/ssim
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
-set(SSIM_PYTHON_INSTALL_DIR lib/python3/dist-packages CACHE STRING
-    "where the Python package goes, relative to the prefix (/usr/bin/python3 reads /usr/lib/python3/dist-packages)")
 
 install(TARGETS ssim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ssim-supervise RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/ssim)
@@ -37,10 +35,14 @@ install(CODE "
   file(WRITE \"\$ENV{DESTDIR}\${prefix}/${CMAKE_INSTALL_LIBDIR}/pkgconfig/ssim-client.pc\" \"\${pc}\")
 ")
 
-# The Python module.
-install(TARGETS _ssim LIBRARY DESTINATION ${SSIM_PYTHON_INSTALL_DIR}/ssim)
+# The Python module, where /usr/bin/python3 finds it without help: Debian's python3.X
+# reads /usr/lib/python3.X/dist-packages and /usr/local/lib/python3.X/dist-packages.
+# (Under another prefix, ssim still gives it to every entity; other programs add it to
+# PYTHONPATH.)
+set(SSIM_PY_INSTALL_DIR lib/python${SSIM_PY_VERSION}/dist-packages)
+install(TARGETS _ssim LIBRARY DESTINATION ${SSIM_PY_INSTALL_DIR}/ssim)
 file(GLOB SSIM_PY_FILES ${CMAKE_SOURCE_DIR}/python/ssim/*.py)
-install(FILES ${SSIM_PY_FILES} DESTINATION ${SSIM_PYTHON_INSTALL_DIR}/ssim)
+install(FILES ${SSIM_PY_FILES} DESTINATION ${SSIM_PY_INSTALL_DIR}/ssim)
 
 # Configuration template, documentation, man pages, shell completion.
 install(FILES ${CMAKE_SOURCE_DIR}/configs/redis.conf DESTINATION ${CMAKE_INSTALL_DATADIR}/ssim)

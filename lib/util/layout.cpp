@@ -48,10 +48,14 @@ std::string find_supervisor() {
 }
 
 std::string python_package_dir() {
-  for (const fs::path& d : {exe_dir() / "../lib/python3/dist-packages", exe_dir() / "../../python"}) {
-    std::error_code ec;
+  // Installed: <prefix>/lib/python3.X/dist-packages (any python3* folder there).
+  std::vector<fs::path> candidates;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(exe_dir() / "../lib", ec))
+    if (entry.path().filename().string().rfind("python3", 0) == 0) candidates.push_back(entry.path() / "dist-packages");
+  candidates.push_back(exe_dir() / "../../python");  // the build tree
+  for (const auto& d : candidates)
     if (fs::is_directory(d / "ssim", ec)) return fs::canonical(d, ec).string();
-  }
   return "";
 }
 

@@ -2,7 +2,7 @@
 // Where ssim's own parts are, relative to the running ssim binary: in the build tree
 // (build/apps/ssim/ssim, the supervisor beside it, the Python module in build/python) or
 // under an install prefix (bin/ssim, libexec/ssim/ssim-supervise,
-// lib/python3/dist-packages/ssim). /proc/self/exe is the real file, so a symlink to ssim
+// lib/python3.X/dist-packages/ssim). /proc/self/exe is the real file, so a symlink to ssim
 // (~/bin/ssim -> /opt/ssim/bin/ssim) finds the parts of the tree it points into.
 #include <string>
 #include <vector>

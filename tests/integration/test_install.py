@@ -96,7 +96,7 @@ models:
             result = json.load(f)
         self.assertEqual(result["shape"], [2, 3])
         self.assertEqual(result["values"], [1.5, 2.5, 3.5, 4.5, 5.5, 6.5])
-        self.assertTrue(result["module"].startswith(os.path.join(self.prefix, "lib/python3/dist-packages/ssim")),
+        self.assertTrue(result["module"].startswith(os.path.join(self.prefix, "lib/python3.11/dist-packages/ssim")),
                         result["module"])
 
     def test_the_debian_package_holds_a_working_ssim(self):
@@ -124,6 +124,24 @@ models:
         logs = subprocess.run([ssim, "logs", "runs/quickstart", "consumer"], cwd=work, capture_output=True, text=True,
                               env=self.env)
         self.assertIn("total: 8 values", logs.stdout)
+
+    def test_missing_mpirun_or_scheduler_commands_are_the_environment_failing(self):
+        bare = dict(self.env, PATH="/nonexistent")
+        cases = [
+            ("experiment: {name: m}\nmodels:\n  - {name: a, exe: /bin/true, run: {ntasks: 2, mpi: mpirun}}\n",
+             [], "a is started with mpirun, which is not on the PATH (/nonexistent)"),
+            ("experiment: {name: s, launcher: slurm}\nmodels:\n  - {name: a, exe: /bin/true}\n",
+             ["--batch"], "the slurm launcher submits jobs with sbatch, which is not on the PATH (/nonexistent)"),
+        ]
+        for text, args, message in cases:
+            with self.subTest(message=message):
+                self.write("experiment.yaml", text)
+                p = subprocess.run([os.path.join(self.prefix, "bin/ssim"), "run", "experiment.yaml", *args],
+                                   cwd=self.dir, capture_output=True, text=True, env=bare)
+                self.assertEqual(p.returncode, 3, p.stderr)
+                self.assertIn(message, p.stderr)
+                self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+                self.assertEqual(sorted(os.listdir(self.dir)), ["experiment.yaml"])
 
     def test_a_missing_supervisor_is_the_environment_failing(self):
         lonely = os.path.join(self.dir, "lonely")

@@ -158,8 +158,13 @@ models:
         self.assertIn(f"pid {os.getpid()}", err)
 
     def test_missing_binary(self):
-        err = self.run_failing(f"{{port: {free_port()}, binary: no-such-redis-server}}")
-        self.assertIn('cannot find the server program "no-such-redis-server"', err)
+        # Known before anything starts: exit 3, one line naming it and where it was looked for.
+        self.write("experiment.yaml", f"experiment: {{name: bad}}\norchestrator: {{port: {free_port()}, "
+                   "binary: no-such-redis-server}\nmodels:\n  - {name: a, exe: /bin/true}\n")
+        p = self.ssim("run", "experiment.yaml", check=3)
+        self.assertIn("no-such-redis-server, which is not on the PATH (", p.stderr)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "bad")))
 
     def test_server_dying_at_start_shows_its_log(self):
         err = self.run_failing(f"{{port: {free_port()}, config: {{maxmemory: lots}}}}")
