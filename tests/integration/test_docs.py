@@ -67,5 +67,19 @@ class Docs(SsimTestCase):
             self.assertEqual((p.returncode, p.stderr), (0, ""), page)
 
 
+    def test_bash_completes_verbs_and_options(self):
+        script = os.path.join(ROOT, "configs/completion/ssim.bash")
+        def complete(*words):
+            line = " ".join(words)
+            p = subprocess.run(["bash", "-c", f'source "{script}"; COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; '
+                                '_ssim; echo "${COMPREPLY[@]}"'], capture_output=True, text=True)
+            self.assertEqual(p.stderr, "")
+            return p.stdout.split()
+        self.assertEqual(complete("ssim", "ru"), ["run"])
+        self.assertEqual(complete("ssim", "do"), ["doctor"])
+        self.assertIn("--resume", complete("ssim", "run", "--re"))
+        self.assertEqual(complete("ssim", "run", "--launcher", "sl"), ["slurm"])
+
+
 if __name__ == "__main__":
     unittest.main()
