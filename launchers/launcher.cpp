@@ -17,4 +17,19 @@ std::string Launcher::experiment_script(const plan::Plan&, const std::vector<std
 std::string Launcher::experiment_script_path(const plan::Plan&) const { no_scheduler(name()); }
 std::string Launcher::submit_experiment(const plan::Plan&, const std::vector<std::string>&) { no_scheduler(name()); }
 
+std::vector<std::string> with_setup(const std::vector<std::string>& setup, std::vector<std::string> argv) {
+  if (setup.empty()) return argv;
+  std::string script;
+  for (const auto& line : setup) script += line + "\n";
+  script += "exec \"$@\"";
+  std::vector<std::string> out = {"/bin/sh", "-c", script, "ssim-setup"};
+  out.insert(out.end(), std::make_move_iterator(argv.begin()), std::make_move_iterator(argv.end()));
+  return out;
+}
+
+std::vector<std::string> step_argv(const plan::Plan& plan, const Launcher& launcher, const plan::Step& step) {
+  if (step.batch && launcher.is_scheduler()) return launcher.command(step);
+  return with_setup(plan.setup, launcher.command(step));
+}
+
 }  // namespace ssim::launchers

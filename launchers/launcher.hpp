@@ -20,6 +20,7 @@ struct LaunchRequest {
   std::vector<std::string> argv;  // the full command, e.g. mpirun -np 4 ./sim
   plan::Env env;                  // added to the inherited environment; later entries win
   std::optional<spec::BatchSettings> batch;  // submit as a batch job of its own (schedulers)
+  long time_limit = 0;  // seconds of run.time, enforced by the local supervisor; 0: none
 };
 
 struct JobRef {
@@ -109,5 +110,13 @@ class Launcher {
   virtual void end_detached(std::span<const JobRef> jobs) { (void)jobs; }
 };
 
+// `argv` preceded by the experiment's setup lines (`module load ...`): run by /bin/sh,
+// which then execs the command with its arguments passed as "$@", never re-split. As is
+// when there are no setup lines.
+std::vector<std::string> with_setup(const std::vector<std::string>& setup, std::vector<std::string> argv);
+
+// What ssim runs for `step`: the launcher's command, with the setup lines in front unless
+// the step is a batch job of its own (its script has them).
+std::vector<std::string> step_argv(const plan::Plan& plan, const Launcher& launcher, const plan::Step& step);
 
 }  // namespace ssim::launchers

@@ -44,6 +44,8 @@ struct Job {
   pid_t pid = 0;       // > 0 while the program runs; -pid once it ended
   double start = 0;
   std::string unsaved;  // a final status the disk refused so far, retried
+  long time_limit = 0;  // seconds (run.time); SIGTERM then, SIGKILL after kTimeLimitGrace
+  bool timed_out = false;
 };
 
 std::vector<Job> g_jobs;
@@ -131,7 +133,9 @@ bool write_status(const Job& job, const std::string& fields) {
 }
 
 // .ssim-job: "ARGC\0arg...\0ENVC\0K=V...\0" (NUL-separated, written by ssim).
-bool parse_job(const std::string& text, std::vector<std::string>& argv, std::vector<std::string>& env) {
+// Then optional settings, NAME\0VALUE\0 pairs: time_limit (seconds of run.time).
+bool parse_job(const std::string& text, std::vector<std::string>& argv, std::vector<std::string>& env,
+               long& time_limit) {
   std::vector<std::string> words;
   size_t i = 0;
   while (i < text.size()) {
@@ -149,7 +153,10 @@ bool parse_job(const std::string& text, std::vector<std::string>& argv, std::vec
     k += static_cast<size_t>(n);
     return true;
   };
-  return take(argv) && take(env) && !argv.empty();
+  if (!(take(argv) && take(env) && !argv.empty())) return false;
+  for (; k + 1 < words.size(); k += 2)
+    if (words[k] == "time_limit") time_limit = std::strtol(words[k + 1].c_str(), nullptr, 10);
+  return true;
 }
 
 std::vector<char*> pointers(std::vector<std::string>& v) {
@@ -182,7 +189,7 @@ void start(Job& job) {
   bool ok = false;
   const std::string spec = read_all(job.run_dir + "/.ssim-job", ok);
   std::vector<std::string> argv, env;
-  if (!ok || !parse_job(spec, argv, env)) {
+  if (!ok || !parse_job(spec, argv, env, job.time_limit)) {
     fail_start(job, "ssim: unreadable job file " + job.run_dir + "/.ssim-job");
     return;
   }
@@ -254,6 +261,7 @@ void forward_to_jobs(int sig) {
 constexpr double kSaveRetrySeconds = 5;  // a final status the disk refuses is retried this long
 constexpr int kExitUnsaved = 75;          // then the supervisor exits with this code
 constexpr double kOrphanGraceSeconds = 2;
+constexpr double kTimeLimitGrace = 5;  // between SIGTERM and SIGKILL when run.time is reached
 
 struct Orphan {
   pid_t pid;
@@ -263,7 +271,8 @@ std::vector<Orphan> g_orphans;  // adopted processes not yet reaped
 
 void record_end(Job& job, int status) {
   const bool signaled = WIFSIGNALED(status);
-  const std::string fields = "\"state\":\"exited\",\"pid\":" + std::to_string(job.pid) +
+  const std::string fields = std::string(job.timed_out ? "\"time_limit_reached\":true," : "") +
+                             "\"state\":\"exited\",\"pid\":" + std::to_string(job.pid) +
                              ",\"end\":" + std::to_string(now()) + ",\"exit_code\":" +
                              (signaled ? std::string("null") : std::to_string(WEXITSTATUS(status))) +
                              ",\"signal\":" + (signaled ? std::to_string(WTERMSIG(status)) : std::string("null"));
@@ -461,9 +470,16 @@ int keep_job(Job& job, const sigset_t& waited) {
   bool terminating = false;
   double saving_deadline = 0;
   int code = 0;
+  const double limit_at = g_jobs[0].time_limit > 0 ? g_jobs[0].start + g_jobs[0].time_limit : 0;
   while (true) {
     reap_children();
     Job& j = g_jobs[0];
+    if (limit_at > 0 && j.pid > 0 && now() >= limit_at) {
+      // run.time reached: SIGTERM (and SIGCONT) now, SIGKILL after the grace period.
+      if (!j.timed_out) kill(-j.pid, SIGTERM), kill(-j.pid, SIGCONT);
+      else if (now() >= limit_at + kTimeLimitGrace) kill(-j.pid, SIGKILL);
+      j.timed_out = true;
+    }
     if (!j.unsaved.empty()) {
       if (write_status(j, j.unsaved)) {
         j.unsaved.clear();
@@ -481,7 +497,12 @@ int keep_job(Job& job, const sigset_t& waited) {
       }
     }
     siginfo_t info{};
-    const timespec tick{0, j.unsaved.empty() ? 999000000L : 200000000L};
+    timespec tick{0, j.unsaved.empty() ? 999000000L : 200000000L};
+    if (limit_at > 0 && j.pid > 0) {  // wake up when the limit (or its grace) runs out
+      const double next = j.timed_out ? limit_at + kTimeLimitGrace : limit_at;
+      const double wait = std::max(0.001, std::min(next - now(), 0.999));
+      tick = timespec{0, static_cast<long>(wait * 1e9)};
+    }
     const int sig = sigtimedwait(&waited, &info, &tick);
     if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) {
       terminating = true;
@@ -509,7 +530,7 @@ int main(int argc, char** argv) {
   // goes to ssim run, which can still take its exit status.
   std::vector<pid_t> keepers;
   for (int i = 1; i + 1 < argc; i += 2) {
-    Job job{argv[i], argv[i + 1], 0, 0, {}};
+    Job job{argv[i], argv[i + 1], 0, 0, {}, 0, false};
     const pid_t pid = fork();
     if (pid == 0) return keep_job(job, waited);
     if (pid > 0) {

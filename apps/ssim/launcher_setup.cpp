@@ -56,6 +56,7 @@ void check_environment(const plan::Plan& plan, const launchers::Launcher& launch
   // Where this ssim starts the database itself, its program must be here.
   if (plan.database && launcher.name() == "local" && find_on_path(plan.database->binary).empty())
     missing("the database needs", plan.database->binary, "install redis-server (Debian) or give orchestrator.binary a full path");
+  if (!plan.setup.empty()) return;  // setup lines (module load ...) may bring the rest in
   for (const auto& step : plan.steps) {
     if (step.batch && launcher.is_scheduler()) continue;  // runs inside its own job
     const auto argv = launcher.command(step);

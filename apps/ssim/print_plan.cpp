@@ -16,7 +16,7 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launchers::Laun
   for (const auto& s : plan.steps) {
     out << plan::to_string(s.kind) << " " << s.name << "\n"
         << "  run_dir: " << s.run_dir << "\n"
-        << "  command: " << shell_join(launcher.command(s)) << "\n";
+        << "  command: " << shell_join(launchers::step_argv(plan, launcher, s)) << "\n";
     if (const std::string script = launcher.batch_script(s); !script.empty()) {
       out << "  batch script (" << launcher.batch_script_path(s) << "):\n";
       std::string line;

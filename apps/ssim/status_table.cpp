@@ -72,6 +72,7 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
                         {"end", e.end},
                         {"elapsed", elapsed(e)},
                         {"attempt", e.attempt},
+                        {"earlier_attempts", e.earlier_attempts},
                         {"run_dir", e.run_dir}};
     entities.push_back(std::move(j));
   }

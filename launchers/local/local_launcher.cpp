@@ -68,6 +68,8 @@ std::string job_text(const LaunchRequest& r, const std::vector<std::string>& bas
   for (const auto& a : r.argv) out += a + '\0';
   out += std::to_string(env.size()) + '\0';
   for (const auto& e : env) out += e + '\0';
+  // Then settings, as NAME\0VALUE\0 pairs.
+  if (r.time_limit > 0) out += std::string("time_limit") + '\0' + std::to_string(r.time_limit) + '\0';
   return out;
 }
 
@@ -145,6 +147,9 @@ JobStatus from_exit(const nlohmann::json& j, double cancelled_at) {
   if (cancelled) {
     s.status = Status::Cancelled;
     if (s.reason.empty()) s.reason = "stopped by ssim";
+  } else if (j.value("time_limit_reached", false)) {
+    s.status = Status::Failed;  // even if it exited 0 on SIGTERM: it did not finish in time
+    s.reason = "time limit (run.time) reached";
   } else if (s.exit_code && *s.exit_code == 0) {
     s.status = Status::Completed;
   } else {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lib/engine/refresh.hpp"
+#include "lib/plan/resources.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/util/layout.hpp"
@@ -53,6 +54,7 @@ bool Engine::start_ready() {
     again = false;
     for (auto& r : m_.entities) {
       if (r.status != Status::New || is_database(r) || is_outer_batch(r)) continue;
+      if (r.retry_at > now_seconds()) continue;  // a retry waiting out its backoff
       bool ready = true;
       std::string blocked_by;
       for (const auto& a : r.after) {
@@ -91,16 +93,19 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
       int index = 0;
       for (const auto& shard : orchestrator::shards_of(*plan_.database)) {
         if (shard.name == r->name)
-          req.argv = launcher_.database_command(index, shard.run_dir, orchestrator::shard_command(self_exe(), plan_, shard));
+          req.argv = launchers::with_setup(
+              plan_.setup, launcher_.database_command(index, shard.run_dir,
+                                                      orchestrator::shard_command(self_exe(), plan_, shard)));
         ++index;
       }
       req.env = {{"SSIM_EXPERIMENT", plan_.name}, {"SSIM_ENTITY", r->name}, {"SSIM_RUN_DIR", r->run_dir}};
       req.batch = plan_.database->batch;
     } else {
       const plan::Step& step = *steps_.at(r->name);
-      req.argv = launcher_.command(step);
+      req.argv = launchers::step_argv(plan_, launcher_, step);
       req.env = step.env;
       req.batch = step.batch;
+      req.time_limit = plan::time_seconds(step.res.time);
       for (auto& [k, v] : req.env) {
         if (v == plan::kSsdbPlaceholder) v = ssdb_;
         if (v == plan::kPasswordPlaceholder) v = password_;
@@ -116,6 +121,7 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
     r->exit_code.reset();
     r->signal.reset();
     r->reason.clear();
+    r->retry_at = 0;
   }
   try {
     const auto refs = launcher_.start(requests);
@@ -150,12 +156,39 @@ void Engine::add_python_path(plan::Env& env) const {
 
 bool Engine::poll() {
   ++polls_;
-  return refresh(m_, launcher_, [&](const state::EntityRecord& r, Status before) {
+  const bool changed = refresh(m_, launcher_, [&](const state::EntityRecord& r, Status before) {
     log_->info("{}: {} -> {}{}", r.name, to_string(before), to_string(r.status),
                r.reason.empty() ? "" : " (" + r.reason + ")");
     if (r.status == Status::Running && before == Status::Pending) return;  // too chatty
     progress_->event(r.name + " " + describe(r));
   });
+  return schedule_retries() || changed;
+}
+
+// `retries: N`: a failed entity (not a cancelled one) goes back to new after a short
+// backoff, up to N times; how each attempt ended stays in the manifest.
+bool Engine::schedule_retries() {
+  bool changed = false;
+  for (auto& r : m_.entities) {
+    if (r.status != Status::Failed || is_database(r) || is_outer_batch(r)) continue;
+    const auto it = steps_.find(r.name);
+    if (it == steps_.end() || r.attempt > it->second->retries) continue;
+    r.earlier_attempts.push_back({{"attempt", r.attempt}, {"status", to_string(r.status)},
+                                  {"exit_code", r.exit_code ? nlohmann::json(*r.exit_code) : nlohmann::json()},
+                                  {"signal", r.signal ? nlohmann::json(*r.signal) : nlohmann::json()},
+                                  {"reason", r.reason}, {"start", r.start}, {"end", r.end}, {"job_id", r.job_id}});
+    const double backoff = std::min(0.5 * r.attempt, 5.0);
+    r.status = Status::New;
+    r.job_id.clear();  // nothing to poll until it starts again
+    r.pid = 0;
+    r.retry_at = now_seconds() + backoff;
+    r.reason = "retrying in " + std::to_string(backoff).substr(0, 3) + " s (attempt " + std::to_string(r.attempt) +
+               " of " + std::to_string(it->second->retries + 1) + " failed)";
+    log_->info("{}: {}", r.name, r.reason);
+    progress_->event(r.name + " " + r.reason);
+    changed = true;
+  }
+  return changed;
 }
 
 void Engine::report_counts() {

@@ -58,6 +58,7 @@ class Engine {
   void add_python_path(plan::Env& env) const;
   void start_batch(const std::vector<state::EntityRecord*>& records);
   bool poll();
+  bool schedule_retries();
   void interrupted(const std::string& why);
   void end_detached();
   void save();

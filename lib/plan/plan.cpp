@@ -113,6 +113,7 @@ struct Builder {
     if (s.index >= 0) s.env.emplace_back("SSIM_REPLICA", std::to_string(s.index));
 
     s.batch = e.batch;
+    s.retries = e.retries;
     for (const auto& t : e.files.copy) s.copy.push_back(abs_path(t.value));
     for (const auto& t : e.files.symlink) s.symlink.push_back(abs_path(t.value));
     for (const auto& t : e.files.configure) s.configure.push_back(abs_path(t.value));

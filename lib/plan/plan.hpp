@@ -45,6 +45,7 @@ struct Step {
   std::string run_dir;
   Resources res;
   std::vector<std::string> after;  // step names that must complete with exit code 0 first
+  int retries = 0;                 // reruns after a failure (not after a cancellation)
   std::optional<spec::BatchSettings> batch;
   std::map<std::string, std::string> params;  // for ;name; tags in configured files
   std::vector<std::string> copy, symlink, configure;  // absolute source paths

@@ -47,6 +47,32 @@ MpiKind to_mpi(const std::string& file, const std::string& field, const spec::Te
 
 }  // namespace
 
+long time_seconds(const std::string& time) {
+  if (time.empty()) return 0;
+  long days = 0;
+  std::string rest = time;
+  const size_t dash = time.find('-');
+  if (dash != std::string::npos) days = std::stol(time.substr(0, dash)), rest = time.substr(dash + 1);
+  std::vector<long> parts;
+  size_t i = 0;
+  while (i <= rest.size()) {
+    const size_t j = std::min(rest.find(':', i), rest.size());
+    parts.push_back(std::stol(rest.substr(i, j - i)));
+    i = j + 1;
+  }
+  long h = 0, m = 0, sec = 0;
+  if (dash != std::string::npos) {  // D-HH[:MM[:SS]]
+    h = parts[0], m = parts.size() > 1 ? parts[1] : 0, sec = parts.size() > 2 ? parts[2] : 0;
+  } else if (parts.size() == 1) {  // MM
+    m = parts[0];
+  } else if (parts.size() == 2) {  // MM:SS
+    m = parts[0], sec = parts[1];
+  } else {  // HH:MM:SS
+    h = parts[0], m = parts[1], sec = parts[2];
+  }
+  return ((days * 24 + h) * 60 + m) * 60 + sec;
+}
+
 Resources resolve_resources(const std::string& file, const std::string& field,
                             const spec::RunSettings& run, const Lookup& lookup) {
   Resources res;

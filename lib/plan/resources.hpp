@@ -7,6 +7,10 @@
 
 namespace ssim::plan {
 
+// Seconds in a Slurm-style time (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS);
+// 0 for "". The string is valid (spec::is_slurm_time).
+long time_seconds(const std::string& time);
+
 using Lookup = std::function<std::optional<std::string>(const std::string&)>;
 
 // Substitutes $(name) in `text`, reporting failures as SpecError at the text's position.

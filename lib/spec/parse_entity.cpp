@@ -9,7 +9,7 @@ namespace {
 
 const std::vector<std::string> kModelKeys = {"name",  "exe",      "args",  "env",
                                              "params", "run",     "files", "incoming",
-                                             "after", "batch",    "key_prefixing"};
+                                             "after", "batch",    "key_prefixing", "retries"};
 const std::vector<std::string> kEnsembleOnlyKeys = {"replicas", "strategy", "samples", "seed"};
 
 Files read_files(const YamlReader& r, const YAML::Node& node, const std::string& field) {
@@ -112,6 +112,7 @@ Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::strin
   if (auto n = node["after"]) e.after = r.text_list(n, f("after"));
   if (auto n = node["batch"]) e.batch = read_batch(r, n, f("batch"), true);
   if (auto n = node["key_prefixing"]) e.key_prefixing = r.boolean(n, f("key_prefixing"));
+  if (auto n = node["retries"]) e.retries = r.integer(n, f("retries"), 0, 100);
   if (kind == EntityKind::Model) return e;
 
   if (auto n = node["replicas"]) e.replicas = r.integer(n, f("replicas"), 1, 1000000);

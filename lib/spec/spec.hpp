@@ -77,6 +77,7 @@ struct Entity {
   std::vector<Text> after;
   std::optional<BatchSettings> batch;
   bool key_prefixing = false;
+  int retries = 0;  // reruns of a failed entity (each member on its own)
   // Ensembles only.
   int replicas = 1;
   Strategy strategy = Strategy::AllPerm;

@@ -37,7 +37,8 @@ json to_json(const Manifest& m) {
                         {"exit_code", optional_int(e.exit_code)},
                         {"signal", optional_int(e.signal)},
                         {"reason", e.reason},     {"start", e.start},
-                        {"end", e.end},           {"attempt", e.attempt}});
+                        {"end", e.end},           {"attempt", e.attempt},
+                        {"retry_at", e.retry_at}, {"earlier_attempts", e.earlier_attempts}});
   }
   return {{"version", m.version}, {"experiment", m.experiment}, {"id", m.id},
           {"file", m.file},       {"path", m.path},             {"launcher", m.launcher},
@@ -75,6 +76,8 @@ Manifest manifest_from_json(const json& j) {
     r.start = e.value("start", 0.0);
     r.end = e.value("end", 0.0);
     r.attempt = e.value("attempt", 0);
+    r.retry_at = e.value("retry_at", 0.0);
+    r.earlier_attempts = e.value("earlier_attempts", json::array());
     m.entities.push_back(std::move(r));
   }
   return m;

@@ -27,7 +27,9 @@ struct EntityRecord {
   std::string reason;  // why it failed or was cancelled, when known
   double start = 0;    // epoch seconds; 0 = not started
   double end = 0;
-  int attempt = 0;  // 1 for the first run, +1 per --resume that reran it
+  int attempt = 0;  // 1 for the first run, +1 per retry or --resume that reran it
+  double retry_at = 0;  // a failed entity waiting to be retried: not started before this time
+  nlohmann::json earlier_attempts = nlohmann::json::array();  // how each earlier attempt ended
 };
 
 struct Manifest {

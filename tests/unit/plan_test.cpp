@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "lib/plan/resources.hpp"
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
@@ -111,4 +112,15 @@ TEST_CASE("a relative exe with a slash resolves against the YAML directory") {
                             plan::PlanContext{"/tmp", "local"});
   CHECK(p.steps[0].exe == "/home/u/exp/bin/sim");
   CHECK(p.path == "/tmp/x");
+}
+
+TEST_CASE("run.time in seconds, in every form Slurm accepts") {
+  CHECK(plan::time_seconds("") == 0);
+  CHECK(plan::time_seconds("90") == 90 * 60);
+  CHECK(plan::time_seconds("0:02") == 2);
+  CHECK(plan::time_seconds("10:30") == 10 * 60 + 30);
+  CHECK(plan::time_seconds("02:00:00") == 7200);
+  CHECK(plan::time_seconds("1-00") == 86400);
+  CHECK(plan::time_seconds("1-02:03") == 86400 + 2 * 3600 + 3 * 60);
+  CHECK(plan::time_seconds("2-00:00:05") == 2 * 86400 + 5);
 }

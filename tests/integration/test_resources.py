@@ -1,0 +1,74 @@
+"""Resources as HPC users expect them (issue #15), on the local launcher with real
+processes: setup lines before every step, run.time enforced, retries."""
+import json
+import os
+import time
+import unittest
+
+from ssimtest import SsimTestCase
+
+
+class SetupLines(SsimTestCase):
+    def test_setup_lines_reach_the_program_and_arguments_stay_whole(self):
+        self.write("experiment.yaml", """
+experiment:
+  name: setup
+  setup: ["export GREETING=hello", "PATH=$PWD/tools:$PATH"]
+models:
+  - name: m
+    exe: /bin/sh
+    args: [-c, 'printf "%s|%s|%s\\n" "$GREETING" "$1" "$2"', sh, "two  spaces", "$(entity); rm -rf /"]
+""")
+        self.ssim("run", "experiment.yaml", check=0)
+        self.assertEqual(self.ssim("logs", "m", check=0).stdout, "hello|two  spaces|m; rm -rf /\n")
+        dry = self.ssim("run", "experiment.yaml", "--dry-run", check=0).stdout
+        self.assertIn("/bin/sh -c 'export GREETING=hello", dry)
+
+
+class TimeLimit(SsimTestCase):
+    def test_run_time_ends_a_program_that_runs_too_long(self):
+        # One ignores SIGTERM and needs the SIGKILL after the grace period.
+        self.write("experiment.yaml", """
+experiment: {name: limit}
+models:
+  - {name: slow, exe: /bin/sleep, args: ["60"], run: {time: "0:01"}}
+  - {name: stubborn, exe: /bin/sh, args: [-c, "trap '' TERM; sleep 60 & while :; do wait; done"], run: {time: "0:01"}}
+  - {name: quick, exe: /bin/true, run: {time: "0:30"}}
+""")
+        t0 = time.monotonic()
+        p = self.ssim("run", "experiment.yaml", "--json", timeout=60)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        e = {x["name"]: x for x in json.loads(p.stdout)["entities"]}
+        for name in ("slow", "stubborn"):
+            self.assertEqual(e[name]["status"], "failed")
+            self.assertEqual(e[name]["reason"], "time limit (run.time) reached")
+        self.assertEqual(e["stubborn"]["signal"], "SIGKILL")
+        self.assertEqual(e["quick"]["status"], "completed")
+        self.assertLess(time.monotonic() - t0, 55)  # not the programs' own 60 s
+
+
+class Retries(SsimTestCase):
+    def test_a_failed_entity_is_retried_and_each_attempt_recorded(self):
+        # Fails twice, then succeeds: attempt 3 of 4 allowed. The other never succeeds.
+        self.write("experiment.yaml", """
+experiment: {name: retry}
+models:
+  - name: flaky
+    exe: /bin/sh
+    args: [-c, 'n=$$(cat count 2>/dev/null || echo 0); echo $$((n + 1)) > count; [ $$n -ge 2 ]']
+    retries: 3
+  - {name: broken, exe: /bin/sh, args: [-c, "exit 7"], retries: 1}
+  - {name: later, exe: /bin/true, after: [flaky]}
+""")
+        p = self.ssim("run", "experiment.yaml", "--json", timeout=60)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        e = {x["name"]: x for x in json.loads(p.stdout)["entities"]}
+        self.assertEqual((e["flaky"]["status"], e["flaky"]["attempt"]), ("completed", 3))
+        self.assertEqual([a["exit_code"] for a in e["flaky"]["earlier_attempts"]], [1, 1])
+        self.assertEqual((e["broken"]["status"], e["broken"]["attempt"], e["broken"]["exit_code"]), ("failed", 2, 7))
+        self.assertEqual(len(e["broken"]["earlier_attempts"]), 1)
+        self.assertEqual(e["later"]["status"], "completed")
+
+
+if __name__ == "__main__":
+    unittest.main()
