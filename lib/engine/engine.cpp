@@ -2,6 +2,8 @@
 
 #include <poll.h>
 
+#include <climits>
+
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -50,6 +52,12 @@ bool Engine::start_ready() {
   bool changed = false;
   bool again = true;
   std::vector<state::EntityRecord*> to_start;
+  // experiment.max_running: the entities started and not yet ended count against it.
+  int running = 0;
+  for (const auto& r : m_.entities)
+    if (!is_database(r) && !is_outer_batch(r) && (r.status == Status::Pending || r.status == Status::Running)) ++running;
+  const int room = plan_.max_running > 0 ? plan_.max_running : INT_MAX;
+  throttled_ = false;
   while (again) {  // a cancellation can make a later entity cancellable in the same pass
     again = false;
     for (auto& r : m_.entities) {
@@ -74,9 +82,14 @@ bool Engine::start_ready() {
         continue;
       }
       if (!ready) continue;
+      if (running + static_cast<int>(to_start.size()) >= room) {
+        throttled_ = true;  // waits for a free slot
+        continue;
+      }
       to_start.push_back(&r);
     }
     if (!to_start.empty()) {
+      running += static_cast<int>(to_start.size());
       start_batch(to_start);
       to_start.clear();
       changed = again = true;
@@ -282,7 +295,8 @@ int Engine::run(const EngineHooks& hooks) {
       break;
     }
     // Quick ticks while things happen, slower when all is quiet.
-    tick_ms = changed ? 5 : std::min(tick_ms * 2, 200);
+    // Throttled (max_running), a freed slot is taken within 10 ms.
+    tick_ms = changed ? 5 : std::min(tick_ms * 2, throttled_ ? 10 : 200);
   }
   if (!stopped) end_detached();
   if (plan_.database && !stopped) stop_database();

@@ -78,7 +78,8 @@ class Engine {
   std::string password_;
   bool database_lost_reported_ = false;
   bool database_silent_ = false;
-  bool save_failed_ = false;  // a PING went unanswered (stopped or hung server)
+  bool save_failed_ = false;
+  bool throttled_ = false;  // an entity is ready but experiment.max_running is reached  // a PING went unanswered (stopped or hung server)
   std::chrono::steady_clock::time_point next_ping_{};
   int polls_ = 0;
 };

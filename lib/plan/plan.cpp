@@ -159,6 +159,7 @@ Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
   check_experiment_path(spec, plan.path);
   plan.launcher = context.launcher;
   plan.setup = spec.setup;
+  plan.max_running = spec.max_running;
   plan.allocation = spec.allocation;
   plan.batch = spec.batch;
   if (spec.orchestrator) {

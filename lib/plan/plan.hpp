@@ -74,6 +74,7 @@ struct Plan {
   std::string path;      // absolute experiment directory
   std::string launcher;  // resolved: local | slurm | pbs | lsf
   std::vector<std::string> setup;
+  int max_running = 0;  // experiment.max_running (0: no limit)
   std::optional<spec::BatchSettings> allocation;
   std::optional<spec::BatchSettings> batch;
   std::optional<Database> database;

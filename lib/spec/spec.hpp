@@ -117,6 +117,7 @@ struct ExperimentSpec {
   std::string launcher = "auto";
   TextMap env;
   std::vector<std::string> setup;
+  int max_running = 0;  // entities running at once, at most (0: no limit)
   std::optional<BatchSettings> allocation;
   std::optional<BatchSettings> batch;
   std::optional<Orchestrator> orchestrator;

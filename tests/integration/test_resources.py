@@ -47,6 +47,23 @@ models:
         self.assertLess(time.monotonic() - t0, 55)  # not the programs' own 60 s
 
 
+class Throttle(SsimTestCase):
+    def test_max_running_bounds_how_many_run_at_once(self):
+        # Each member records how many members run beside it (marker files).
+        self.write("experiment.yaml", """
+experiment: {name: thr, max_running: 2}
+ensembles:
+  - name: e
+    exe: /bin/sh
+    args: [-c, 'touch ../running.$(replica); sleep 0.3; ls ../ | grep -c "^running" > seen; rm ../running.$(replica)']
+    replicas: 6
+""")
+        self.ssim("run", "experiment.yaml", check=0, timeout=60)
+        seen = [int(open(os.path.join(self.dir, f"thr/e/e_{i}/seen")).read()) for i in range(6)]
+        self.assertLessEqual(max(seen), 2, seen)
+        self.assertEqual(max(seen), 2, seen)  # and the two slots were used
+
+
 class Retries(SsimTestCase):
     def test_a_failed_entity_is_retried_and_each_attempt_recorded(self):
         # Fails twice, then succeeds: attempt 3 of 4 allowed. The other never succeeds.
