@@ -18,7 +18,7 @@ plan::MpiKind local_mpi(const plan::Step& step) {
   return step.res.ntasks > 1 ? plan::MpiKind::Mpirun : plan::MpiKind::None;
 }
 
-std::vector<std::string> local_command(const plan::Step& step, const HostFacts& host) {
+std::vector<std::string> local_command(const plan::Step& step, const HostFacts& host, const std::string& supervisor) {
   std::vector<std::string> argv;
   const plan::MpiKind mpi = local_mpi(step);
   if (mpi == plan::MpiKind::Mpirun || mpi == plan::MpiKind::Mpiexec) {
@@ -37,6 +37,8 @@ std::vector<std::string> local_command(const plan::Step& step, const HostFacts& 
       argv.push_back("--" + k);
       if (!v.empty()) argv.push_back(v);
     }
+    if (step.res.gpus_per_task > 0)
+      argv.insert(argv.end(), {supervisor, "--per-rank-gpus", std::to_string(step.res.gpus_per_task), "--"});
   }
   argv.push_back(step.exe);
   argv.insert(argv.end(), step.args.begin(), step.args.end());

@@ -20,6 +20,9 @@ plan::MpiKind local_mpi(const plan::Step& step);
 // The argv that starts `step` on this machine: the program itself, or
 // `mpirun -np N [flags] exe args...`. Open MPI refuses to run as root without
 // --allow-run-as-root, and refuses more ranks than cores without --oversubscribe.
-std::vector<std::string> local_command(const plan::Step& step, const HostFacts& host);
+// `supervisor`: with gpus_per_task under mpirun, each rank starts through
+// `SUPERVISOR --per-rank-gpus K --`, which gives it its own K of the entity's devices.
+std::vector<std::string> local_command(const plan::Step& step, const HostFacts& host,
+                                       const std::string& supervisor = "ssim-supervise");
 
 }  // namespace ssim::launchers

@@ -1,10 +1,12 @@
 #include "apps/ssim/launcher_setup.hpp"
 
 #include "launchers/registry.hpp"
+#include "lib/engine/gpu_pool.hpp"
 #include "lib/util/errors.hpp"
 #include "lib/util/layout.hpp"
 
 #include <cstdlib>
+#include <optional>
 
 namespace ssim::app {
 
@@ -65,6 +67,20 @@ void check_environment(const plan::Plan& plan, const launchers::Launcher& launch
       missing(step.name + " is started with", argv[0],
               launcher.name() == "local" ? "install MPI (Debian: openmpi-bin) or choose run.mpi: none"
                                          : "run ssim inside a " + launcher.name() + " job, where its commands are");
+  }
+}
+
+void check_gpus(const plan::Plan& plan, const launchers::Launcher& launcher) {
+  if (launcher.name() != "local") return;  // schedulers get gpus_per_task as their own request
+  std::optional<engine::GpuPool> pool;
+  for (const auto& s : plan.steps) {
+    const int need = s.res.gpus_per_task * s.res.ntasks;
+    if (need <= 0) continue;
+    if (!pool) pool = engine::GpuPool::detect();
+    if (static_cast<size_t>(need) > pool->size())
+      throw UsageError(s.name + ": run.gpus_per_task x ntasks asks for " + std::to_string(need) +
+                       " GPU(s); this machine offers " + std::to_string(pool->size()) + " (" + pool->source() +
+                       "); give ssim devices with SSIM_GPUS=0,1,... or CUDA_VISIBLE_DEVICES");
   }
 }
 

@@ -33,6 +33,10 @@ void check_batch_scripts(const plan::Plan& plan, const launchers::Launcher& laun
 // here. Throws EnvironmentError (exit 3) naming the part and where it was looked for.
 void check_environment(const plan::Plan& plan, const launchers::Launcher& launcher, bool whole_batch = false);
 
+// On the local launcher, an entity asking for more GPUs (gpus_per_task x ntasks) than
+// the pool ssim may use (engine/gpu_pool.hpp) could never start: UsageError (exit 2).
+void check_gpus(const plan::Plan& plan, const launchers::Launcher& launcher);
+
 // Releases an allocation ssim made.
 void release(const RunLauncher& launcher);
 

@@ -80,6 +80,7 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   {
     const auto checked = prepare_launcher(plan, false);  // fits? (exit 2 before anything is written)
     check_batch_scripts(plan, *checked.launcher);
+    check_gpus(plan, *checked.launcher);         // exit 2: more GPUs than there are
     check_environment(plan, *checked.launcher);  // exit 3, still before anything is written
   }
   if (plan.launcher == "local")

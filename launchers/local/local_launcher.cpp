@@ -44,7 +44,7 @@ LocalLauncher::LocalLauncher(std::string supervisor)
     : supervisor_(std::move(supervisor)), host_(current_host()) {}
 
 std::vector<std::string> LocalLauncher::command(const plan::Step& step) const {
-  return local_command(step, host_);
+  return local_command(step, host_, supervisor_);
 }
 
 namespace {

@@ -29,6 +29,12 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launchers::Lau
     : plan_(plan), m_(manifest), launcher_(launcher), progress_(&progress), log_(std::move(log)),
       signal_fd_(signal_fd) {
   for (const auto& s : plan_.steps) steps_[s.name] = &s;
+  binds_gpus_ = launcher_.name() == "local";
+  if (binds_gpus_) {
+    bool any = false;
+    for (const auto& s : plan_.steps) any = any || s.res.gpus_per_task > 0;
+    if (any) gpus_ = GpuPool::detect();
+  }
   launcher_.set_log([log = log_](const std::string& line) { log->warn("{}", line); });
 }
 
@@ -86,6 +92,10 @@ bool Engine::start_ready() {
         throttled_ = true;  // waits for a free slot
         continue;
       }
+      if (const int n = gpus_needed(r); n > 0 && !gpus_.take(r.name, n)) {
+        throttled_ = true;  // waits for its GPUs
+        continue;
+      }
       to_start.push_back(&r);
     }
     if (!to_start.empty()) {
@@ -119,6 +129,13 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
       req.env = step.env;
       req.batch = step.batch;
       req.time_limit = plan::time_seconds(step.res.time);
+      if (const auto* ids = gpus_.held_by(r->name)) {
+        // Its own devices, for CUDA and ROCm alike (under mpirun each rank narrows them).
+        std::string list;
+        for (const auto& id : *ids) list += (list.empty() ? "" : ",") + id;
+        for (const char* var : {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"})
+          req.env.emplace_back(var, list);
+      }
       for (auto& [k, v] : req.env) {
         if (v == plan::kSsdbPlaceholder) v = ssdb_;
         if (v == plan::kPasswordPlaceholder) v = password_;
@@ -175,7 +192,23 @@ bool Engine::poll() {
     if (r.status == Status::Running && before == Status::Pending) return;  // too chatty
     progress_->event(r.name + " " + describe(r));
   });
-  return schedule_retries() || changed;
+  const bool retried = schedule_retries();
+  release_gpus();
+  return retried || changed;
+}
+
+int Engine::gpus_needed(const state::EntityRecord& r) const {
+  if (!binds_gpus_) return 0;
+  const auto it = steps_.find(r.name);
+  return it == steps_.end() ? 0 : it->second->res.gpus_per_task * it->second->res.ntasks;
+}
+
+// An entity that ended (or waits to be retried) gives its devices back.
+void Engine::release_gpus() {
+  for (const auto& name : gpus_.holders()) {
+    const auto* r = m_.find(name);
+    if (!r || state::is_terminal(r->status) || r->status == Status::New) gpus_.release(name);
+  }
 }
 
 // `retries: N`: a failed entity (not a cancelled one) goes back to new after a short

@@ -8,6 +8,11 @@ import unittest
 from ssimtest import SsimTestCase
 
 
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
 class SetupLines(SsimTestCase):
     def test_setup_lines_reach_the_program_and_arguments_stay_whole(self):
         self.write("experiment.yaml", """
@@ -59,9 +64,50 @@ ensembles:
     replicas: 6
 """)
         self.ssim("run", "experiment.yaml", check=0, timeout=60)
-        seen = [int(open(os.path.join(self.dir, f"thr/e/e_{i}/seen")).read()) for i in range(6)]
+        seen = [int(read(os.path.join(self.dir, f"thr/e/e_{i}/seen"))) for i in range(6)]
         self.assertLessEqual(max(seen), 2, seen)
         self.assertEqual(max(seen), 2, seen)  # and the two slots were used
+
+
+class Gpus(SsimTestCase):
+    """No GPU needed: SSIM_GPUS gives ssim a fake device list, and the programs report
+    what CUDA_VISIBLE_DEVICES they were given."""
+
+    def test_each_entity_and_rank_gets_its_own_devices_and_waits_for_them(self):
+        self.env["SSIM_GPUS"] = "0,1,2"
+        self.write("experiment.yaml", """
+experiment: {name: gpu}
+models:
+  - {name: a, exe: /bin/sh, args: [-c, 'echo $$CUDA_VISIBLE_DEVICES $$ROCR_VISIBLE_DEVICES; sleep 0.5'], run: {gpus_per_task: 1}}
+  - {name: b, exe: /bin/sh, args: [-c, 'echo $$CUDA_VISIBLE_DEVICES; sleep 0.5'], run: {gpus_per_task: 1}}
+  - name: ranks
+    exe: /bin/sh
+    args: [-c, 'echo $$OMPI_COMM_WORLD_LOCAL_RANK $$CUDA_VISIBLE_DEVICES > rank.$$OMPI_COMM_WORLD_LOCAL_RANK']
+    run: {ntasks: 2, gpus_per_task: 1, mpi: mpirun}
+  - {name: cpu, exe: /bin/sh, args: [-c, 'echo "[$${CUDA_VISIBLE_DEVICES-unset}]"']}
+""")
+        p = self.ssim("run", "experiment.yaml", "--json", timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        a = self.ssim("logs", "a", check=0).stdout.split()
+        b = self.ssim("logs", "b", check=0).stdout.split()
+        self.assertEqual(a[0], a[1])  # CUDA and ROCm see the same device
+        self.assertNotEqual(a[0], b[0])
+        ranks = [read(os.path.join(self.dir, f"gpu/ranks/rank.{r}")).split() for r in (0, 1)]
+        self.assertEqual([r[0] for r in ranks], ["0", "1"])
+        self.assertEqual(len({r[1] for r in ranks}), 2, ranks)  # one device each
+        self.assertEqual(self.ssim("logs", "cpu", check=0).stdout.strip(), "[unset]")
+        # Three devices, four asked for: "ranks" waited until a or b gave theirs back.
+        e = {x["name"]: x for x in json.loads(p.stdout)["entities"]}
+        self.assertGreaterEqual(e["ranks"]["start"], min(e["a"]["end"], e["b"]["end"]) - 0.05)
+
+    def test_more_gpus_than_there_are_is_refused_before_anything_starts(self):
+        self.env["SSIM_GPUS"] = "0,1"
+        self.write("experiment.yaml", "experiment: {name: toomany}\nmodels:\n"
+                   "  - {name: t, exe: /bin/true, run: {ntasks: 3, gpus_per_task: 1, mpi: mpirun}}\n")
+        p = self.ssim("run", "experiment.yaml")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("asks for 3 GPU(s); this machine offers 2 (SSIM_GPUS=0,1)", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "toomany")))
 
 
 class Retries(SsimTestCase):

@@ -23,3 +23,14 @@ TEST_CASE("local commands: plain, mpirun with root and oversubscribe flags") {
   CHECK(launchers::local_command(s, user) ==
         std::vector<std::string>{"mpiexec", "-np", "1", "--bind-to", "none", "sim", "a b"});
 }
+
+TEST_CASE("with GPUs under mpirun each rank starts through the per-rank binder") {
+  plan::Step s;
+  s.exe = "train";
+  s.res.ntasks = 2;
+  s.res.gpus_per_task = 1;
+  s.res.mpi = plan::MpiKind::Mpirun;
+  const launchers::HostFacts user{false, 8};
+  CHECK(launchers::local_command(s, user, "/x/ssim-supervise") ==
+        std::vector<std::string>{"mpirun", "-np", "2", "/x/ssim-supervise", "--per-rank-gpus", "1", "--", "train"});
+}
