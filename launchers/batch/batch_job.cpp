@@ -1,5 +1,7 @@
 #include "launchers/batch/batch_job.hpp"
 
+#include "lib/plan/resources.hpp"
+
 #include <cstdlib>
 
 #include "lib/util/shell_quote.hpp"
@@ -13,38 +15,7 @@ int job_nodes(const BatchJob& job) {
   return 1;
 }
 
-long time_seconds(const std::string& time) {
-  if (time.empty()) return -1;
-  // Slurm's forms: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS.
-  long days = 0;
-  std::string rest = time;
-  const bool has_days = time.find('-') != std::string::npos;
-  if (has_days) {
-    days = std::atol(time.substr(0, time.find('-')).c_str());
-    rest = time.substr(time.find('-') + 1);
-  }
-  std::vector<long> parts;
-  size_t i = 0;
-  while (i <= rest.size()) {
-    const size_t j = rest.find(':', i);
-    parts.push_back(std::atol(rest.substr(i, j == std::string::npos ? std::string::npos : j - i).c_str()));
-    if (j == std::string::npos) break;
-    i = j + 1;
-  }
-  long h = 0, m = 0, s = 0;
-  if (has_days) {
-    h = parts[0];
-    if (parts.size() > 1) m = parts[1];
-    if (parts.size() > 2) s = parts[2];
-  } else if (parts.size() == 1) {
-    m = parts[0];
-  } else if (parts.size() == 2) {
-    m = parts[0], s = parts[1];
-  } else {
-    h = parts[0], m = parts[1], s = parts[2];
-  }
-  return ((days * 24 + h) * 60 + m) * 60 + s;
-}
+long time_seconds(const std::string& time) { return time.empty() ? -1 : plan::time_seconds(time); }
 
 std::string script_body(const BatchJob& job) {
   std::string s = "# Written by ssim. Runs in " + job.run_dir + ".\n";

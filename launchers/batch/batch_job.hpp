@@ -28,7 +28,7 @@ struct BatchJob {
 // its tasks at tasks_per_node, else 1.
 int job_nodes(const BatchJob& job);
 
-// [HH:]MM:SS etc. (Slurm's time forms, as validated) -> seconds; -1 when empty.
+// plan::time_seconds for a script directive; -1 when no time is given.
 long time_seconds(const std::string& time);
 
 // Renders the common tail of every batch script: cd, exports, setup lines, exec.
