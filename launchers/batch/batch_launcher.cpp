@@ -349,8 +349,10 @@ void BatchLauncher::cancel(std::span<const JobRef> jobs, bool force) {
   for (const auto& j : jobs) {
     const std::string id = is_job_ref(j.id) ? job_ref_id(j.id) : recorded_step(j.run_dir);
     if (!id.empty()) ids.push_back(id);
-    if (is_job_ref(j.id)) write_file_atomically(cancel_marker(j.run_dir), "");
-    else steps.push_back(j);
+    // The marker first: a step that ends because of the scancel below ended after it
+    // (cancelled), one that had ended before keeps its outcome. The earliest one stays.
+    if (::access(cancel_marker(j.run_dir).c_str(), F_OK) != 0) write_file_atomically(cancel_marker(j.run_dir), "");
+    if (!is_job_ref(j.id)) steps.push_back(j);
   }
   if (!ids.empty()) {  // one call for every job and step
     const auto argv = scheduler_->cancel_command(ids);
