@@ -48,7 +48,7 @@ struct Job {
   bool timed_out = false;
 };
 
-std::vector<Job> g_jobs;
+Job g_job;  // the one job this process watches
 volatile sig_atomic_t g_forward = 0;
 
 double now() {
@@ -249,9 +249,8 @@ void start(Job& job) {
 
 void on_signal(int sig) { g_forward = sig; }
 
-void forward_to_jobs(int sig) {
-  for (const auto& job : g_jobs)
-    if (job.pid > 0) kill(-job.pid, sig);
+void forward_to_job(int sig) {
+  if (g_job.pid > 0) kill(-g_job.pid, sig);
 }
 
 }  // namespace
@@ -284,10 +283,10 @@ void reap_children() {
   int status = 0;
   pid_t pid;
   while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-    bool was_job = false;
-    for (auto& job : g_jobs)
-      if (job.pid == pid) record_end(job, status), was_job = true;
-    if (was_job) continue;
+    if (pid == g_job.pid) {
+      record_end(g_job, status);
+      continue;
+    }
     g_orphans.erase(std::remove_if(g_orphans.begin(), g_orphans.end(), [&](const Orphan& o) { return o.pid == pid; }),
                     g_orphans.end());
   }
@@ -320,36 +319,19 @@ std::vector<pid_t> children() {
   return out;
 }
 
-bool carries_run_dir(pid_t pid, const std::string& run_dir) {
-  bool ok = false;
-  const std::string env = read_all("/proc/" + std::to_string(pid) + "/environ", ok);
-  return ok && env.find("SSIM_RUN_DIR=" + run_dir + '\0') != std::string::npos;
-}
-
 // A newly adopted process is written to <run_dir>/.ssim-detached ("PID START_TICKS"
-// lines) of the job it came from, so that `ssim stop EXP ENTITY` can end it: the job
-// whose SSIM_RUN_DIR it still carries, or, if it cleared its environment, the only job
-// this supervisor runs (or the only one still running). Any other ends with the run.
+// lines): this watcher runs one job, so whatever it adopts came from that job, with or
+// without its environment, and `ssim stop EXP ENTITY` can end it.
 void note_orphans() {
+  const Job& job = g_job;
   for (pid_t pid : children()) {
+    if (pid == job.pid) continue;
     bool known = false;
-    for (const auto& job : g_jobs) known = known || job.pid == pid;
     for (const auto& o : g_orphans) known = known || o.pid == pid;
     if (known) continue;
     g_orphans.push_back({pid, start_ticks(std::to_string(pid))});
-    const Job* owner = nullptr;
-    size_t running = 0;
-    for (const auto& job : g_jobs) {
-      if (carries_run_dir(pid, job.run_dir)) owner = &job;
-      running += job.pid > 0;
-    }
-    if (!owner && g_jobs.size() == 1) owner = &g_jobs[0];
-    if (!owner && running == 1)
-      for (const auto& job : g_jobs)
-        if (job.pid > 0) owner = &job;
-    if (!owner) continue;
     const std::string line = std::to_string(pid) + " " + g_orphans.back().ticks + "\n";
-    const int fd = open((owner->run_dir + "/.ssim-detached").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    const int fd = open((job.run_dir + "/.ssim-detached").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0) continue;
     if (write(fd, line.data(), line.size()) < 0) {
     }
@@ -465,15 +447,15 @@ int wrap_and_wait(int argc, char** argv) {
 int keep_job(Job& job, const sigset_t& waited) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   g_me = "\"supervisor_pid\":" + std::to_string(getpid()) + ",\"supervisor_start_ticks\":\"" + start_ticks() + "\"";
-  g_jobs = {job};
-  start(g_jobs[0]);
+  g_job = job;
+  start(g_job);
   bool terminating = false;
   double saving_deadline = 0;
   int code = 0;
-  const double limit_at = g_jobs[0].time_limit > 0 ? g_jobs[0].start + g_jobs[0].time_limit : 0;
+  const double limit_at = g_job.time_limit > 0 ? g_job.start + g_job.time_limit : 0;
   while (true) {
     reap_children();
-    Job& j = g_jobs[0];
+    Job& j = g_job;
     if (limit_at > 0 && j.pid > 0 && now() >= limit_at) {
       // run.time reached: SIGTERM (and SIGCONT) now, SIGKILL after the grace period.
       if (!j.timed_out) kill(-j.pid, SIGTERM), kill(-j.pid, SIGCONT);
@@ -506,7 +488,7 @@ int keep_job(Job& job, const sigset_t& waited) {
     const int sig = sigtimedwait(&waited, &info, &tick);
     if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) {
       terminating = true;
-      forward_to_jobs(sig);
+      forward_to_job(sig);
     }
   }
   return code;

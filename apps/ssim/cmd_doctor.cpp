@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/ssim/verbs.hpp"
+#include "launchers/batch/output_lines.hpp"
 #include "launchers/command_runner.hpp"
 #include "launchers/registry.hpp"
 #include "lib/util/layout.hpp"
@@ -17,6 +18,8 @@ namespace ssim::app {
 
 namespace {
 
+using launchers::first_line;
+
 struct Part {
   std::string name;
   bool found = false;
@@ -25,7 +28,6 @@ struct Part {
   std::string fix;  // when not found
 };
 
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 Part program(launchers::CommandRunner& runner, const std::string& name, const std::vector<std::string>& version_args,
              const std::string& fix) {

@@ -17,6 +17,7 @@
 #include "lib/engine/stop.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
+#include "lib/util/proc_stat.hpp"
 
 namespace ssim::app {
 
@@ -35,9 +36,7 @@ std::pair<std::string, std::vector<std::string>> split_args(const std::vector<st
 void stop_runner(const std::string& path, const state::LockHolder& runner) {
   // The lock is held, so its holder lives, but it may be on another host, or a process
   // that inherited the lock: signal only the recorded process, checked by start time.
-  char host[256] = {0};
-  ::gethostname(host, sizeof host - 1);
-  if (runner.host != host ||
+  if (runner.host != host_name() ||
       !launchers::process_alive(runner.pid, runner.ticks) || runner.ticks.empty())
     return;
   ::kill(runner.pid, SIGTERM);

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <optional>
+#include <set>
 
 namespace ssim::app {
 
@@ -59,14 +60,17 @@ void check_environment(const plan::Plan& plan, const launchers::Launcher& launch
   if (plan.database && launcher.name() == "local" && find_on_path(plan.database->binary).empty())
     missing("the database needs", plan.database->binary, "install redis-server (Debian) or give orchestrator.binary a full path");
   if (!plan.setup.empty()) return;  // setup lines (module load ...) may bring the rest in
+  std::set<std::string> found;  // one PATH search per program, not per member
   for (const auto& step : plan.steps) {
     if (step.batch && launcher.is_scheduler()) continue;  // runs inside its own job
     const auto argv = launcher.command(step);
-    if (argv.empty() || argv[0] == step.exe) continue;  // the entity's own program: its own failure
+    // argv[0] == exe: the entity's own program, whose absence is its own failure.
+    if (argv.empty() || argv[0] == step.exe || found.count(argv[0])) continue;
     if (find_on_path(argv[0]).empty())
       missing(step.name + " is started with", argv[0],
               launcher.name() == "local" ? "install MPI (Debian: openmpi-bin) or choose run.mpi: none"
                                          : "run ssim inside a " + launcher.name() + " job, where its commands are");
+    found.insert(argv[0]);
   }
 }
 

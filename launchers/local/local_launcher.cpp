@@ -180,7 +180,8 @@ SupervisorRef parse_supervisor(const std::string& id) {
 // was re-parented to this process (ssim run is a child subreaper), its exit status can
 // be taken here and recorded as the supervisor would have; if it still runs it is
 // watched; otherwise the outcome is lost, and that is an end, not "running" for ever.
-JobStatus without_supervisor(const JobRef& job, const nlohmann::json& j, double cancelled_at) {
+// `unsaved`: its supervisor said it could not write the status, or the disk is full.
+JobStatus without_supervisor(const JobRef& job, const nlohmann::json& j, double cancelled_at, bool unsaved) {
   JobStatus s;
   s.start = j.value("start", 0.0);
   s.pid = j.value("pid", 0);
@@ -206,9 +207,9 @@ JobStatus without_supervisor(const JobRef& job, const nlohmann::json& j, double 
     return s;
   }
   s.status = cancelled_at > 0 ? Status::Cancelled : Status::Failed;
-  s.reason = cancelled_at > 0      ? "stopped by ssim"
-             : disk_full(job.run_dir) ? "the program ended but its status could not be written: the file system is full"
-                                      : "its supervisor was killed and the exit status is lost";
+  s.reason = cancelled_at > 0 ? "stopped by ssim"
+             : unsaved        ? "the program ended but its status could not be written: the disk is full"
+                              : "its supervisor was killed and the exit status is lost";
   s.end = now_seconds();
   return s;
 }
@@ -244,11 +245,10 @@ JobStatus poll_one(const JobRef& job) {
     s.pid = j.value("pid", 0);
     return s;
   }
-  s = without_supervisor(job, j, cancelled_at);
-  if (supervisor_status >= 0 && WIFEXITED(supervisor_status) && WEXITSTATUS(supervisor_status) == kSupervisorUnsaved &&
-      s.status == Status::Failed)
-    s.reason = "the program ended but its status could not be written (is the disk full?)";
-  return s;
+  const bool unsaved = (supervisor_status >= 0 && WIFEXITED(supervisor_status) &&
+                       WEXITSTATUS(supervisor_status) == kSupervisorUnsaved) ||
+                      disk_full(job.run_dir);
+  return without_supervisor(job, j, cancelled_at, unsaved);
 }
 
 }  // namespace
@@ -288,15 +288,15 @@ void LocalLauncher::cancel(std::span<const JobRef> jobs, bool force) {
     // The job's own supervisor ends what the job detaches after this moment, once the
     // job has ended (it always gets SIGTERM: it kills them itself after a grace).
     if (j.is_object()) {
-      const int sup = j.value("supervisor_pid", 0);
-      if (sup > 1 && process_alive(sup, j.value("supervisor_start_ticks", "")) && !j.value("supervisor_start_ticks", "").empty())
-        ::kill(sup, SIGTERM);
+      const SupervisorRef watcher{j.value("supervisor_pid", 0), j.value("supervisor_start_ticks", "")};
+      if (watcher.pid > 1 && !watcher.ticks.empty() && process_alive(watcher.pid, watcher.ticks))
+        ::kill(watcher.pid, SIGTERM);
     }
   }
 }
 
 void LocalLauncher::end_detached(std::span<const JobRef> jobs) {
-  // Supervisors that still hold adopted processes end them on SIGTERM, then exit.
+  // Each job's watcher that still holds adopted processes ends them on SIGTERM, then exits.
   std::vector<SupervisorRef> waiting;
   for (const auto& job : jobs) {
     const auto text = read_file(status_file(job.run_dir));
@@ -304,9 +304,6 @@ void LocalLauncher::end_detached(std::span<const JobRef> jobs) {
     if (!j.is_object()) continue;
     const SupervisorRef sup{j.value("supervisor_pid", 0), j.value("supervisor_start_ticks", "")};
     if (sup.pid <= 1 || sup.ticks.empty() || !process_alive(sup.pid, sup.ticks)) continue;
-    bool seen = false;
-    for (const auto& w : waiting) seen = seen || w.pid == sup.pid;
-    if (seen) continue;
     ::kill(sup.pid, SIGTERM);
     waiting.push_back(sup);
   }

@@ -9,27 +9,9 @@
 #include <cstring>
 
 #include "lib/util/atomic_file.hpp"
+#include "lib/util/proc_stat.hpp"
 
 namespace ssim::launchers {
-
-namespace {
-// Fields after the command name in /proc/PID/stat: state is field 3, starttime 22.
-std::vector<std::string> stat_fields(int pid) {
-  const auto text = read_file("/proc/" + std::to_string(pid) + "/stat");
-  std::vector<std::string> fields;
-  if (!text) return fields;
-  const size_t close = text->rfind(')');
-  if (close == std::string::npos) return fields;
-  size_t i = close + 2;
-  while (i < text->size()) {
-    size_t j = text->find(' ', i);
-    if (j == std::string::npos) j = text->size();
-    fields.push_back(text->substr(i, j - i));
-    i = j + 1;
-  }
-  return fields;  // fields[0] is field 3
-}
-}  // namespace
 
 bool process_alive(int pid, const std::string& start_ticks) {
   if (pid <= 0) return false;
@@ -43,10 +25,6 @@ bool process_exists(int pid) {
   return pid > 0 && ::access(("/proc/" + std::to_string(pid)).c_str(), F_OK) == 0;
 }
 
-std::string start_ticks(int pid) {
-  const auto f = stat_fields(pid);
-  return f.size() < 20 ? "" : f[19];
-}
 
 std::vector<int> children_of_self() {
   std::vector<int> out;

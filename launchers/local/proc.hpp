@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "lib/util/proc_stat.hpp"  // start_ticks
+
 namespace ssim::launchers {
 
 // True when `pid` exists (zombies excluded) and, if `start_ticks` is not empty, started
@@ -10,8 +12,6 @@ namespace ssim::launchers {
 bool process_alive(int pid, const std::string& start_ticks);
 // True when /proc/PID exists (zombies included).
 bool process_exists(int pid);
-// Field 22 of /proc/PID/stat (its start time in clock ticks since boot), or "".
-std::string start_ticks(int pid);
 // The pids whose parent is this process (every thread's children).
 std::vector<int> children_of_self();
 // True when any process is left in process group `pgid`.

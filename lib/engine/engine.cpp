@@ -281,14 +281,6 @@ void Engine::interrupted(const std::string& why) {
   save();
 }
 
-// Every entity has ended: what they detached from themselves ends too.
-void Engine::end_detached() {
-  std::vector<launchers::JobRef> jobs;
-  for (const auto& e : m_.entities)
-    if (!is_database(e) && !is_outer_batch(e) && !e.job_id.empty()) jobs.push_back({e.job_id, e.name, e.run_dir});
-  launcher_.end_detached(jobs);
-}
-
 int Engine::run(const EngineHooks& hooks) {
   log_->info("experiment {} starting: {} entities, launcher {}", m_.experiment, m_.entities.size(),
              launcher_.name());
@@ -331,7 +323,7 @@ int Engine::run(const EngineHooks& hooks) {
     // Throttled (max_running), a freed slot is taken within 10 ms.
     tick_ms = changed ? 5 : std::min(tick_ms * 2, throttled_ ? 10 : 200);
   }
-  if (!stopped) end_detached();
+  if (!stopped) end_detached(m_, launcher_);  // every entity has ended: what they detached ends too
   if (plan_.database && !stopped) stop_database();
   m_.finished = now_seconds();
   save();

@@ -63,7 +63,6 @@ class Engine {
   int gpus_needed(const state::EntityRecord& r) const;
   void release_gpus();
   void interrupted(const std::string& why);
-  void end_detached();
   void save();
   void report_counts();
   int exit_code() const;

@@ -80,12 +80,7 @@ void stop_entities(state::Manifest& m, launchers::Launcher& launcher,
   // SPEC.md's order: the entities first (they may still write to the database), the
   // database last.
   end_jobs(m, launcher, names, false, std::chrono::steady_clock::now() + grace);
-  if (names.empty()) {
-    std::vector<launchers::JobRef> all;
-    for (const auto& e : m.entities)
-      if (!e.job_id.empty() && !is_database_record(e)) all.push_back({e.job_id, e.name, e.run_dir});
-    launcher.end_detached(all);
-  }
+  if (names.empty()) end_detached(m, launcher);
   stop_databases(m, launcher, names, grace);
   if (names.empty()) kill_experiment_processes(m.id);
   const double now = now_seconds();
@@ -95,6 +90,13 @@ void stop_entities(state::Manifest& m, launchers::Launcher& launcher,
     e.reason = e.job_id.empty() ? reason + " before it started" : reason;
     if (e.end == 0) e.end = now;
   }
+}
+
+void end_detached(const state::Manifest& m, launchers::Launcher& launcher) {
+  std::vector<launchers::JobRef> jobs;
+  for (const auto& e : m.entities)
+    if (!e.job_id.empty() && !is_database_record(e) && e.type != "batch") jobs.push_back({e.job_id, e.name, e.run_dir});
+  launcher.end_detached(jobs);
 }
 
 void stop_databases(state::Manifest& m, launchers::Launcher& launcher, const std::vector<std::string>& names,

@@ -17,6 +17,9 @@ void stop_entities(state::Manifest& m, launchers::Launcher& launcher,
                    const std::vector<std::string>& names, const std::string& reason,
                    std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
 
+// Ends what the (non-database) entities detached from themselves (Launcher::end_detached).
+void end_detached(const state::Manifest& m, launchers::Launcher& launcher);
+
 // Ends database shards: SHUTDOWN NOSAVE, up to `grace` for them to end, then (or at
 // once when none answered) SIGTERM and SIGKILL after a short grace.
 void stop_databases(state::Manifest& m, launchers::Launcher& launcher, const std::vector<std::string>& names,

@@ -8,6 +8,7 @@
 
 #include "lib/generate/configure_file.hpp"
 #include "lib/state/manifest.hpp"
+#include "lib/util/paths.hpp"
 
 namespace ssim::generate {
 
@@ -25,12 +26,6 @@ std::vector<fs::path> owned_entries(const plan::Plan& plan) {
     if (seen.insert(top).second) out.push_back(fs::path(plan.path) / top);
   }
   return out;
-}
-
-// True when `inner` lies strictly below `outer` (lexically).
-bool within(const fs::path& inner, const fs::path& outer) {
-  const auto rel = inner.lexically_normal().lexically_relative(outer.lexically_normal());
-  return !rel.empty() && rel != "." && *rel.begin() != "..";
 }
 
 bool is_empty_or_missing(const fs::path& p) {
@@ -58,10 +53,10 @@ std::set<fs::path> generated_by(const state::Manifest& m, const fs::path& root, 
     if (e.run_dir.empty()) continue;
     const fs::path rel = fs::path(e.run_dir).lexically_normal().lexically_relative(fs::path(m.path).lexically_normal());
     const fs::path dir = (root / rel).lexically_normal();
-    if (rel.empty() || !within(dir, root)) continue;
+    if (rel.empty() || !is_below(dir, root)) continue;
     out.insert(dir);
     if (with_parents)
-      for (fs::path p = dir.parent_path(); within(p, root); p = p.parent_path()) out.insert(p);
+      for (fs::path p = dir.parent_path(); is_below(p, root); p = p.parent_path()) out.insert(p);
   }
   return out;
 }
@@ -156,7 +151,7 @@ void remove_previous(const plan::Plan& plan) {
     fs::remove_all(p, ec);
     if (ec) fail("remove", p, ec);
     // An ensemble's folder goes once its members are gone, if nothing else is in it.
-    for (fs::path parent = p.parent_path(); parent != root && within(parent, root); parent = parent.parent_path())
+    for (fs::path parent = p.parent_path(); parent != root && is_below(parent, root); parent = parent.parent_path())
       if (!fs::remove(parent, ec)) break;
   }
   // .ssim itself stays: the run lock in it is held by this process.

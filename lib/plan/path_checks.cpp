@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "lib/spec/yaml_reader.hpp"
+#include "lib/util/paths.hpp"
 
 namespace ssim::plan {
 
@@ -19,16 +20,6 @@ fs::path resolved(const fs::path& p) {
   return ec ? p.lexically_normal() : r;
 }
 
-// True when `inner` is `outer` or lies below it.
-bool within(const fs::path& inner, const fs::path& outer) {
-  auto i = inner.begin();
-  for (auto o = outer.begin(); o != outer.end(); ++o, ++i) {
-    if (o->empty()) continue;  // a trailing separator
-    if (i == inner.end() || *i != *o) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 void check_experiment_path(const spec::ExperimentSpec& spec, const std::string& path) {
@@ -41,7 +32,7 @@ void check_experiment_path(const spec::ExperimentSpec& spec, const std::string& 
   if (p == p.root_path()) refuse("is the root directory");
   if (const char* home = std::getenv("HOME"); home && *home && p == resolved(home))
     refuse("is your home directory");
-  if (within(resolved(spec.base_dir), p))
+  if (is_within(resolved(spec.base_dir), p))
     refuse(p == resolved(spec.base_dir) ? "is the experiment file's own directory"
                                         : "holds the experiment file's directory");
 }
@@ -55,7 +46,7 @@ void check_file_sources(const spec::ExperimentSpec& spec, const std::string& pat
         const std::string field = spec::index_field(spec::join_field(e.field, std::string("files.") + key), i);
         if (source == source.root_path())
           throw spec::SpecError(spec.file, list[i].loc, field, "refusing to place the root directory");
-        if (std::string(key) != "symlink" && within(experiment, source))
+        if (std::string(key) != "symlink" && is_within(experiment, source))
           throw spec::SpecError(spec.file, list[i].loc, field,
                                 spec::printable(list[i].value, 200) +
                                     " holds the experiment directory; it would be copied into itself");

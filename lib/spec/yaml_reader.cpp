@@ -102,14 +102,7 @@ std::string YamlReader::option_key(const YAML::Node& key_node, const std::string
 }
 
 TextMap YamlReader::option_map(const YAML::Node& node, const std::string& field) const {
-  TextMap out;
-  if (node.IsNull()) return out;
-  expect_free_map(node, field);
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    const std::string key = option_key(it->first, field);
-    out.emplace_back(key, line(it->second, join_field(field, key)));
-  }
-  return out;
+  return map_of(node, field, &YamlReader::option_key, &YamlReader::line);
 }
 
 std::string YamlReader::scalar(const YAML::Node& node, const std::string& field) const {
@@ -164,15 +157,21 @@ std::vector<std::string> YamlReader::string_list(const YAML::Node& node,
   return out;
 }
 
-TextMap YamlReader::text_map(const YAML::Node& node, const std::string& field) const {
+TextMap YamlReader::map_of(const YAML::Node& node, const std::string& field, Key key_of, Item item) const {
   TextMap out;
   if (node.IsNull()) return out;
   expect_free_map(node, field);
   for (auto it = node.begin(); it != node.end(); ++it) {
-    const std::string key = it->first.Scalar();
-    out.emplace_back(key, text(it->second, join_field(field, key)));
+    const std::string key = (this->*key_of)(it->first, field);
+    out.emplace_back(key, (this->*item)(it->second, join_field(field, key)));
   }
   return out;
+}
+
+std::string YamlReader::plain_key(const YAML::Node& key_node, const std::string&) const { return key_node.Scalar(); }
+
+TextMap YamlReader::text_map(const YAML::Node& node, const std::string& field) const {
+  return map_of(node, field, &YamlReader::plain_key, &YamlReader::text);
 }
 
 std::string YamlReader::name(const YAML::Node& node, const std::string& field) const {

@@ -59,6 +59,9 @@ class YamlReader {
  private:
   using Item = Text (YamlReader::*)(const YAML::Node&, const std::string&) const;
   std::vector<Text> list_of(const YAML::Node& node, const std::string& field, Item item) const;
+  using Key = std::string (YamlReader::*)(const YAML::Node&, const std::string&) const;
+  TextMap map_of(const YAML::Node& node, const std::string& field, Key key_of, Item item) const;
+  std::string plain_key(const YAML::Node& key_node, const std::string& field) const;
   std::string file_;
 };
 

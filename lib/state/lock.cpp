@@ -8,28 +8,13 @@
 
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/errors.hpp"
+#include "lib/util/proc_stat.hpp"
 
 namespace ssim::state {
 
 namespace {
 std::string lock_path(const std::string& experiment_path) { return experiment_path + "/.ssim/lock"; }
 
-std::string hostname() {
-  char buf[256] = {0};
-  gethostname(buf, sizeof buf - 1);
-  return buf;
-}
-// Field 22 of /proc/self/stat.
-std::string own_start_ticks() {
-  const std::string stat = read_file("/proc/self/stat").value_or("");
-  size_t p = stat.rfind(')');
-  if (p == std::string::npos) return "";
-  std::istringstream in(stat.substr(p + 2));
-  std::string field;
-  for (int i = 3; i <= 22 && in >> field; ++i) {
-  }
-  return field;
-}
 }  // namespace
 
 void refuse_if_running(const std::string& path) {
@@ -56,7 +41,7 @@ std::optional<RunLock> RunLock::try_acquire(const std::string& experiment_path, 
 }
 
 void RunLock::set_owner(const std::string& role) {
-  const std::string text = std::to_string(getpid()) + " " + hostname() + " " + role + " " + own_start_ticks() + "\n";
+  const std::string text = std::to_string(getpid()) + " " + host_name() + " " + role + " " + start_ticks(::getpid()) + "\n";
   if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, text.data(), text.size(), 0) < 0) {
   }
 }
