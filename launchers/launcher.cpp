@@ -27,9 +27,9 @@ std::vector<std::string> with_setup(const std::vector<std::string>& setup, std::
   return out;
 }
 
-std::vector<std::string> step_argv(const plan::Plan& plan, const Launcher& launcher, const plan::Step& step) {
+std::vector<std::string> step_argv(const Launcher& launcher, const plan::Step& step, const Grant* grant) {
   if (step.batch && launcher.is_scheduler()) return launcher.command(step);
-  return with_setup(plan.setup, launcher.command(step));
+  return with_setup(step.setup, grant ? launcher.command_on(step, *grant) : launcher.command(step));
 }
 
 }  // namespace ssim::launchers

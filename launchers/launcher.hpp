@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "launchers/node_pool.hpp"
 #include "lib/plan/plan.hpp"
 #include "lib/state/status.hpp"
 
@@ -52,6 +53,22 @@ class Launcher {
   virtual std::string name() const = 0;
   // The command line `start` would run for `step` (for --dry-run and launching).
   virtual std::vector<std::string> command(const plan::Step& step) const = 0;
+  // Packing (node_pool.hpp): the nodes whose CPUs and GPUs packed steps share (the
+  // local machine, or what an allocation's database and whole-node steps leave), which
+  // steps take their room there when they start, and the command for a step given its
+  // room. No pool: nothing is packed.
+  virtual std::vector<PoolNode> pool(const plan::Plan& plan) const {
+    (void)plan;
+    return {};
+  }
+  virtual bool packs(const plan::Step& step) const {
+    (void)step;
+    return false;
+  }
+  virtual std::vector<std::string> command_on(const plan::Step& step, const Grant& grant) const {
+    (void)grant;
+    return command(step);
+  }
   // Finds or (with options.request) requests the allocation and places the plan on it.
   // Throws UsageError when the plan does not fit or needs an allocation it cannot have
   // (exit 2, before anything is written), EnvironmentError when a request is refused.
@@ -115,8 +132,9 @@ class Launcher {
 // when there are no setup lines.
 std::vector<std::string> with_setup(const std::vector<std::string>& setup, std::vector<std::string> argv);
 
-// What ssim runs for `step`: the launcher's command, with the setup lines in front unless
-// the step is a batch job of its own (its script has them).
-std::vector<std::string> step_argv(const plan::Plan& plan, const Launcher& launcher, const plan::Step& step);
+// What ssim runs for `step` (on `grant`, when packed): the launcher's command, with the
+// step's setup lines in front unless the step is a batch job of its own (its script has
+// them).
+std::vector<std::string> step_argv(const Launcher& launcher, const plan::Step& step, const Grant* grant = nullptr);
 
 }  // namespace ssim::launchers

@@ -525,6 +525,7 @@ int per_rank_gpus(int argc, char** argv) {
   for (long i = rank * k; i < (rank + 1) * k && i < static_cast<long>(ids.size()); ++i)
     mine += (mine.empty() ? "" : ",") + ids[static_cast<size_t>(i)];
   for (const char* var : {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"}) setenv(var, mine.c_str(), 1);
+  setenv("SSIM_RANK_GPUS", mine.c_str(), 1);  // ssim.distributed: these are this rank's own
   execvp(argv[4], argv + 4);
   std::fprintf(stderr, "ssim: cannot start %s: %s\n", argv[4], std::strerror(errno));
   return 127;

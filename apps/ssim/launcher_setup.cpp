@@ -1,7 +1,7 @@
 #include "apps/ssim/launcher_setup.hpp"
 
 #include "launchers/registry.hpp"
-#include "lib/engine/gpu_pool.hpp"
+#include "launchers/local/local_devices.hpp"
 #include "lib/util/errors.hpp"
 #include "lib/util/layout.hpp"
 
@@ -76,14 +76,14 @@ void check_environment(const plan::Plan& plan, const launchers::Launcher& launch
 
 void check_gpus(const plan::Plan& plan, const launchers::Launcher& launcher) {
   if (launcher.name() != "local") return;  // schedulers get gpus_per_task as their own request
-  std::optional<engine::GpuPool> pool;
+  std::optional<launchers::GpuList> pool;
   for (const auto& s : plan.steps) {
     const int need = s.res.gpus_per_task * s.res.ntasks;
     if (need <= 0) continue;
-    if (!pool) pool = engine::GpuPool::detect();
-    if (static_cast<size_t>(need) > pool->size())
+    if (!pool) pool = launchers::detect_gpus();
+    if (static_cast<size_t>(need) > pool->ids.size())
       throw UsageError(s.name + ": run.gpus_per_task x ntasks asks for " + std::to_string(need) +
-                       " GPU(s); this machine offers " + std::to_string(pool->size()) + " (" + pool->source() +
+                       " GPU(s); this machine offers " + std::to_string(pool->ids.size()) + " (" + pool->source +
                        "); give ssim devices with SSIM_GPUS=0,1,... or CUDA_VISIBLE_DEVICES");
   }
 }

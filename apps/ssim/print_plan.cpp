@@ -15,8 +15,17 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launchers::Laun
   }
   for (const auto& s : plan.steps) {
     out << plan::to_string(s.kind) << " " << s.name << "\n"
-        << "  run_dir: " << s.run_dir << "\n"
-        << "  command: " << shell_join(launchers::step_argv(plan, launcher, s)) << "\n";
+        << "  run_dir: " << s.run_dir << "\n";
+    const bool own_job = s.batch && launcher.is_scheduler();
+    if (s.setup.empty() || own_job) {
+      out << "  command: " << shell_join(launchers::step_argv(launcher, s)) << "\n";
+    } else {
+      // What /bin/sh runs: the setup lines, then the command with its arguments as
+      // given ("$@"), never re-split.
+      out << "  step script (/bin/sh):\n";
+      for (const auto& line : s.setup) out << "    " << line << "\n";
+      out << "    exec " << shell_join(launcher.command(s)) << "\n";
+    }
     if (const std::string script = launcher.batch_script(s); !script.empty()) {
       out << "  batch script (" << launcher.batch_script_path(s) << "):\n";
       std::string line;

@@ -36,15 +36,15 @@ const BatchLauncher::StepInfo* BatchLauncher::info(const std::string& name) cons
 }
 
 void BatchLauncher::set_allocation(const plan::Plan& plan, Allocation allocation) {
-  placement_ = place(plan, allocation.hosts);
+  placement_ = place(plan, allocation);
   steps_.clear();
   for (const auto& s : plan.steps) {
-    StepInfo i{s.res, {}};
+    StepInfo i{s.res, {}, s.setup};
     if (const auto p = placement_.steps.find(s.name); p != placement_.steps.end()) i.placement = p->second;
     steps_[s.name] = i;
   }
   setup_ = plan.setup;
-  if (plan.database) database_ = StepInfo{plan.database->res, {}};
+  if (plan.database) database_ = StepInfo{plan.database->res, {}, plan.setup};
   allocation_ = std::move(allocation);
 }
 
@@ -76,7 +76,7 @@ void BatchLauncher::prepare(const plan::Plan& plan, const PrepareOptions& option
     if (options.placeholder_nodes > 0) return place_on(placeholder("<job>", options.placeholder_nodes));
     throw UsageError("launcher " + me + " needs an allocation: " + scheduler_->allocation_hint());
   }
-  const int nodes = plan.allocation->nodes.value_or(nodes_needed(plan));
+  const int nodes = plan.allocation->nodes.value_or(nodes_needed(plan, cpus_per_node(plan, *plan.allocation)));
   const auto request = scheduler_->allocation_command(plan.name, *plan.allocation, nodes);
   if (!request)
     throw UsageError("allocation: is not available with launcher " + me + ": " + scheduler_->allocation_hint());
@@ -90,17 +90,17 @@ void BatchLauncher::prepare(const plan::Plan& plan, const PrepareOptions& option
                            (r.err.empty() ? "exit " + std::to_string(r.exit_code) : r.err));
   owned_ = true;
   const auto q = run_with_retries(*runner_, scheduler_->allocation_hosts_command(id), 20s, log_);
-  std::vector<std::string> hosts;
+  Allocation got{id, {}, {}};
   try {
-    hosts = scheduler_->parse_allocation_hosts(q);
+    got = scheduler_->parse_allocation(id, q);
   } catch (const std::exception&) {
   }
-  if (hosts.empty()) {
+  if (got.hosts.empty()) {
     release_allocation(id);
     throw EnvironmentError("cannot read the nodes of allocation " + id);
   }
   try {
-    set_allocation(plan, Allocation{id, hosts, {}});
+    set_allocation(plan, got);
   } catch (const PlacementError& e) {
     release_allocation(id);
     throw UsageError(std::string("the experiment does not fit its allocation: ") + e.what());
@@ -141,15 +141,30 @@ StepLaunch BatchLauncher::launch(const std::string& name, const StepInfo& i, con
 }
 
 std::vector<std::string> BatchLauncher::command(const plan::Step& step) const {
-  std::vector<std::string> program = {step.exe};
-  program.insert(program.end(), step.args.begin(), step.args.end());
-  StepInfo i{step.res, {}};
+  StepInfo i{step.res, {}, step.setup};
   if (!step.batch) {  // a step of the allocation
     const auto* known = info(step.name);
     i.placement = known ? known->placement : Placement{{"<node>"}, false};
+    if (is_packed(step)) i.placement = Placement{{"<node>"}, false, true, 0};  // its nodes come when it starts
   }
+  return command_for(step, i);
+}
+
+std::vector<std::string> BatchLauncher::command_on(const plan::Step& step, const Grant& grant) const {
+  StepInfo i{step.res, placement_of(grant), step.setup};
+  if (grant.nodes.size() > 1) i.res.tasks_per_node = grant.tasks_per_node();
+  return command_for(step, i);
+}
+
+std::vector<std::string> BatchLauncher::command_for(const plan::Step& step, const StepInfo& i) const {
+  std::vector<std::string> program = {step.exe};
+  program.insert(program.end(), step.args.begin(), step.args.end());
   return launch(step.name, i, step.run_dir, program).argv;
 }
+
+std::vector<PoolNode> BatchLauncher::pool(const plan::Plan&) const { return placement_.pool; }
+
+bool BatchLauncher::packs(const plan::Step& step) const { return is_packed(step); }
 
 std::vector<std::string> BatchLauncher::database_command(int shard, const std::string& run_dir,
                                                          const std::vector<std::string>& inner) const {
@@ -174,7 +189,8 @@ BatchJob BatchLauncher::job_for(const std::string& name, const std::string& run_
   job.name = name;
   job.settings = settings;
   job.res = res;
-  job.setup = setup_;
+  const StepInfo* i = info(name);
+  job.setup = i ? i->setup : setup_;
   job.setup.insert(job.setup.end(), settings.setup.begin(), settings.setup.end());
   job.run_dir = run_dir;
   job.out = run_dir + "/" + name + ".out";
@@ -197,7 +213,20 @@ std::string BatchLauncher::batch_script(const plan::Step& step) const {
 // --- the whole experiment as one job ---------------------------------------------
 
 int BatchLauncher::experiment_nodes(const plan::Plan& plan) const {
-  return plan.batch && plan.batch->nodes ? *plan.batch->nodes : std::max(1, nodes_needed(plan));
+  if (plan.batch && plan.batch->nodes) return *plan.batch->nodes;
+  return std::max(1, nodes_needed(plan, cpus_per_node(plan, plan.batch.value_or(spec::BatchSettings{}))));
+}
+
+// The CPUs of a node of the queue the job goes to, when packed steps need sizing and
+// the scheduler can say (Slurm: sinfo); 0 otherwise: they then share one node.
+int BatchLauncher::cpus_per_node(const plan::Plan& plan, const spec::BatchSettings& settings) const {
+  bool packed = false;
+  for (const auto& s : plan.steps) packed = packed || is_packed(s);
+  const auto query = packed ? scheduler_->cpus_per_node_command(settings) : std::nullopt;
+  if (!query) return 0;
+  const int cpus = scheduler_->parse_cpus_per_node(runner_->run(*query, 20s));
+  if (cpus == 0 && log_) log_((*query)[0] + " did not say how many CPUs a node has; packed entities get one node");
+  return cpus;
 }
 
 std::string BatchLauncher::experiment_script_path(const plan::Plan& plan) const {

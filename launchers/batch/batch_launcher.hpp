@@ -31,6 +31,9 @@ class BatchLauncher : public Launcher {
   void release_allocation(const std::string& id) override;
 
   std::vector<std::string> command(const plan::Step& step) const override;
+  std::vector<std::string> command_on(const plan::Step& step, const Grant& grant) const override;
+  std::vector<PoolNode> pool(const plan::Plan& plan) const override;
+  bool packs(const plan::Step& step) const override;
   std::vector<std::string> database_command(int shard, const std::string& run_dir,
                                             const std::vector<std::string>& inner) const override;
   std::string batch_script(const plan::Step& step) const override;
@@ -57,8 +60,11 @@ class BatchLauncher : public Launcher {
   struct StepInfo {
     plan::Resources res;
     Placement placement;  // empty for a job of its own
+    std::vector<std::string> setup;  // its setup lines, for a job of its own
   };
   RankLauncher launcher_for(const plan::Resources& res, const Placement& placement) const;
+  std::vector<std::string> command_for(const plan::Step& step, const StepInfo& info) const;
+  int cpus_per_node(const plan::Plan& plan, const spec::BatchSettings& settings) const;
   StepLaunch launch(const std::string& name, const StepInfo& info, const std::string& run_dir,
                     const std::vector<std::string>& program) const;
   std::vector<std::string> record_step(const std::string& run_dir, const std::vector<std::string>& program) const;

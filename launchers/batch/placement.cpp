@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <set>
 
-#include "launchers/batch/allocation.hpp"
-
 namespace ssim::launchers {
 
 namespace {
@@ -15,72 +13,90 @@ int nodes_of(const plan::Resources& r) {
 }
 }  // namespace
 
-int nodes_needed(const plan::Plan& plan) {
-  int n = plan.database && !plan.database->batch ? plan.database->shards : 0;
-  int shared = 0;
-  for (const auto& s : plan.steps) {
-    if (!s.res.hosts.empty() || s.batch) continue;
-    if (s.res.exclusive) n += nodes_of(s.res);
-    else shared = std::max(shared, nodes_of(s.res));
-  }
-  return std::max(n, shared);
+Placement placement_of(const Grant& grant) {
+  return Placement{grant.nodes, false, true, grant.tasks_per_node()};
 }
 
-PlacementPlan place(const plan::Plan& plan, const std::vector<std::string>& allocation) {
+bool is_packed(const plan::Step& s) { return !s.batch && s.res.hosts.empty() && !s.res.exclusive; }
+
+int nodes_needed(const plan::Plan& plan, int cpus_per_node) {
+  int n = plan.database && !plan.database->batch ? plan.database->shards : 0;
+  int widest = 0;
+  std::vector<int> cpus;  // each packed step's, largest first
+  for (const auto& s : plan.steps) {
+    if (!s.res.hosts.empty() || s.batch) continue;
+    if (s.res.exclusive) {
+      n += nodes_of(s.res);
+    } else {
+      widest = std::max(widest, nodes_of(s.res));
+      cpus.push_back(std::max(1, s.res.ntasks) * cpus_per_task(s.res));
+    }
+  }
+  if (cpus.empty()) return n;
+  if (cpus_per_node <= 0) return n + widest;
+  std::sort(cpus.rbegin(), cpus.rend());
+  if (plan.max_running > 0 && static_cast<int>(cpus.size()) > plan.max_running) cpus.resize(plan.max_running);
+  long total = 0;
+  for (const int c : cpus) total += c;
+  return n + std::max(widest, static_cast<int>((total + cpus_per_node - 1) / cpus_per_node));
+}
+
+PlacementPlan place(const plan::Plan& plan, const Allocation& allocation) {
+  const auto& hosts = allocation.hosts;
   PlacementPlan out;
-  std::vector<std::string> free_nodes = allocation;
-  std::map<std::string, int> load;  // steps per node
+  std::vector<std::string> free_nodes = hosts;
   auto take = [&](int n, const std::string& who) {
     if (static_cast<int>(free_nodes.size()) < n) {
       throw PlacementError(who + " needs " + std::to_string(n) + " node(s) of its own, but only " +
                            std::to_string(free_nodes.size()) + " of the allocation's " +
-                           std::to_string(allocation.size()) + " (" + join_hosts(allocation) +
+                           std::to_string(hosts.size()) + " (" + join_hosts(hosts) +
                            ") are left; the experiment needs " + std::to_string(nodes_needed(plan)) +
-                           " nodes, or set exclusive: false to let steps share nodes");
+                           " nodes, or leave out exclusive: true and nodes: to pack steps by CPUs");
     }
     std::vector<std::string> got(free_nodes.begin(), free_nodes.begin() + n);
     free_nodes.erase(free_nodes.begin(), free_nodes.begin() + n);
-    for (const auto& g : got) load[g]++;
     return got;
   };
   if (plan.database && !plan.database->batch)
     for (int i = 0; i < plan.database->shards; ++i)
       out.database.push_back({take(1, "database shard " + std::to_string(i)), false});
 
-  std::set<std::string> in_allocation(allocation.begin(), allocation.end());
+  const std::set<std::string> in_allocation(hosts.begin(), hosts.end());
   for (const auto& s : plan.steps) {
     if (s.batch) continue;  // its own batch job, outside the allocation
-    Placement p;
     if (!s.res.hosts.empty()) {
+      Placement p;
       for (const auto& h : s.res.hosts) {
         if (!in_allocation.count(h))
           throw PlacementError(s.name + " is pinned to " + h + ", which is not in the allocation (" +
-                               join_hosts(allocation) + ")");
+                               join_hosts(hosts) + ")");
         p.nodes.push_back(h);
-        free_nodes.erase(std::remove(free_nodes.begin(), free_nodes.end(), h), free_nodes.end());
-        load[h]++;
       }
       p.shared = true;  // pinned steps may meet others there
+      out.steps[s.name] = p;
     } else if (s.res.exclusive) {
-      p.nodes = take(nodes_of(s.res), s.name);
-    } else {
-      // Shared: the least loaded nodes of the whole allocation.
-      const int n = nodes_of(s.res);
-      if (n > static_cast<int>(allocation.size()))
-        throw PlacementError(s.name + " needs " + std::to_string(n) + " nodes; the allocation has " +
-                             std::to_string(allocation.size()));
-      std::vector<std::string> order = allocation;
-      std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) { return load[a] < load[b]; });
-      p.nodes.assign(order.begin(), order.begin() + n);
-      for (const auto& h : p.nodes) load[h]++;
-      p.shared = true;
+      out.steps[s.name] = Placement{take(nodes_of(s.res), s.name), false};
     }
-    out.steps[s.name] = p;
   }
-  // Exclusive steps placed before a shared one on the same node must overlap too.
+  // A node someone is pinned to and that also holds a whole-node step: both overlap.
   for (auto& [name, p] : out.steps)
-    for (const auto& h : p.nodes)
-      if (load[h] > 1) p.shared = true;
+    for (const auto& [other, q] : out.steps)
+      if (other != name && (p.shared || q.shared))
+        for (const auto& h : p.nodes)
+          if (std::find(q.nodes.begin(), q.nodes.end(), h) != q.nodes.end()) p.shared = true;
+
+  for (const auto& h : free_nodes) {
+    const auto slots = allocation.slots.find(h);
+    out.pool.push_back({h, slots == allocation.slots.end() ? 0 : slots->second, std::nullopt});
+  }
+  const NodePool pool(out.pool);
+  for (const auto& s : plan.steps) {
+    if (!is_packed(s)) continue;
+    if (const std::string why = pool.never_fits(s.res); !why.empty())
+      throw PlacementError(s.name + ": " + why + " left by the database and whole-node steps (" +
+                           (free_nodes.empty() ? std::string("none") : join_hosts(free_nodes)) +
+                           "); the experiment needs " + std::to_string(nodes_needed(plan)) + " nodes or more");
+  }
   return out;
 }
 

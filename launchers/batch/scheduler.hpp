@@ -87,9 +87,20 @@ class Scheduler {
     (void)id;
     return {};
   }
-  virtual std::vector<std::string> parse_allocation_hosts(const CommandResult& r) const {
+  // The allocation's nodes (and CPUs per node when known); no hosts when unreadable.
+  virtual Allocation parse_allocation(const std::string& id, const CommandResult& r) const {
     (void)r;
-    return {};
+    return Allocation{id, {}, {}};
+  }
+  // For `ssim run --batch` and `allocation:` sized by CPUs: the query for the CPUs of
+  // one node of the queue (the smallest), or nullopt when the scheduler has none.
+  virtual std::optional<std::vector<std::string>> cpus_per_node_command(const spec::BatchSettings& settings) const {
+    (void)settings;
+    return std::nullopt;
+  }
+  virtual int parse_cpus_per_node(const CommandResult& r) const {
+    (void)r;
+    return 0;
   }
   // How to run inside a job of this scheduler, for messages.
   virtual std::string allocation_hint() const = 0;

@@ -4,6 +4,8 @@
 #define BOOST_POSIX_HAS_VFORK 1
 #include "launchers/local/local_launcher.hpp"
 
+#include "launchers/local/local_devices.hpp"
+
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -45,6 +47,16 @@ LocalLauncher::LocalLauncher(std::string supervisor)
 
 std::vector<std::string> LocalLauncher::command(const plan::Step& step) const {
   return local_command(step, host_, supervisor_);
+}
+
+std::vector<PoolNode> LocalLauncher::pool(const plan::Plan& plan) const {
+  PoolNode node{"localhost", plan.oversubscribe ? 0 : local_cpus(), std::nullopt};
+  for (const auto& s : plan.steps)
+    if (s.res.gpus_per_task > 0) {
+      node.gpus = detect_gpus().ids;
+      break;
+    }
+  return {node};
 }
 
 namespace {

@@ -18,6 +18,10 @@ class LocalLauncher : public Launcher {
   explicit LocalLauncher(std::string supervisor = default_supervisor());
   std::string name() const override { return "local"; }
   std::vector<std::string> command(const plan::Step& step) const override;
+  // This machine, one node: its CPUs (not counted with experiment.oversubscribe) and,
+  // when an entity asks for GPUs, its devices.
+  std::vector<PoolNode> pool(const plan::Plan& plan) const override;
+  bool packs(const plan::Step&) const override { return true; }
   std::vector<JobRef> start(std::span<const LaunchRequest> requests) override;
   std::vector<JobStatus> poll(std::span<const JobRef> jobs) override;
   void cancel(std::span<const JobRef> jobs, bool force) override;

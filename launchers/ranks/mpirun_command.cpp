@@ -11,7 +11,9 @@ namespace {
 void slurm_view(std::vector<std::string>& argv, const Placement& p, const RankContext& c, const plan::Resources& res,
                 plan::Env& env) {
   std::string srun_args = "--nodelist=" + join_hosts(p.nodes);
-  if (p.shared) srun_args += " --overlap";
+  // Its daemons hold one CPU per node; a packed step's ranks use the CPUs ssim counted
+  // for them, so the daemons overlap rather than wait for whole nodes.
+  if (p.shared || p.packed) srun_args += " --overlap";
   argv.insert(argv.end(), {"--mca", "plm_slurm_args", srun_args});
   const std::string nodes = join_hosts(p.nodes);
   const std::string n = std::to_string(p.nodes.size());

@@ -22,8 +22,12 @@ std::vector<std::string> srun_command(const std::string& job_id, const std::stri
   if (res.cpus_per_task) argv.push_back("--cpus-per-task=" + std::to_string(res.cpus_per_task));
   if (res.gpus_per_task) argv.push_back("--gpus-per-task=" + std::to_string(res.gpus_per_task));
   if (!res.time.empty()) argv.push_back("--time=" + res.time);
-  // Since Slurm 21.08 steps get exclusive CPUs; steps sharing nodes must say --overlap.
-  if (placement.shared) argv.push_back("--overlap");
+  // Since Slurm 21.08 a step gets every CPU of its nodes. A packed step asks for only
+  // its own (--exact) and for none of the job's memory (--mem=0: the job's limit still
+  // applies), so steps ssim packed side by side start at once; steps that share
+  // CPUs on purpose (hosts:) say --overlap.
+  if (placement.packed) argv.insert(argv.end(), {"--exact", "--mem=0"});
+  else if (placement.shared) argv.push_back("--overlap");
   // Debian's Open MPI speaks PMIx, not PMI-2.
   const bool mpi = res.mpi == plan::MpiKind::Srun || (res.mpi == plan::MpiKind::Auto && res.ntasks > 1);
   if (mpi) argv.push_back("--mpi=pmix");

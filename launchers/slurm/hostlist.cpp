@@ -1,3 +1,4 @@
+#include <cctype>
 #include "launchers/slurm/hostlist.hpp"
 
 #include <cstdio>
@@ -72,6 +73,36 @@ void expand_item(const std::string& item, const std::string& list, std::vector<s
 std::vector<std::string> expand_hostlist(const std::string& list) {
   std::vector<std::string> out;
   for (const auto& item : top_level_items(list)) expand_item(item, list, out);
+  return out;
+}
+
+std::vector<int> expand_counts(const std::string& list) {
+  std::vector<int> out;
+  size_t i = 0;
+  auto number = [&](const char* what) {
+    size_t j = i;
+    while (j < list.size() && std::isdigit(static_cast<unsigned char>(list[j]))) ++j;
+    if (j == i || j - i > 6) throw std::invalid_argument(std::string("expected ") + what + " in \"" + list + "\"");
+    const int n = std::stoi(list.substr(i, j - i));
+    i = j;
+    return n;
+  };
+  while (i < list.size()) {
+    const int count = number("a CPU count");
+    int times = 1;
+    if (list.compare(i, 2, "(x") == 0) {
+      i += 2;
+      times = number("a repeat count");
+      if (i >= list.size() || list[i] != ')') throw std::invalid_argument("unclosed ( in \"" + list + "\"");
+      ++i;
+    }
+    if (times > 100000) throw std::invalid_argument("too many nodes in \"" + list + "\"");
+    out.insert(out.end(), times, count);
+    if (i < list.size()) {
+      if (list[i] != ',') throw std::invalid_argument("unexpected '" + std::string(1, list[i]) + "' in \"" + list + "\"");
+      ++i;
+    }
+  }
   return out;
 }
 

@@ -10,4 +10,8 @@ namespace ssim::launchers::slurm {
 // multiply out. Throws std::invalid_argument for malformed input.
 std::vector<std::string> expand_hostlist(const std::string& list);
 
+// Expands SLURM_JOB_CPUS_PER_NODE: "32(x2),16" -> 32 32 16. Throws
+// std::invalid_argument for malformed input.
+std::vector<int> expand_counts(const std::string& list);
+
 }  // namespace ssim::launchers::slurm

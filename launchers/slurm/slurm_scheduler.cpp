@@ -5,6 +5,7 @@
 #include "launchers/slurm/sacct.hpp"
 #include "launchers/slurm/sbatch_script.hpp"
 
+#include <sstream>
 #include <stdexcept>
 
 #include "lib/util/errors.hpp"
@@ -27,7 +28,18 @@ std::optional<Allocation> SlurmScheduler::current_allocation(const Getenv& geten
   if (!id || !*id) return std::nullopt;
   const char* nodes = getenv("SLURM_JOB_NODELIST");
   if (!nodes) nodes = getenv("SLURM_NODELIST");
-  return Allocation{id, nodes ? hosts_of(nodes, "SLURM_JOB_NODELIST") : std::vector<std::string>{}, {}};
+  Allocation a{id, nodes ? hosts_of(nodes, "SLURM_JOB_NODELIST") : std::vector<std::string>{}, {}};
+  // The CPUs the job has on each node, in node-list order ("32(x2),16").
+  if (const char* cpus = getenv("SLURM_JOB_CPUS_PER_NODE")) {
+    try {
+      const auto counts = expand_counts(cpus);
+      if (counts.size() == a.hosts.size())
+        for (size_t i = 0; i < counts.size(); ++i) a.slots[a.hosts[i]] = counts[i];
+    } catch (const std::invalid_argument&) {
+      // not counted: packed steps are spread instead
+    }
+  }
+  return a;
 }
 
 std::string SlurmScheduler::render_script(const BatchJob& job) const { return sbatch_script(job); }
@@ -94,13 +106,48 @@ std::string SlurmScheduler::allocation_id_from_output(const CommandResult& r) co
 }
 
 std::vector<std::string> SlurmScheduler::allocation_hosts_command(const std::string& id) const {
-  return {"squeue", "-h", "-j", id, "-o", "%N"};
+  return {"squeue", "-h", "-j", id, "-o", "%N|%C"};
 }
 
-std::vector<std::string> SlurmScheduler::parse_allocation_hosts(const CommandResult& r) const {
-  const std::string list = first_line(r.out);
-  if (r.exit_code != 0 || list.empty()) return {};
-  return hosts_of(list, "squeue's node list");
+// "n[1-4]|16": the nodes and the job's CPUs. ssim asks for whole nodes (salloc
+// --exclusive), so on a partition of equal nodes each has CPUs / nodes.
+Allocation SlurmScheduler::parse_allocation(const std::string& id, const CommandResult& r) const {
+  Allocation a{id, {}, {}};
+  const std::string line = first_line(r.out);
+  if (r.exit_code != 0 || line.empty()) return a;
+  const size_t bar = line.find('|');
+  a.hosts = hosts_of(line.substr(0, bar), "squeue's node list");
+  if (bar != std::string::npos && !a.hosts.empty()) {
+    try {
+      const int cpus = std::stoi(line.substr(bar + 1)) / static_cast<int>(a.hosts.size());
+      if (cpus > 0)
+        for (const auto& h : a.hosts) a.slots[h] = cpus;
+    } catch (const std::exception&) {
+    }
+  }
+  return a;
+}
+
+std::optional<std::vector<std::string>> SlurmScheduler::cpus_per_node_command(const spec::BatchSettings& s) const {
+  std::vector<std::string> argv = {"sinfo", "--noheader", "-o", "%c"};
+  if (!s.queue.empty()) argv.push_back("--partition=" + s.queue);
+  return argv;
+}
+
+// One line per group of nodes with the same CPUs; the smallest is what every node has.
+int SlurmScheduler::parse_cpus_per_node(const CommandResult& r) const {
+  if (r.exit_code != 0) return 0;
+  int least = 0;
+  std::istringstream in(r.out);
+  std::string line;
+  while (std::getline(in, line)) {
+    try {
+      const int c = std::stoi(line);
+      if (c > 0 && (least == 0 || c < least)) least = c;
+    } catch (const std::exception&) {
+    }
+  }
+  return least;
 }
 
 }  // namespace ssim::launchers::slurm

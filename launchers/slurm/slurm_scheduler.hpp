@@ -25,7 +25,9 @@ class SlurmScheduler : public Scheduler {
                                                              int nodes) const override;
   std::string allocation_id_from_output(const CommandResult& r) const override;
   std::vector<std::string> allocation_hosts_command(const std::string& id) const override;
-  std::vector<std::string> parse_allocation_hosts(const CommandResult& r) const override;
+  Allocation parse_allocation(const std::string& id, const CommandResult& r) const override;
+  std::optional<std::vector<std::string>> cpus_per_node_command(const spec::BatchSettings& settings) const override;
+  int parse_cpus_per_node(const CommandResult& r) const override;
   std::string allocation_hint() const override {
     return "run ssim inside salloc or sbatch, give the experiment an allocation: section, or give every "
            "entity a batch: section";

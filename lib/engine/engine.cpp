@@ -29,11 +29,21 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launchers::Lau
     : plan_(plan), m_(manifest), launcher_(launcher), progress_(&progress), log_(std::move(log)),
       signal_fd_(signal_fd) {
   for (const auto& s : plan_.steps) steps_[s.name] = &s;
-  binds_gpus_ = launcher_.name() == "local";
-  if (binds_gpus_) {
-    bool any = false;
-    for (const auto& s : plan_.steps) any = any || s.res.gpus_per_task > 0;
-    if (any) gpus_ = GpuPool::detect();
+  bool packs = false;
+  for (const auto& s : plan_.steps) packs = packs || launcher_.packs(s);
+  if (packs) pool_ = launchers::NodePool(launcher_.pool(plan_));
+  for (const auto& s : plan_.steps) {
+    if (pool_.empty() || !launcher_.packs(s)) continue;
+    plan::Resources ask = s.res;
+    // Bigger than the whole machine (the local launcher; an allocation refuses it
+    // before anything starts): it runs alone, on all of it.
+    if (!pool_.never_fits(ask).empty() && pool_.nodes().size() == 1) {
+      ask.gpus_per_task *= std::max(1, ask.ntasks);
+      ask.ntasks = 1, ask.tasks_per_node = 0, ask.nodes = 0;
+      ask.cpus_per_task = std::max(1, pool_.nodes()[0].cpus);
+      log_->info("{} asks for more CPUs than the {} here: it runs alone", s.name, pool_.nodes()[0].cpus);
+    }
+    asks_[s.name] = ask;
   }
   launcher_.set_log([log = log_](const std::string& line) { log->warn("{}", line); });
 }
@@ -63,7 +73,7 @@ bool Engine::start_ready() {
   for (const auto& r : m_.entities)
     if (!is_database(r) && !is_outer_batch(r) && (r.status == Status::Pending || r.status == Status::Running)) ++running;
   const int room = plan_.max_running > 0 ? plan_.max_running : INT_MAX;
-  throttled_ = false;
+  throttled_ = throttled_by_room_ = false;
   while (again) {  // a cancellation can make a later entity cancellable in the same pass
     again = false;
     for (auto& r : m_.entities) {
@@ -92,8 +102,8 @@ bool Engine::start_ready() {
         throttled_ = true;  // waits for a free slot
         continue;
       }
-      if (const int n = gpus_needed(r); n > 0 && !gpus_.take(r.name, n)) {
-        throttled_ = true;  // waits for its GPUs
+      if (!take_room(r)) {
+        throttled_ = throttled_by_room_ = true;  // waits for CPUs or GPUs
         continue;
       }
       to_start.push_back(&r);
@@ -125,14 +135,15 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
       req.batch = plan_.database->batch;
     } else {
       const plan::Step& step = *steps_.at(r->name);
-      req.argv = launchers::step_argv(plan_, launcher_, step);
+      const launchers::Grant* grant = pool_.held_by(r->name);
+      req.argv = launchers::step_argv(launcher_, step, grant);
       req.env = step.env;
       req.batch = step.batch;
       req.time_limit = plan::time_seconds(step.res.time);
-      if (const auto* ids = gpus_.held_by(r->name)) {
+      if (grant && !grant->all_gpus().empty()) {
         // Its own devices, for CUDA and ROCm alike (under mpirun each rank narrows them).
         std::string list;
-        for (const auto& id : *ids) list += (list.empty() ? "" : ",") + id;
+        for (const auto& id : grant->all_gpus()) list += (list.empty() ? "" : ",") + id;
         for (const char* var : {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"})
           req.env.emplace_back(var, list);
       }
@@ -193,21 +204,21 @@ bool Engine::poll() {
     progress_->event(r.name + " " + describe(r));
   });
   const bool retried = schedule_retries();
-  release_gpus();
+  release_room();
   return retried || changed;
 }
 
-int Engine::gpus_needed(const state::EntityRecord& r) const {
-  if (!binds_gpus_) return 0;
-  const auto it = steps_.find(r.name);
-  return it == steps_.end() ? 0 : it->second->res.gpus_per_task * it->second->res.ntasks;
+// A packed step starts only with room of its own on the pool's nodes.
+bool Engine::take_room(const state::EntityRecord& r) {
+  const auto it = asks_.find(r.name);
+  return it == asks_.end() || pool_.take(r.name, it->second).has_value();
 }
 
-// An entity that ended (or waits to be retried) gives its devices back.
-void Engine::release_gpus() {
-  for (const auto& name : gpus_.holders()) {
+// An entity that ended (or waits to be retried) gives its CPUs and devices back.
+void Engine::release_room() {
+  for (const auto& name : pool_.holders()) {
     const auto* r = m_.find(name);
-    if (!r || state::is_terminal(r->status) || r->status == Status::New) gpus_.release(name);
+    if (!r || state::is_terminal(r->status) || r->status == Status::New) pool_.release(name);
   }
 }
 

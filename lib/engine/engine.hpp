@@ -9,7 +9,7 @@
 #include <spdlog/logger.h>
 
 #include "launchers/launcher.hpp"
-#include "lib/engine/gpu_pool.hpp"
+#include "launchers/node_pool.hpp"
 #include "lib/engine/progress.hpp"
 #include "lib/plan/plan.hpp"
 #include "lib/state/manifest.hpp"
@@ -60,8 +60,8 @@ class Engine {
   void start_batch(const std::vector<state::EntityRecord*>& records);
   bool poll();
   bool schedule_retries();
-  int gpus_needed(const state::EntityRecord& r) const;
-  void release_gpus();
+  bool take_room(const state::EntityRecord& r);
+  void release_room();
   void interrupted(const std::string& why);
   void save();
   void report_counts();
@@ -82,8 +82,9 @@ class Engine {
   bool database_silent_ = false;
   bool save_failed_ = false;
   bool throttled_ = false;
-  GpuPool gpus_;              // local launcher: the devices entities are given
-  bool binds_gpus_ = false;   // the local launcher binds; schedulers bind themselves  // an entity is ready but experiment.max_running is reached  // a PING went unanswered (stopped or hung server)
+  bool throttled_by_room_ = false;  // an entity waits for CPUs or GPUs
+  launchers::NodePool pool_;        // where packed steps take their CPUs and GPUs
+  std::map<std::string, plan::Resources> asks_;  // what each packed step takes from pool_
   std::chrono::steady_clock::time_point next_ping_{};
   int polls_ = 0;
 };

@@ -114,6 +114,8 @@ struct Builder {
 
     s.batch = e.batch;
     s.retries = e.retries;
+    s.setup = plan.setup;
+    s.setup.insert(s.setup.end(), e.setup.begin(), e.setup.end());
     for (const auto& t : e.files.copy) s.copy.push_back(abs_path(t.value));
     for (const auto& t : e.files.symlink) s.symlink.push_back(abs_path(t.value));
     for (const auto& t : e.files.configure) s.configure.push_back(abs_path(t.value));
@@ -160,6 +162,7 @@ Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
   plan.launcher = context.launcher;
   plan.setup = spec.setup;
   plan.max_running = spec.max_running;
+  plan.oversubscribe = spec.oversubscribe;
   plan.allocation = spec.allocation;
   plan.batch = spec.batch;
   if (spec.orchestrator) {

@@ -23,7 +23,7 @@ struct Resources {
   int cpus_per_task = 0;
   int gpus_per_task = 0;
   std::string time;
-  bool exclusive = true;
+  bool exclusive = false;  // whole nodes (default: when nodes: is given)
   std::vector<std::string> hosts;
   MpiKind mpi = MpiKind::Auto;
   std::vector<std::pair<std::string, std::string>> launcher_args;
@@ -46,6 +46,7 @@ struct Step {
   Resources res;
   std::vector<std::string> after;  // step names that must complete with exit code 0 first
   int retries = 0;                 // reruns after a failure (not after a cancellation)
+  std::vector<std::string> setup;  // experiment.setup, then the entity's own setup lines
   std::optional<spec::BatchSettings> batch;
   std::map<std::string, std::string> params;  // for ;name; tags in configured files
   std::vector<std::string> copy, symlink, configure;  // absolute source paths
@@ -75,6 +76,7 @@ struct Plan {
   std::string launcher;  // resolved: local | slurm | pbs | lsf
   std::vector<std::string> setup;
   int max_running = 0;  // experiment.max_running (0: no limit)
+  bool oversubscribe = false;  // experiment.oversubscribe
   std::optional<spec::BatchSettings> allocation;
   std::optional<spec::BatchSettings> batch;
   std::optional<Database> database;

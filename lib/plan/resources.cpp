@@ -76,7 +76,7 @@ long time_seconds(const std::string& time) {
 Resources resolve_resources(const std::string& file, const std::string& field,
                             const spec::RunSettings& run, const Lookup& lookup) {
   Resources res;
-  bool ntasks_given = false;
+  bool ntasks_given = false, exclusive_given = false;
   for (const auto& [key, raw] : run.fields) {
     const std::string sub = spec::join_field(field, key);
     const std::string v = substitute_at(file, sub, raw, lookup);
@@ -93,6 +93,7 @@ Resources resolve_resources(const std::string& file, const std::string& field,
                             spec::printable(v) + "\"");
       res.time = v;
     } else if (key == "exclusive") {
+      exclusive_given = true;
       if (v == "true" || v == "yes") res.exclusive = true;
       else if (v == "false" || v == "no") res.exclusive = false;
       else throw SpecError(file, raw.loc, sub, "expected true or false, got \"" + v + "\"");
@@ -102,6 +103,8 @@ Resources resolve_resources(const std::string& file, const std::string& field,
     res.hosts.push_back(substitute_at(file, spec::index_field(field + ".hosts", i), run.hosts[i], lookup));
   for (const auto& [key, raw] : run.launcher_args)
     res.launcher_args.emplace_back(key, substitute_at(file, field + ".launcher_args." + key, raw, lookup));
+  // Whole nodes when asked for, or when `nodes:` is; otherwise packed by CPUs.
+  if (!exclusive_given) res.exclusive = res.nodes > 0;
   // nodes x tasks_per_node gives ntasks when ntasks itself is not written.
   if (!ntasks_given && res.nodes > 0 && res.tasks_per_node > 0)
     res.ntasks = res.nodes * res.tasks_per_node;

@@ -45,7 +45,7 @@ void read_experiment_section(const YamlReader& r, const YAML::Node& node, Experi
   const std::string field = "experiment";
   if (!node.IsMap())
     r.fail(node, field, "expected a mapping with at least a name, got " + YamlReader::describe(node));
-  r.expect_map(node, field, {"name", "path", "launcher", "env", "setup", "max_running"});
+  r.expect_map(node, field, {"name", "path", "launcher", "env", "setup", "max_running", "oversubscribe"});
   const YAML::Node name = node["name"];
   if (!name) r.fail(node, "experiment.name", "missing (every experiment needs a name)");
   spec.name = r.name(name, "experiment.name");
@@ -64,6 +64,7 @@ void read_experiment_section(const YamlReader& r, const YAML::Node& node, Experi
   if (auto n = node["setup"])
     for (auto& t : r.line_list(n, "experiment.setup")) spec.setup.push_back(std::move(t.value));
   if (auto n = node["max_running"]) spec.max_running = r.integer(n, "experiment.max_running", 1, 1000000);
+  if (auto n = node["oversubscribe"]) spec.oversubscribe = r.boolean(n, "experiment.oversubscribe");
 }
 
 void read_entities(const YamlReader& r, const YAML::Node& node, const std::string& field,

@@ -9,7 +9,7 @@ namespace {
 
 const std::vector<std::string> kModelKeys = {"name",  "exe",      "args",  "env",
                                              "params", "run",     "files", "incoming",
-                                             "after", "batch",    "key_prefixing", "retries"};
+                                             "after", "batch",    "key_prefixing", "retries", "setup"};
 const std::vector<std::string> kEnsembleOnlyKeys = {"replicas", "strategy", "samples", "seed"};
 
 Files read_files(const YamlReader& r, const YAML::Node& node, const std::string& field) {
@@ -113,6 +113,8 @@ Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::strin
   if (auto n = node["batch"]) e.batch = read_batch(r, n, f("batch"), true);
   if (auto n = node["key_prefixing"]) e.key_prefixing = r.boolean(n, f("key_prefixing"));
   if (auto n = node["retries"]) e.retries = r.integer(n, f("retries"), 0, 100);
+  if (auto n = node["setup"])
+    for (auto& t : r.line_list(n, f("setup"))) e.setup.push_back(std::move(t.value));
   if (kind == EntityKind::Model) return e;
 
   if (auto n = node["replicas"]) e.replicas = r.integer(n, f("replicas"), 1, 1000000);

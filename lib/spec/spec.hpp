@@ -78,6 +78,7 @@ struct Entity {
   std::optional<BatchSettings> batch;
   bool key_prefixing = false;
   int retries = 0;  // reruns of a failed entity (each member on its own)
+  std::vector<std::string> setup;  // shell lines before its program, after experiment.setup
   // Ensembles only.
   int replicas = 1;
   Strategy strategy = Strategy::AllPerm;
@@ -118,6 +119,7 @@ struct ExperimentSpec {
   TextMap env;
   std::vector<std::string> setup;
   int max_running = 0;  // entities running at once, at most (0: no limit)
+  bool oversubscribe = false;  // local launcher: start entities whatever CPUs they need
   std::optional<BatchSettings> allocation;
   std::optional<BatchSettings> batch;
   std::optional<Orchestrator> orchestrator;

@@ -47,9 +47,25 @@ def launch_info():
 
 
 def _default_port():
-    # Every rank of one step must agree on it without talking: derive it from what they share.
+    # Every rank of one step must agree on it without talking: derive it from what they
+    # share. Below Linux's ephemeral ports (32768 and up), which any connection may hold.
     key = os.environ.get("SSIM_EXPERIMENT_ID", "") + os.environ.get("SSIM_ENTITY", "") + os.environ.get("SLURM_STEP_ID", "")
-    return 29500 + (sum(key.encode()) * 7919) % 20000
+    return 20000 + (sum(key.encode()) * 7919) % 12768
+
+
+def device_index(local_rank, device_count, env=None):
+    """The CUDA device this rank uses. When it was given devices of its own (ssim under
+    mpirun sets SSIM_RANK_GPUS; srun --gpus-per-task sets SLURM_GPUS_PER_TASK), its first.
+    When the ranks of a node share the node's devices, the one of its local rank; a rank
+    with none of its own is an error rather than a device shared with another rank."""
+    env = os.environ if env is None else env
+    if env.get("SSIM_RANK_GPUS") is not None or env.get("SLURM_GPUS_PER_TASK"):
+        return 0
+    if local_rank >= device_count:
+        raise RuntimeError(
+            f"local rank {local_rank} has no GPU of its own: {device_count} visible; "
+            "ask for run: {gpus_per_task: 1} so that each rank gets its own")
+    return local_rank
 
 
 def init_torch_distributed():
@@ -61,7 +77,7 @@ def init_torch_distributed():
 
     rank, size, local, addr, port = launch_info()
     if torch.cuda.is_available():
-        device = torch.device("cuda", local % torch.cuda.device_count())
+        device = torch.device("cuda", device_index(local, torch.cuda.device_count()))
         torch.cuda.set_device(device)
         backend = "nccl"
     else:

@@ -169,7 +169,8 @@ class NeverHang(SsimTestCase):
         self.assertFalse(alive(redis), "the stopped redis-server survived the run")
 
     def test_members_that_ended_before_a_stop_stay_completed(self):
-        self.write("experiment.yaml", "experiment:\n  name: m\nensembles:\n"
+        # All three at once, whatever the cores: oversubscribe.
+        self.write("experiment.yaml", "experiment:\n  name: m\n  oversubscribe: true\nensembles:\n"
                    "  - name: e\n    exe: /bin/sh\n    args: [-c, 'if [ $(i) = 0 ]; then sleep 60; else sleep 0.5; fi']\n"
                    "    params: {i: [0, 1, 2]}\n")
         run = self.run_until("m", "e_0")

@@ -1,5 +1,5 @@
 """Resources as HPC users expect them (issue #15), on the local launcher with real
-processes: setup lines before every step, run.time enforced, retries."""
+processes: setup lines before every step, run.time enforced, retries, CPUs and GPUs."""
 import json
 import os
 import time
@@ -23,11 +23,18 @@ models:
   - name: m
     exe: /bin/sh
     args: [-c, 'printf "%s|%s|%s\\n" "$GREETING" "$1" "$2"', sh, "two  spaces", "$(entity); rm -rf /"]
+  - name: own
+    setup: ['export GREETING="$GREETING again"']
+    exe: /bin/sh
+    args: [-c, 'echo "$GREETING"']
 """)
         self.ssim("run", "experiment.yaml", check=0)
         self.assertEqual(self.ssim("logs", "m", check=0).stdout, "hello|two  spaces|m; rm -rf /\n")
+        self.assertEqual(self.ssim("logs", "own", check=0).stdout, "hello again\n")  # its own lines come after
         dry = self.ssim("run", "experiment.yaml", "--dry-run", check=0).stdout
-        self.assertIn("/bin/sh -c 'export GREETING=hello", dry)
+        # The step script as /bin/sh runs it: the lines, then exec with the arguments quoted.
+        self.assertIn("  step script (/bin/sh):\n    export GREETING=hello\n    PATH=$PWD/tools:$PATH\n"
+                      "    exec /bin/sh -c 'printf \"%s|%s|%s\\n\" \"$GREETING\" \"$1\" \"$2\"' sh 'two  spaces' 'm; rm -rf /'\n", dry)
 
 
 class TimeLimit(SsimTestCase):
@@ -82,7 +89,7 @@ models:
   - {name: b, exe: /bin/sh, args: [-c, 'echo $$CUDA_VISIBLE_DEVICES; sleep 0.5'], run: {gpus_per_task: 1}}
   - name: ranks
     exe: /bin/sh
-    args: [-c, 'echo $$OMPI_COMM_WORLD_LOCAL_RANK $$CUDA_VISIBLE_DEVICES > rank.$$OMPI_COMM_WORLD_LOCAL_RANK']
+    args: [-c, 'echo $$OMPI_COMM_WORLD_LOCAL_RANK $$CUDA_VISIBLE_DEVICES $$SSIM_RANK_GPUS > rank.$$OMPI_COMM_WORLD_LOCAL_RANK']
     run: {ntasks: 2, gpus_per_task: 1, mpi: mpirun}
   - {name: cpu, exe: /bin/sh, args: [-c, 'echo "[$${CUDA_VISIBLE_DEVICES-unset}]"']}
 """)
@@ -95,6 +102,7 @@ models:
         ranks = [read(os.path.join(self.dir, f"gpu/ranks/rank.{r}")).split() for r in (0, 1)]
         self.assertEqual([r[0] for r in ranks], ["0", "1"])
         self.assertEqual(len({r[1] for r in ranks}), 2, ranks)  # one device each
+        self.assertEqual([r[1] for r in ranks], [r[2] for r in ranks])  # and ssim.distributed knows it
         self.assertEqual(self.ssim("logs", "cpu", check=0).stdout.strip(), "[unset]")
         # Three devices, four asked for: "ranks" waited until a or b gave theirs back.
         e = {x["name"]: x for x in json.loads(p.stdout)["entities"]}
@@ -108,6 +116,52 @@ models:
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("asks for 3 GPU(s); this machine offers 2 (SSIM_GPUS=0,1)", p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "toomany")))
+
+
+class DistributedDevice(unittest.TestCase):
+    """ssim.distributed picks the device a rank was given, never rank % device_count."""
+
+    def test_a_rank_uses_its_own_device_or_refuses_to_share_one(self):
+        from ssim.distributed import device_index
+        self.assertEqual(device_index(1, 1, {"SSIM_RANK_GPUS": "3"}), 0)  # ssim narrowed it to its own
+        self.assertEqual(device_index(3, 1, {"SLURM_GPUS_PER_TASK": "1"}), 0)
+        self.assertEqual(device_index(1, 2, {}), 1)  # the node's devices, shared by local rank
+        with self.assertRaisesRegex(RuntimeError, "local rank 2 has no GPU of its own"):
+            device_index(2, 2, {})
+
+
+class Cpus(SsimTestCase):
+    """The local launcher starts entities only while their CPUs fit (SSIM_CPUS here)."""
+
+    EXPERIMENT = """
+experiment: {{name: cpus{extra}}}
+ensembles:
+  - name: e
+    exe: /bin/sh
+    args: [-c, 'sleep 0.4']
+    replicas: 4
+models:
+  - {{name: wide, exe: /bin/sh, args: [-c, 'sleep 0.4'], run: {{cpus_per_task: 2}}}}
+  - {{name: huge, exe: /bin/sh, args: [-c, 'sleep 0.4'], run: {{ntasks: 3, mpi: none}}}}
+"""
+
+    def cpus_in_use(self, extra):
+        """Runs the experiment and returns the most CPUs its entities held at one moment."""
+        self.env["SSIM_CPUS"] = "2"
+        self.write("experiment.yaml", self.EXPERIMENT.format(extra=extra))
+        p = self.ssim("run", "experiment.yaml", "--json", "--overwrite", timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        e = [x for x in json.loads(p.stdout)["entities"] if x["type"] != "database"]
+        cpus = {"wide": 2, "huge": 2}  # huge asks for 3 of the 2 there are: it runs alone, on both
+        most = 0
+        for x in e:
+            at = x["start"] + 0.05  # a moment inside x's run; who else runs then?
+            most = max(most, sum(cpus.get(y["name"], 1) for y in e if y["start"] <= at < y["end"]))
+        return most
+
+    def test_entities_wait_for_cpus_unless_oversubscribe_is_asked(self):
+        self.assertEqual(self.cpus_in_use(""), 2)
+        self.assertGreater(self.cpus_in_use(", oversubscribe: true"), 2)
 
 
 class Retries(SsimTestCase):

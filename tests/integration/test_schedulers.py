@@ -59,8 +59,9 @@ ensembles:
     key_prefixing: true
     exe: /bin/sh
     args: [-c, 'H=$${{SSDB%:*}}; P=$${{SSDB#*:}}; redis-cli -h $$H -p $$P --no-auth-warning -a "$$SSDB_PASSWORD" SET $$SSKEYOUT.k v >/dev/null && {WHERE}']
+    run: {{exclusive: true}}
 models:
-  - {{name: trainer, exe: /bin/sh, args: [-c, '{WHERE}'], incoming: [producer], after: [producer]}}
+  - {{name: trainer, exe: /bin/sh, args: [-c, '{WHERE}'], incoming: [producer], after: [producer], run: {{exclusive: true}}}}
 """, name="seed")
         self.ssim("run", "experiment.yaml", check=0, timeout=120)
         got = {n: self.run_for_host(n) for n in ("producer_0", "producer_1", "trainer")}
@@ -133,11 +134,12 @@ models:
         except AssertionError:
             err = os.path.join(self.dir, "whole/.ssim/batch.err")
             raise AssertionError(self.ssim("status").stdout + (open(err).read() if os.path.exists(err) else "no batch.err"))
-        self.assertEqual(sorted(self.run_for_host(n) for n in ("p_0", "p_1")), self.hosts[1:3])
+        # The database's node and one more, where the two members are packed.
+        self.assertEqual(sorted(self.run_for_host(n) for n in ("p_0", "p_1")), [self.hosts[1]] * 2)
 
     def test_plan_that_does_not_fit_is_refused_before_anything_is_submitted(self):
         self.allocate(2)
-        self.yaml("ensembles:\n  - {name: e, exe: /bin/true, replicas: 3}\n", name="big")
+        self.yaml("ensembles:\n  - {name: e, exe: /bin/true, replicas: 3, run: {exclusive: true}}\n", name="big")
         before = self.queue_size()
         p = self.ssim("run", "experiment.yaml", check=2)
         self.assertIn("does not fit", p.stderr)
@@ -172,8 +174,9 @@ class Slurm(Schedulers, SsimTestCase):
         p = sh(["salloc", f"-N{nodes}", "--exclusive", "--no-shell", "-J", f"ssim-test-{os.getpid()}"])
         job = re.search(r"Granted job allocation (\d+)", p.stderr).group(1)
         self.addCleanup(self.cancel, job)
-        nodelist = sh(["squeue", "-h", "-j", job, "-o", "%N"]).stdout.strip()
-        self.env.update(SLURM_JOB_ID=job, SLURM_JOB_NODELIST=nodelist, OMPI_MCA_btl="^vader")
+        nodelist, cpus = sh(["squeue", "-h", "-j", job, "-o", "%N %C"]).stdout.split()
+        self.env.update(SLURM_JOB_ID=job, SLURM_JOB_NODELIST=nodelist, OMPI_MCA_btl="^vader",
+                        SLURM_JOB_CPUS_PER_NODE=f"{int(cpus) // nodes}(x{nodes})")
 
     def cancel(self, job):
         sh(["scancel", job], check=False)
@@ -241,6 +244,21 @@ class Fake(Schedulers):
 
     def cancel(self, job):
         sh([self.kill_command, job], env=self.env, check=False)
+
+    def test_steps_are_packed_by_the_slots_the_job_has(self):
+        # Holder jobs have one slot per host: the database takes the first, and four
+        # one-task members share the other two, two at a time.
+        self.allocate(3)
+        port = free_port()
+        self.yaml(f"orchestrator: {{port: {port}}}\nensembles:\n"
+                  f"  - {{name: m, exe: /bin/sh, args: [-c, '{WHERE}; sleep 0.3'], replicas: 4}}\n", name="packed")
+        self.ssim("run", "experiment.yaml", check=0, timeout=120)
+        _, s = self.status()
+        members = [s[f"m_{i}"] for i in range(4)]
+        self.assertEqual({self.run_for_host(f"m_{i}") for i in range(4)}, set(self.hosts[1:3]))
+        for m in members:
+            beside = [o for o in members if o["start"] <= m["start"] + 0.05 < o["end"]]
+            self.assertLessEqual(len(beside), 2, members)
 
 
 class Pbs(Fake, SsimTestCase):

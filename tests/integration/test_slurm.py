@@ -26,8 +26,8 @@ def cluster_up():
         return False
 
 
-def sacct(ids):
-    out = sh("sacct", "--parsable2", "--noheader", "--format=JobID,JobName,State,ExitCode,NodeList", "-j", ",".join(ids)).stdout
+def sacct(ids, fields="JobID,JobName,State,ExitCode,NodeList"):
+    out = sh("sacct", "--parsable2", "--noheader", f"--format={fields}", "-j", ",".join(ids)).stdout
     return {line.split("|")[0]: line.split("|") for line in out.splitlines() if line}
 
 
@@ -43,8 +43,10 @@ class Slurm(SsimTestCase):
         p = sh("salloc", f"-N{nodes}", "--exclusive", "--no-shell", "-J", name)
         job = re.search(r"Granted job allocation (\d+)", p.stderr).group(1)
         self.addCleanup(sh, "scancel", job, check=False)
-        nodelist = sh("squeue", "-h", "-j", job, "-o", "%N").stdout.strip()
-        self.env.update(SLURM_JOB_ID=job, SLURM_JOB_NODELIST=nodelist)
+        nodelist, cpus = sh("squeue", "-h", "-j", job, "-o", "%N %C").stdout.split()
+        # What a shell inside the allocation sees (every node of this cluster is alike).
+        self.env.update(SLURM_JOB_ID=job, SLURM_JOB_NODELIST=nodelist,
+                        SLURM_JOB_CPUS_PER_NODE=f"{int(cpus) // nodes}(x{nodes})")
         return job
 
     def test_seed_layout_inside_an_allocation(self):
@@ -59,8 +61,9 @@ ensembles:
     key_prefixing: true
     exe: /bin/sh
     args: [-c, 'H=$${{SSDB%:*}}; P=$${{SSDB#*:}}; redis-cli -h $$H -p $$P --no-auth-warning -a "$$SSDB_PASSWORD" SET $$SSKEYOUT.k v']
+    run: {{exclusive: true}}
 models:
-  - {{name: trainer, exe: /bin/sh, args: [-c, 'echo $$SLURMD_NODENAME'], incoming: [producer]}}
+  - {{name: trainer, exe: /bin/sh, args: [-c, 'echo $$SLURMD_NODENAME'], incoming: [producer], run: {{nodes: 1}}}}
 """)
         dry = self.ssim("run", "experiment.yaml", "--dry-run", check=0).stdout
         self.assertIn("--nodelist=n4", dry)
@@ -75,6 +78,33 @@ models:
         for step in steps.values():
             self.assertEqual(acct[step][2], "COMPLETED")
         self.assertEqual(self.ssim("logs", "trainer", check=0).stdout, "n4\n")
+
+    def test_packed_steps_get_their_own_cpus_on_shared_nodes(self):
+        # 2 nodes of 4 CPUs; the database takes n1. Six one-CPU members and a 3-task model
+        # need 9 CPUs: packed on n2, at most 4 CPUs at once, each step its own.
+        self.allocate(2)
+        port = free_port()
+        self.write("experiment.yaml", f"""
+experiment: {{name: packed, launcher: slurm}}
+orchestrator: {{port: {port}}}
+ensembles:
+  - {{name: m, exe: /bin/sleep, args: ["1"], replicas: 6}}
+models:
+  - {{name: wide, exe: /bin/sleep, args: ["1"], run: {{ntasks: 3, mpi: none}}}}
+""")
+        self.ssim("run", "experiment.yaml", check=0, timeout=120)
+        _, s = self.status()
+        steps = {name: e["native_id"] for name, e in s.items() if name != "orchestrator"}
+        acct = sacct(steps.values(), "JobID,AllocCPUS,NodeList,Start,End,State")
+        for name, step in steps.items():
+            _, cpus, node, _, _, state = acct[step]
+            self.assertEqual((node, state), ("n2", "COMPLETED"), name)
+            self.assertEqual(int(cpus), 3 if name == "wide" else 1, name)
+        # sacct's times are whole seconds: count CPUs held at each start, by step.
+        spans = [(acct[st][3], acct[st][4], int(acct[st][1])) for st in steps.values()]
+        for t, _, _ in spans:
+            held = sum(c for a, b, c in spans if a <= t < b)
+            self.assertLessEqual(held, 4, spans)
 
     def test_mpi_steps_with_pmix_and_with_mpirun(self):
         self.allocate(4)
@@ -133,7 +163,8 @@ ensembles:
         job = re.search(r"batch job (\d+)", p.stderr).group(1)
         self.addCleanup(sh, "scancel", job, check=False)
         with open(os.path.join(self.dir, "whole/.ssim/batch.sbatch")) as f:
-            self.assertIn("#SBATCH --nodes=3", f.read())
+            # The database's node, and one of 4 CPUs (sinfo) for the two packed members.
+            self.assertIn("#SBATCH --nodes=2", f.read())
         _, s = self.status()
         self.assertEqual(s["batch"]["native_id"], job)
 
@@ -141,7 +172,7 @@ ensembles:
             _, s = self.status()
             return len(s) == 4 and all(e["status"] == "completed" for e in s.values())
         wait_for(finished, timeout=60, what="the batch job and its entities to complete")
-        self.assertEqual(sorted(self.ssim("logs", n, check=0).stdout for n in ("p_0", "p_1")), ["n2\n", "n3\n"])
+        self.assertEqual(sorted(self.ssim("logs", n, check=0).stdout for n in ("p_0", "p_1")), ["n2\n", "n2\n"])
 
     def test_streaming_example_on_the_cluster(self):
         yaml = os.path.join(EXAMPLES, "streaming/experiment_slurm.yaml")
@@ -188,16 +219,21 @@ ensembles:
     def test_plan_that_does_not_fit_is_refused_before_anything_runs(self):
         self.allocate(2)
         self.write("experiment.yaml", "experiment: {name: big, launcher: slurm}\n"
-                   "ensembles:\n  - {name: e, exe: /bin/true, replicas: 3}\n")
+                   "ensembles:\n  - {name: e, exe: /bin/true, replicas: 3, run: {exclusive: true}}\n")
         p = self.ssim("run", "experiment.yaml", check=2)
         self.assertIn("does not fit", p.stderr)
         self.assertIn("e_2 needs 1 node(s)", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "big")))
+        self.write("experiment.yaml", "experiment: {name: big, launcher: slurm}\n"
+                   "models:\n  - {name: w, exe: /bin/true, run: {ntasks: 9, mpi: none}}\n")
+        p = self.ssim("run", "experiment.yaml", check=2)
+        self.assertIn("w: 9 task(s) of 1 CPU(s) do not fit 2 node(s) of 4 CPUs", p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "big")))
 
     def test_allocation_requested_and_released(self):
         self.write("experiment.yaml", "experiment: {name: outside, launcher: slurm}\n"
                    "allocation: {nodes: 2, time: '00:10:00'}\n"
-                   "models:\n  - {name: a, exe: /bin/sh, args: [-c, 'echo $$SLURMD_NODENAME']}\n"
+                   "models:\n  - {name: a, exe: /bin/sh, args: [-c, 'echo $$SLURMD_NODENAME'], run: {exclusive: true}}\n"
                    "  - {name: b, exe: /bin/sh, args: [-c, 'echo $$SLURMD_NODENAME']}\n")
         self.ssim("run", "experiment.yaml", check=0)
         m = self.manifest("outside")

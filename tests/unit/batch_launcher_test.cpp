@@ -162,14 +162,19 @@ TEST_CASE("batch launcher: steps inside a PBS job go to their placed hosts") {
   std::vector<std::vector<std::string>> calls;
   BatchLauncher l(std::make_unique<pbs::PbsScheduler>(), std::make_unique<RecordedRunner>(&calls), "/s/ssim-supervise");
   const auto plan = test::plan_of("experiment: {name: seed}\norchestrator: {}\n"
-                                  "ensembles:\n  - {name: p, exe: sim, replicas: 2, run: {ntasks: 2}}\n"
-                                  "models:\n  - {name: t, exe: train}\n",
+                                  "ensembles:\n  - {name: p, exe: sim, replicas: 2, run: {ntasks: 2, exclusive: true}}\n"
+                                  "models:\n  - {name: t, exe: train, run: {ntasks: 3}}\n",
                                   dir.path.string());
-  l.set_allocation(plan, Allocation{"6.pbs-sim", {"h1", "h2", "h3", "h4"}, {}});
+  l.set_allocation(plan, Allocation{"6.pbs-sim", {"h1", "h2", "h3", "h4", "h5"}, {{"h4", 2}, {"h5", 2}}});
   CHECK(l.command(plan.steps[0]) ==
         std::vector<std::string>{"mpirun", "-np", "2", "--allow-run-as-root", "--host", "h2:2", "sim"});
-  CHECK(l.command(plan.steps[2]) ==
-        std::vector<std::string>{"mpirun", "-np", "1", "--allow-run-as-root", "--host", "h4:1", "train"});
+  // Packed: the nodes the pool gave it when it starts, its tasks spread over them.
+  REQUIRE(l.pool(plan).size() == 2);
+  CHECK(l.pool(plan)[1].cpus == 2);
+  CHECK(l.packs(plan.steps[2]));
+  CHECK_FALSE(l.packs(plan.steps[0]));
+  CHECK(l.command_on(plan.steps[2], Grant{{"h4", "h5"}, {2, 1}, {{}, {}}}) ==
+        std::vector<std::string>{"mpirun", "-np", "3", "--allow-run-as-root", "--host", "h4:2,h5:2", "train"});
   CHECK(l.database_command(0, "/db", {"db"}) ==
         std::vector<std::string>{"mpirun", "-np", "1", "--allow-run-as-root", "--host", "h1:1", "db"});
   CHECK(calls.empty());
@@ -180,9 +185,10 @@ TEST_CASE("batch launcher: Slurm steps record their own JOB.STEP") {
   BatchLauncher l(std::make_unique<slurm::SlurmScheduler>(), std::make_unique<RecordedRunner>(&calls), "/s/sup");
   const auto plan = test::plan_of("experiment: {name: x}\nmodels:\n  - {name: m, exe: prog}\n");
   l.set_allocation(plan, Allocation{"12", {"n1"}, {}});
-  CHECK(l.command(plan.steps[0]) ==
+  // A packed step: only its own CPUs and none of the job's memory, so the next one starts too.
+  CHECK(l.command_on(plan.steps[0], Grant{{"n1"}, {1}, {{}}}) ==
         std::vector<std::string>{"srun", "--jobid=12", "--job-name=m", "--nodelist=n1", "--nodes=1", "--ntasks=1",
-                                 "--kill-on-bad-exit=1", "/s/sup", "--record-step", plan.steps[0].run_dir + "/.ssim-step",
+                                 "--kill-on-bad-exit=1", "--exact", "--mem=0", "/s/sup", "--record-step", plan.steps[0].run_dir + "/.ssim-step",
                                  "--id", "{SLURM_JOB_ID}.{SLURM_STEP_ID}", "--rank-var", "SLURM_PROCID", "--", "prog"});
 }
 

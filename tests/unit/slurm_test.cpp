@@ -7,6 +7,7 @@
 #include "launchers/ranks/srun_command.hpp"
 #include "launchers/slurm/sacct.hpp"
 #include "launchers/slurm/sbatch_script.hpp"
+#include "launchers/slurm/slurm_scheduler.hpp"
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
@@ -102,4 +103,29 @@ TEST_CASE("batch scripts: directives, resources, setup as written, the command q
   CHECK_THAT(s, Catch::Contains("module load pytorch\nexec srun python3 'a b' '$(rm -rf /)'\n"));
   job.settings.options = {{"comment", spec::Text{"a\nb", {}}}};
   CHECK_THROWS_AS(sbatch_script(job), ssim::UsageError);
+}
+
+TEST_CASE("slurm: CPUs per node of an allocation, from the job's environment and from squeue") {
+  CHECK(slurm::expand_counts("32(x2),16") == std::vector<int>{32, 32, 16});
+  CHECK(slurm::expand_counts("4") == std::vector<int>{4});
+  CHECK_THROWS_AS(slurm::expand_counts("4(x2"), std::invalid_argument);
+  CHECK_THROWS_AS(slurm::expand_counts("a"), std::invalid_argument);
+  const slurm::SlurmScheduler s;
+  std::map<std::string, std::string> env = {{"SLURM_JOB_ID", "7"}, {"SLURM_JOB_NODELIST", "n[1-3]"},
+                                            {"SLURM_JOB_CPUS_PER_NODE", "4(x2),2"}};
+  const auto getenv = [&](const char* n) -> const char* {
+    const auto it = env.find(n);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  const auto a = s.current_allocation(getenv, [](const std::string&) { return std::nullopt; });
+  REQUIRE(a);
+  CHECK(a->slots == std::map<std::string, int>{{"n1", 4}, {"n2", 4}, {"n3", 2}});
+  env["SLURM_JOB_CPUS_PER_NODE"] = "4(x2)";  // does not match the nodes: not counted
+  CHECK(s.current_allocation(getenv, [](const std::string&) { return std::nullopt; })->slots.empty());
+
+  const auto b = s.parse_allocation("9", CommandResult{0, "n[1-4]|16\n", ""});
+  CHECK(b.hosts.size() == 4);
+  CHECK(b.slots.at("n4") == 4);
+  CHECK(s.parse_cpus_per_node(CommandResult{0, "32\n16\n", ""}) == 16);
+  CHECK(s.parse_cpus_per_node(CommandResult{1, "", "sinfo: error"}) == 0);
 }

@@ -1,0 +1,64 @@
+#pragma once
+// The CPUs and GPUs of the nodes ssim may place packed steps on, and who holds which:
+// the local machine (one node), or the nodes of an allocation that the database and
+// whole-node steps leave free. A step is given room only when all its tasks fit, so a
+// freed node is taken by the next step that fits, and nothing is oversubscribed unless
+// the pool says its CPUs are unlimited. Pure: no processes, unit-tested.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lib/plan/plan.hpp"
+
+namespace ssim::launchers {
+
+struct PoolNode {
+  std::string name;
+  int cpus = 0;                                  // 0: not counted (oversubscription allowed, or not known)
+  std::optional<std::vector<std::string>> gpus;  // device ids; nullopt: not counted
+};
+
+// Where a step's tasks go: tasks[i] on nodes[i], and the device ids it holds.
+struct Grant {
+  std::vector<std::string> nodes;
+  std::vector<int> tasks;
+  std::vector<std::vector<std::string>> gpus;  // per node, when the pool counts them
+  int tasks_per_node() const;                  // the most on one node
+  std::vector<std::string> all_gpus() const;
+};
+
+// CPUs a step's tasks each take (cpus_per_task, at least 1).
+int cpus_per_task(const plan::Resources& res);
+
+class NodePool {
+ public:
+  explicit NodePool(std::vector<PoolNode> nodes = {});
+
+  bool empty() const { return nodes_.empty(); }
+  const std::vector<PoolNode>& nodes() const { return nodes_; }
+  // Room for `res` (ntasks, cpus_per_task, gpus_per_task, tasks_per_node), or nullopt
+  // while it does not fit what is free. Nodes are filled in order (first fit), so
+  // small steps leave whole nodes to big ones; on nodes whose CPUs are not counted the
+  // least used comes first.
+  std::optional<Grant> take(const std::string& holder, const plan::Resources& res);
+  void release(const std::string& holder);
+  const Grant* held_by(const std::string& holder) const;
+  std::vector<std::string> holders() const;
+  // Why `res` could never fit, even with every node free; "" when it can.
+  std::string never_fits(const plan::Resources& res) const;
+
+ private:
+  struct Use {
+    int cpus = 0;
+    std::vector<std::string> free_gpus;
+  };
+  size_t index_of(const std::string& node) const;
+  std::optional<Grant> fit(const plan::Resources& res, const std::vector<Use>& use) const;
+  std::vector<PoolNode> nodes_;
+  std::vector<Use> use_;
+  std::map<std::string, Grant> held_;
+  std::map<std::string, int> held_cpus_;  // CPUs per task of each holder
+};
+
+}  // namespace ssim::launchers

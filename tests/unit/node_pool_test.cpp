@@ -1,0 +1,89 @@
+#include <catch2/catch.hpp>
+
+#include "launchers/node_pool.hpp"
+
+using namespace ssim;
+using namespace ssim::launchers;
+
+namespace {
+plan::Resources ask(int ntasks, int cpus = 1, int gpus = 0, int per_node = 0) {
+  plan::Resources r;
+  r.ntasks = ntasks, r.cpus_per_task = cpus, r.gpus_per_task = gpus, r.tasks_per_node = per_node;
+  return r;
+}
+NodePool nodes(int n, int cpus) {
+  std::vector<PoolNode> v;
+  for (int i = 1; i <= n; ++i) v.push_back({"n" + std::to_string(i), cpus, std::nullopt});
+  return NodePool(v);
+}
+}  // namespace
+
+TEST_CASE("node pool: 200 one-task members fill 32-core nodes one after another") {
+  auto pool = nodes(7, 32);
+  std::map<std::string, int> per_node;
+  for (int i = 0; i < 200; ++i) {
+    const auto g = pool.take("m" + std::to_string(i), ask(1));
+    REQUIRE(g);
+    per_node[g->nodes.at(0)]++;
+  }
+  CHECK(per_node["n1"] == 32);
+  CHECK(per_node["n6"] == 32);
+  CHECK(per_node["n7"] == 8);
+  CHECK(pool.take("m200", ask(25)) == std::nullopt);  // 24 CPUs left on n7
+  CHECK(pool.take("m200", ask(24)));
+}
+
+TEST_CASE("node pool: a step waits until its CPUs are free, and takes them at once after") {
+  auto pool = nodes(1, 2);
+  REQUIRE(pool.take("a", ask(2)));
+  CHECK_FALSE(pool.take("b", ask(1)));
+  pool.release("a");
+  const auto g = pool.take("b", ask(1, 2));
+  REQUIRE(g);
+  CHECK(g->nodes == std::vector<std::string>{"n1"});
+  CHECK(g->tasks == std::vector<int>{1});
+}
+
+TEST_CASE("node pool: a step that does not fit one node spreads evenly over the fewest nodes") {
+  auto pool = nodes(4, 4);
+  REQUIRE(pool.take("small", ask(1)));  // n1 has 3 left
+  const auto g = pool.take("wide", ask(6, 1));
+  REQUIRE(g);
+  CHECK(g->nodes == std::vector<std::string>{"n1", "n2"});
+  CHECK(g->tasks == std::vector<int>{3, 3});
+  CHECK(g->tasks_per_node() == 3);
+  const auto per = pool.take("per", ask(4, 1, 0, 2));  // tasks_per_node: 2 nodes of 2
+  REQUIRE(per);
+  CHECK(per->tasks == std::vector<int>{2, 2});
+  CHECK(per->nodes == std::vector<std::string>{"n3", "n4"});  // n2 has 1 CPU left
+}
+
+TEST_CASE("node pool: GPUs are counted and each step gets device ids of its own") {
+  NodePool pool({{"local", 8, std::vector<std::string>{"0", "1", "2"}}});
+  const auto a = pool.take("a", ask(2, 1, 1));
+  REQUIRE(a);
+  CHECK(a->all_gpus() == std::vector<std::string>{"0", "1"});
+  CHECK_FALSE(pool.take("b", ask(1, 1, 2)));
+  const auto b = pool.take("b", ask(1, 1, 1));
+  REQUIRE(b);
+  CHECK(b->all_gpus() == std::vector<std::string>{"2"});
+  pool.release("a");
+  const auto c = pool.take("c", ask(1, 1, 2));
+  REQUIRE(c);
+  CHECK(c->all_gpus() == std::vector<std::string>{"0", "1"});
+}
+
+TEST_CASE("node pool: uncounted CPUs spread steps over the least used nodes") {
+  NodePool pool({{"n1", 0, std::nullopt}, {"n2", 0, std::nullopt}});
+  CHECK(pool.take("a", ask(1))->nodes.at(0) == "n1");
+  CHECK(pool.take("b", ask(1))->nodes.at(0) == "n2");
+  CHECK(pool.take("c", ask(1))->nodes.at(0) == "n1");
+}
+
+TEST_CASE("node pool: what can never fit is said before anything starts") {
+  auto pool = nodes(2, 4);
+  CHECK(pool.never_fits(ask(8)).empty());
+  CHECK_THAT(pool.never_fits(ask(9)), Catch::Contains("9 task(s) of 1 CPU(s) do not fit 2 node(s) of 4 CPUs"));
+  CHECK_THAT(pool.never_fits(ask(1, 5)), Catch::Contains("do not fit"));
+  CHECK_THAT(NodePool().never_fits(ask(1)), Catch::Contains("no nodes"));
+}
