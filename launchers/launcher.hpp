@@ -116,6 +116,10 @@ class Launcher {
   virtual std::vector<JobRef> start(std::span<const LaunchRequest> requests) = 0;
   // The status of every job, in order, from one query.
   virtual std::vector<JobStatus> poll(std::span<const JobRef> jobs) = 0;
+  // A descriptor that becomes readable when a job may have ended (the local
+  // supervisors write to it), so a freed CPU is taken at once; -1 when there is none.
+  // Readers drain it with drain_wake_fd().
+  virtual int wake_fd() const { return -1; }
   // Where to report scheduler command failures and retries (the engine's log).
   virtual void set_log(std::function<void(const std::string&)> log) { (void)log; }
   // Scheduler commands issued by poll() so far (0 for the local launcher).

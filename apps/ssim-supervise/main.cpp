@@ -444,12 +444,33 @@ int wrap_and_wait(int argc, char** argv) {
 // subreaper, so whatever the job detaches (double fork + setsid) is re-parented here
 // and belongs to this job alone. It writes the job's status, then stays while detached
 // processes remain; SIGTERM forwards to the job and, once the job has ended, ends them.
+// ssim run's wake pipe (SSIM_WAKE_FD): a byte when a job's outcome is written, so the
+// engine starts the next entity at once rather than on its next tick. -1: none.
+int g_wake_fd = -1;
+
+void take_wake_fd() {
+  const char* v = std::getenv("SSIM_WAKE_FD");
+  if (!v || !*v) return;
+  const int fd = std::atoi(v);
+  unsetenv("SSIM_WAKE_FD");
+  if (fd <= 2 || fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) return;  // never the programs'
+  g_wake_fd = fd;
+  signal(SIGPIPE, SIG_IGN);  // ssim gone: the write fails quietly (programs get SIGPIPE back)
+}
+
+void wake_ssim() {
+  if (g_wake_fd < 0) return;
+  const char byte = 1;
+  (void)!write(g_wake_fd, &byte, 1);  // non-blocking; a full pipe already wakes it
+}
+
 int keep_job(Job& job, const sigset_t& waited) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   g_me = "\"supervisor_pid\":" + std::to_string(getpid()) + ",\"supervisor_start_ticks\":\"" + start_ticks() + "\"";
   g_job = job;
   start(g_job);
   bool terminating = false;
+  bool woke = false;
   double saving_deadline = 0;
   int code = 0;
   const double limit_at = g_job.time_limit > 0 ? g_job.start + g_job.time_limit : 0;
@@ -471,6 +492,7 @@ int keep_job(Job& job, const sigset_t& waited) {
       }
     }
     note_orphans();
+    if (j.pid <= 0 && j.unsaved.empty() && !woke) wake_ssim(), woke = true;
     if (j.pid <= 0 && j.unsaved.empty()) {
       if (g_orphans.empty()) break;
       if (terminating) {
@@ -540,6 +562,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   setsid();  // out of ssim's session: a terminal hang-up or Ctrl-C does not reach us
+  take_wake_fd();
   sigset_t waited;
   sigemptyset(&waited);
   for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&waited, sig);

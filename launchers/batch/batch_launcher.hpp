@@ -42,6 +42,7 @@ class BatchLauncher : public Launcher {
   std::vector<JobStatus> poll(std::span<const JobRef> jobs) override;
   void cancel(std::span<const JobRef> jobs, bool force) override;
   int scheduler_queries() const override { return queries_; }
+  int wake_fd() const override { return local_.wake_fd(); }
   void set_log(Log log) override { log_ = std::move(log); }
 
   bool is_scheduler() const override { return true; }

@@ -6,6 +6,7 @@
 
 #include "launchers/local/local_devices.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include <boost/process.hpp>
+#include <boost/process/extend.hpp>
 #include <boost/process/posix.hpp>
 #include <chrono>
 #include <cstdlib>
@@ -43,7 +45,20 @@ std::string LocalLauncher::default_supervisor() {
 }
 
 LocalLauncher::LocalLauncher(std::string supervisor)
-    : supervisor_(std::move(supervisor)), host_(current_host()) {}
+    : supervisor_(std::move(supervisor)), host_(current_host()) {
+  if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) wake_[0] = wake_[1] = -1;  // then ticks alone
+}
+
+LocalLauncher::~LocalLauncher() {
+  for (int fd : wake_)
+    if (fd >= 0) ::close(fd);
+}
+
+void drain_wake_fd(int fd) {
+  char buf[256];
+  while (fd >= 0 && ::read(fd, buf, sizeof buf) > 0) {
+  }
+}
 
 std::vector<std::string> LocalLauncher::command(const plan::Step& step) const {
   return local_command(step, host_, supervisor_);
@@ -117,8 +132,16 @@ void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::
     args.push_back(r.name);
   }
   try {
+    // The wake pipe's write end is handed to the supervisor (SSIM_WAKE_FD), whose
+    // watchers write to it when their job ends; it is close-on-exec everywhere else.
+    const int wake = wake_[1];
+    auto env = boost::this_process::environment();
+    if (wake >= 0) env["SSIM_WAKE_FD"] = std::to_string(wake);
     bp::child child(bp::exe = supervisor_, bp::args = args, bp::std_in < bp::null, bp::std_out > bp::null,
-                    bp::std_err > bp::null, bp::posix::use_vfork);
+                    bp::std_err > bp::null, bp::posix::use_vfork, env,
+                    bp::extend::on_exec_setup = [wake](auto&) {
+                      if (wake >= 0) ::fcntl(wake, F_SETFD, 0);
+                    });
     // "PID@START_TICKS": the supervisor is never confused with a later process that
     // reuses its pid.
     const std::string id = std::to_string(child.id()) + "@" + start_ticks(child.id());
@@ -234,12 +257,20 @@ JobStatus poll_one(const JobRef& job) {
     if (::waitpid(supervisor.pid, &wstatus, WNOHANG) == supervisor.pid) supervisor_status = wstatus;
   }
   const double cancelled_at = cancel_time(job.run_dir);
-  const auto text = read_file(status_file(job.run_dir));
-  auto j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+  // The file is read before asking whether its writer lives, so a writer found dead may
+  // have written (and ended) in between: read it once more before concluding anything.
+  nlohmann::json j;
+  auto load = [&] {
+    const auto text = read_file(status_file(job.run_dir));
+    j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+  };
+  load();
+  const bool supervisor_alive = j.is_object() || process_alive(supervisor.pid, supervisor.ticks);
+  if (!supervisor_alive) load();
   JobStatus s;
   if (!j.is_object()) {
     // The supervisor has not started this job yet, or could not record it.
-    if (process_alive(supervisor.pid, supervisor.ticks)) {
+    if (supervisor_alive) {
       s.status = Status::Pending;
     } else {
       s.status = cancelled_at > 0 ? Status::Cancelled : Status::Failed;
@@ -250,8 +281,12 @@ JobStatus poll_one(const JobRef& job) {
     return s;
   }
   if (j.value("state", "") == "exited") return from_exit(j, cancelled_at);
-  // The process that watches this job (its own, forked by the supervisor ssim started).
-  if (process_alive(j.value("supervisor_pid", 0), j.value("supervisor_start_ticks", ""))) {
+  // The process that watches this job (its own, forked by the supervisor ssim started),
+  // asked once: alive now means the file we read was current when we asked.
+  const bool watcher_alive = process_alive(j.value("supervisor_pid", 0), j.value("supervisor_start_ticks", ""));
+  if (!watcher_alive) load();
+  if (j.value("state", "") == "exited") return from_exit(j, cancelled_at);
+  if (watcher_alive) {
     s.status = Status::Running;
     s.start = j.value("start", 0.0);
     s.pid = j.value("pid", 0);

@@ -16,6 +16,10 @@ namespace ssim::launchers {
 class LocalLauncher : public Launcher {
  public:
   explicit LocalLauncher(std::string supervisor = default_supervisor());
+  ~LocalLauncher() override;
+  LocalLauncher(const LocalLauncher&) = delete;
+  LocalLauncher& operator=(const LocalLauncher&) = delete;
+  int wake_fd() const override { return wake_[0]; }
   std::string name() const override { return "local"; }
   std::vector<std::string> command(const plan::Step& step) const override;
   // This machine, one node: its CPUs (not counted with experiment.oversubscribe) and,
@@ -34,7 +38,11 @@ class LocalLauncher : public Launcher {
   void spawn_supervisor(std::span<const LaunchRequest> batch, std::vector<JobRef>& refs);
   std::string supervisor_;
   HostFacts host_;
+  int wake_[2] = {-1, -1};  // the supervisors' watchers write a byte when a job ends
 };
+
+// Empties a wake descriptor (non-blocking).
+void drain_wake_fd(int fd);
 
 // Files the supervisor and `cancel` leave in a run directory.
 std::string status_file(const std::string& run_dir);

@@ -11,7 +11,9 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "launchers/local/local_launcher.hpp"
 #include "lib/engine/refresh.hpp"
+#include "lib/state/start_journal.hpp"
 #include "lib/plan/resources.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/orchestrator/database.hpp"
@@ -53,6 +55,9 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launchers::Lau
 void Engine::save() {
   try {
     state::save_manifest(m_);
+    last_save_ = std::chrono::steady_clock::now();
+    dirty_ = false;
+    state::clear_starts(m_.path);  // the manifest holds them now
     if (save_failed_) log_->info("the manifest can be written again");
     save_failed_ = false;
   } catch (const std::exception& e) {
@@ -62,6 +67,13 @@ void Engine::save() {
     }
     save_failed_ = true;
   }
+}
+
+// Saves at most every 100 ms while entities come and go: each start is on disk at once
+// anyway (the start journal), and the status files hold how each one ended.
+void Engine::save_soon() {
+  dirty_ = true;
+  if (std::chrono::steady_clock::now() - last_save_ >= std::chrono::milliseconds(100)) save();
 }
 
 bool Engine::start_ready() {
@@ -164,12 +176,30 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
     r->reason.clear();
     r->retry_at = 0;
   }
+  // Journalled before the launch as well: a job that exists is never unknown, even if
+  // ssim is killed between starting it and learning its id ("?": its run directory's
+  // status file then says what became of it).
+  std::vector<state::StartRecord> intents;
+  for (auto* r : records) intents.push_back({r->name, "?", r->attempt, r->start});
+  try {
+    state::append_starts(m_.path, intents);
+  } catch (const std::exception& e) {
+    log_->warn("{}", e.what());
+  }
   try {
     const auto refs = launcher_.start(requests);
+    std::vector<state::StartRecord> starts;
     for (size_t i = 0; i < records.size(); ++i) {
       records[i]->job_id = refs[i].id;
       records[i]->status = Status::Pending;
+      starts.push_back({records[i]->name, refs[i].id, records[i]->attempt, records[i]->start});
       log_->info("{} started as job {}", records[i]->name, refs[i].id);
+    }
+    try {
+      state::append_starts(m_.path, starts);
+    } catch (const std::exception& e) {
+      log_->warn("{}; the manifest is saved instead", e.what());
+      save();
     }
   } catch (const EnvironmentError& e) {
     for (auto* r : records) {
@@ -267,12 +297,11 @@ int Engine::exit_code() const {
 }
 
 std::string Engine::wait_for_signal(int timeout_ms) {
-  if (signal_fd_ < 0) {
-    ::poll(nullptr, 0, timeout_ms);
-    return "";
-  }
-  pollfd p{signal_fd_, POLLIN, 0};
-  if (::poll(&p, 1, timeout_ms) <= 0) return "";
+  // Also woken when a supervisor says a job ended, so its CPUs go to the next at once.
+  pollfd p[2] = {{signal_fd_, POLLIN, 0}, {launcher_.wake_fd(), POLLIN, 0}};
+  if (::poll(p, 2, timeout_ms) <= 0) return "";
+  if (p[1].revents) launchers::drain_wake_fd(p[1].fd);
+  if (!(p[0].revents & POLLIN)) return "";
   signalfd_siginfo info{};
   if (::read(signal_fd_, &info, sizeof info) != sizeof info) return "";
   if (info.ssi_signo == SIGHUP) {
@@ -317,14 +346,15 @@ int Engine::run(const EngineHooks& hooks) {
       if (hooks.after_first_start && !hooks.after_first_start()) return 0;
     }
     changed = poll() || changed;
-    if (changed) save();
+    if (changed || dirty_) save_soon();
     report_counts();
     if (plan_.database) watch_database();
     bool done = true;
     for (const auto& e : m_.entities)
       done = done && (is_database(e) || is_outer_batch(e) || state::is_terminal(e.status));
     if (done) break;
-    const std::string sig = wait_for_signal(tick_ms);
+    // Something ended while others wait for room: start them now (signals still count).
+    const std::string sig = wait_for_signal(changed && throttled_ ? 0 : tick_ms);
     if (!sig.empty()) {
       interrupted(sig);
       stopped = true;

@@ -64,6 +64,7 @@ class Engine {
   void release_room();
   void interrupted(const std::string& why);
   void save();
+  void save_soon();
   void report_counts();
   int exit_code() const;
   // Returns the signal name when SIGINT/SIGTERM arrived within `timeout_ms`.
@@ -82,7 +83,9 @@ class Engine {
   bool database_silent_ = false;
   bool save_failed_ = false;
   bool throttled_ = false;
-  bool throttled_by_room_ = false;  // an entity waits for CPUs or GPUs
+  bool throttled_by_room_ = false;
+  bool dirty_ = false;  // changes not saved yet (save_soon)
+  std::chrono::steady_clock::time_point last_save_{};  // an entity waits for CPUs or GPUs
   launchers::NodePool pool_;        // where packed steps take their CPUs and GPUs
   std::map<std::string, plan::Resources> asks_;  // what each packed step takes from pool_
   std::chrono::steady_clock::time_point next_ping_{};

@@ -1,5 +1,7 @@
 #include "lib/state/manifest.hpp"
 
+#include "lib/state/start_journal.hpp"
+
 #include <cstdio>
 #include <random>
 
@@ -99,7 +101,9 @@ Manifest load_manifest(const std::string& experiment_path) {
   const auto text = read_file(manifest_path(experiment_path));
   if (!text) throw std::runtime_error("no experiment at " + experiment_path + " (no .ssim/manifest.json)");
   try {
-    return manifest_from_json(json::parse(*text));
+    Manifest m = manifest_from_json(json::parse(*text));
+    apply_starts(m);  // what started since the engine last saved it
+    return m;
   } catch (const json::exception& e) {
     throw std::runtime_error("unreadable manifest " + manifest_path(experiment_path) + ": " + e.what());
   }

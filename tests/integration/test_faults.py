@@ -168,6 +168,21 @@ class NeverHang(SsimTestCase):
         self.assertEqual(run.returncode, 0, err)  # the entities all succeeded
         self.assertFalse(alive(redis), "the stopped redis-server survived the run")
 
+    def test_a_kill_9_between_manifest_saves_loses_no_started_job(self):
+        # The manifest is saved at most every 100 ms; here an entity starts every few ms.
+        # Whatever had started when ssim run is killed must still be found (start journal).
+        self.write("experiment.yaml", "experiment: {name: j, max_running: 8, oversubscribe: true}\n"
+                   "ensembles:\n  - {name: e, exe: /bin/sleep, args: ['0.05'], replicas: 1000}\n")
+        run = self.run_until("j", "e_20", lambda e: e["status"] != "new", "started")
+        run.kill()  # somewhere between two saves: which one does not matter
+        run.communicate()
+        _, e = self.status("j")
+        started = [n for n in e if os.path.exists(os.path.join(self.dir, "j/e", n, ".ssim-status.json"))]
+        self.assertGreater(len(started), 20)
+        lost = [n for n in started if e[n]["status"] == "new"]
+        self.assertEqual(lost, [], "started, but unknown to ssim status")
+        self.ssim("stop", "j", check=0)
+
     def test_members_that_ended_before_a_stop_stay_completed(self):
         # All three at once, whatever the cores: oversubscribe.
         self.write("experiment.yaml", "experiment:\n  name: m\n  oversubscribe: true\nensembles:\n"

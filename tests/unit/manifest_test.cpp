@@ -1,7 +1,11 @@
 #include <catch2/catch.hpp>
 
 #include "lib/engine/engine.hpp"
+#include <filesystem>
+#include <fstream>
+
 #include "lib/state/manifest.hpp"
+#include "lib/state/start_journal.hpp"
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
@@ -59,4 +63,30 @@ TEST_CASE("manifests survive a JSON round trip") {
   CHECK(back.find("a")->native_id == "7.1");
   CHECK(back.allocation_owned);
   CHECK(state::to_json(back) == state::to_json(m));
+}
+
+TEST_CASE("starts the manifest does not hold yet are read back from the start journal") {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.path / ".ssim");
+  auto m = engine::new_manifest(chain_plan(), "id3");
+  m.path = dir.path.string();
+  state::save_manifest(m);
+  state::append_starts(m.path, {{"a", "123@456", 1, 10.5}, {"d", "124@457", 1, 10.6}});
+  state::append_starts(m.path, {{"a", "125@458", 2, 20.5}});  // a's retry
+  {
+    std::ofstream torn(state::start_journal_path(m.path), std::ios::app);
+    torn << "d\t126@459";  // a line cut short by a crash is ignored
+  }
+  auto back = state::load_manifest(m.path);
+  CHECK(back.find("a")->job_id == "125@458");
+  CHECK(back.find("a")->attempt == 2);
+  CHECK(back.find("a")->status == Status::Pending);  // refreshed from the job itself
+  CHECK(back.find("d")->job_id == "124@457");
+  CHECK(back.find("b")->job_id.empty());
+  // A full save holds them; an entry older than the manifest changes nothing.
+  back.find("a")->status = Status::Completed;
+  state::save_manifest(back);
+  state::clear_starts(m.path);
+  state::append_starts(m.path, {{"a", "123@456", 1, 10.5}});
+  CHECK(state::load_manifest(m.path).find("a")->status == Status::Completed);
 }

@@ -1,0 +1,70 @@
+#include "lib/state/start_journal.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+
+#include "lib/util/atomic_file.hpp"
+
+namespace ssim::state {
+
+std::string start_journal_path(const std::string& experiment_path) { return experiment_path + "/.ssim/starts"; }
+
+// One line per start: NAME \t JOB_ID \t ATTEMPT \t START. Names and job ids hold no
+// tabs or newlines (names are validated; ids are PID@TICKS or the scheduler's).
+void append_starts(const std::string& experiment_path, const std::vector<StartRecord>& starts) {
+  if (starts.empty()) return;
+  std::ostringstream text;
+  text.precision(17);
+  for (const auto& s : starts) text << s.name << '\t' << s.job_id << '\t' << s.attempt << '\t' << s.start << '\n';
+  const std::string bytes = text.str();
+  const std::string path = start_journal_path(experiment_path);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
+  const ssize_t n = ::write(fd, bytes.data(), bytes.size());  // one write: whole lines
+  const int err = errno;
+  ::close(fd);
+  if (n != static_cast<ssize_t>(bytes.size())) throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
+}
+
+void apply_starts(Manifest& m) {
+  const auto text = read_file(start_journal_path(m.path));
+  if (!text) return;
+  std::istringstream in(*text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    StartRecord s;
+    std::string attempt, start;
+    if (!std::getline(fields, s.name, '\t') || !std::getline(fields, s.job_id, '\t') ||
+        !std::getline(fields, attempt, '\t') || !std::getline(fields, start))
+      continue;  // a torn last line
+    try {
+      s.attempt = std::stoi(attempt);
+      s.start = std::stod(start);
+    } catch (const std::exception&) {
+      continue;
+    }
+    auto* e = m.find(s.name);
+    if (!e || s.attempt < e->attempt || (s.attempt == e->attempt && e->job_id == s.job_id)) continue;
+    // A launch whose id was never written counts once something in its run directory
+    // says it began (the supervisor's status file); until then it may not have.
+    if (s.job_id == "?" && ::access((e->run_dir + "/.ssim-status.json").c_str(), F_OK) != 0) continue;
+    e->job_id = s.job_id;
+    e->attempt = s.attempt;
+    e->start = s.start;
+    if (e->status == Status::New || is_terminal(e->status)) e->status = Status::Pending;  // refreshed from here
+    e->end = 0;
+    e->exit_code.reset();
+    e->signal.reset();
+    e->reason.clear();
+  }
+}
+
+void clear_starts(const std::string& experiment_path) { ::truncate(start_journal_path(experiment_path).c_str(), 0); }
+
+}  // namespace ssim::state

@@ -1,0 +1,31 @@
+#pragma once
+// The starts the manifest does not hold yet. The engine saves the whole manifest at
+// most every 100 ms (a 1,000-entity manifest costs milliseconds to write, and a packed
+// ensemble starts an entity per freed core), but a job id must be on disk the moment
+// its job exists, or a `kill -9` of ssim run would leave a job nobody can stop. So
+// each start is appended to .ssim/starts (one small write per batch of starts), every
+// reader of the manifest applies it, and a full save empties it. Each start is written
+// twice: before the launch with job id "?" (a launch ssim did not live to record is
+// still known, and its run directory says what became of it), and after with its id.
+#include <string>
+#include <vector>
+
+#include "lib/state/manifest.hpp"
+
+namespace ssim::state {
+
+struct StartRecord {
+  std::string name;
+  std::string job_id;
+  int attempt = 0;
+  double start = 0;
+};
+
+std::string start_journal_path(const std::string& experiment_path);
+// Appends; throws std::runtime_error when the file cannot be written.
+void append_starts(const std::string& experiment_path, const std::vector<StartRecord>& starts);
+// Gives each entity the job of a later (or the same) attempt than the manifest has.
+void apply_starts(Manifest& m);
+void clear_starts(const std::string& experiment_path);
+
+}  // namespace ssim::state
