@@ -17,6 +17,19 @@ std::string Launcher::experiment_script(const plan::Plan&, const std::vector<std
 std::string Launcher::experiment_script_path(const plan::Plan&) const { no_scheduler(name()); }
 std::string Launcher::submit_experiment(const plan::Plan&, const std::vector<std::string>&) { no_scheduler(name()); }
 
+std::vector<std::string> task_program(const plan::Step& step, const std::string& supervisor) {
+  std::vector<std::string> argv;
+  if (const auto& db = step.colocated_db) {
+    argv = {supervisor, "--colocated-db", "--binary", db->binary};
+    if (db->port) argv.insert(argv.end(), {"--port", std::to_string(db->port)});
+    for (const auto& [k, v] : db->config) argv.insert(argv.end(), {"--config", k, v});
+    argv.push_back("--");
+  }
+  argv.push_back(step.exe);
+  argv.insert(argv.end(), step.args.begin(), step.args.end());
+  return argv;
+}
+
 std::vector<std::string> with_setup(const std::vector<std::string>& setup, std::vector<std::string> argv) {
   if (setup.empty()) return argv;
   std::string script;

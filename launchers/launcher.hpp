@@ -131,6 +131,10 @@ class Launcher {
   virtual void end_detached(std::span<const JobRef> jobs) { (void)jobs; }
 };
 
+// What runs in each task of `step`: its program and arguments, through
+// `supervisor --colocated-db ... --` when it has a colocated database.
+std::vector<std::string> task_program(const plan::Step& step, const std::string& supervisor);
+
 // `argv` preceded by the experiment's setup lines (`module load ...`): run by /bin/sh,
 // which then execs the command with its arguments passed as "$@", never re-split. As is
 // when there are no setup lines.

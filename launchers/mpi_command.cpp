@@ -1,5 +1,7 @@
 #include "launchers/mpi_command.hpp"
 
+#include "launchers/launcher.hpp"
+
 #include <unistd.h>
 
 #include <thread>
@@ -40,8 +42,8 @@ std::vector<std::string> local_command(const plan::Step& step, const HostFacts& 
     if (step.res.gpus_per_task > 0)
       argv.insert(argv.end(), {supervisor, "--per-rank-gpus", std::to_string(step.res.gpus_per_task), "--"});
   }
-  argv.push_back(step.exe);
-  argv.insert(argv.end(), step.args.begin(), step.args.end());
+  const auto program = task_program(step, supervisor);
+  argv.insert(argv.end(), program.begin(), program.end());
   return argv;
 }
 

@@ -45,7 +45,7 @@ std::optional<Grant> NodePool::fit(const plan::Resources& res, const std::vector
   if (uncounted)  // nothing to pack against: spread over the least used
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return use[a].cpus < use[b].cpus; });
   auto room = [&](int i) {
-    int r = nodes_[i].cpus ? (nodes_[i].cpus - use[i].cpus) / c : INT_MAX;
+    int r = nodes_[i].cpus ? (nodes_[i].cpus - use[i].cpus - res.node_cpus) / c : INT_MAX;
     if (g > 0 && nodes_[i].gpus) r = std::min(r, static_cast<int>(use[i].free_gpus.size()) / g);
     return r;
   };
@@ -87,23 +87,23 @@ std::optional<Grant> NodePool::take(const std::string& holder, const plan::Resou
   const int c = cpus_per_task(res);
   for (size_t k = 0; k < grant->nodes.size(); ++k) {
     const size_t i = index_of(grant->nodes[k]);
-    use_[i].cpus += grant->tasks[k] * c;
+    use_[i].cpus += grant->tasks[k] * c + res.node_cpus;
     auto& free = use_[i].free_gpus;
     for (const auto& id : grant->gpus[k]) free.erase(std::remove(free.begin(), free.end(), id), free.end());
   }
   held_[holder] = *grant;
-  held_cpus_[holder] = c;
+  held_cpus_[holder] = {c, res.node_cpus};
   return grant;
 }
 
 void NodePool::release(const std::string& holder) {
   const auto it = held_.find(holder);
   if (it == held_.end()) return;
-  const int c = held_cpus_[holder];
+  const auto [c, per_node] = held_cpus_[holder];
   const Grant& grant = it->second;
   for (size_t k = 0; k < grant.nodes.size(); ++k) {
     const size_t i = index_of(grant.nodes[k]);
-    use_[i].cpus -= grant.tasks[k] * c;
+    use_[i].cpus -= grant.tasks[k] * c + per_node;
     use_[i].free_gpus.insert(use_[i].free_gpus.end(), grant.gpus[k].begin(), grant.gpus[k].end());
   }
   held_.erase(it);
@@ -133,6 +133,7 @@ std::string NodePool::never_fits(const plan::Resources& res) const {
   if (res.gpus_per_task) why += " and " + std::to_string(res.gpus_per_task) + " GPU(s)";
   if (res.tasks_per_node) why += ", " + std::to_string(res.tasks_per_node) + " per node";
   if (res.nodes) why += " on " + std::to_string(res.nodes) + " node(s)";
+  if (res.node_cpus) why += " (+" + std::to_string(res.node_cpus) + " per node for its colocated database)";
   why += " do not fit " + std::to_string(nodes_.size()) + " node(s) of " + std::to_string(cpus) + " CPUs";
   if (res.gpus_per_task) why += " and " + std::to_string(gpus) + " GPUs";
   return why;

@@ -58,7 +58,7 @@ class NodePool {
   std::vector<PoolNode> nodes_;
   std::vector<Use> use_;
   std::map<std::string, Grant> held_;
-  std::map<std::string, int> held_cpus_;  // CPUs per task of each holder
+  std::map<std::string, std::pair<int, int>> held_cpus_;  // each holder's CPUs per task and per node
 };
 
 }  // namespace ssim::launchers

@@ -18,6 +18,8 @@
 // child subreaper: whatever that job detaches (double fork + setsid, with or without its
 // environment) is re-parented to it, recorded in RUN_DIR/.ssim-detached, and ended
 // when ssim asks (at the end of the run, or `ssim stop` of that entity).
+#include "apps/ssim-supervise/colocated_db.hpp"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -557,6 +559,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--record-step") == 0) return record_step_and_exec(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--per-rank-gpus") == 0) return per_rank_gpus(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--wrap") == 0) return wrap_and_wait(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "--colocated-db") == 0) return colocated_db_main(argc, argv);
   if (argc < 3 || argc % 2 != 1) {
     std::fprintf(stderr, "usage: ssim-supervise RUN_DIR NAME [RUN_DIR NAME ...]\n");
     return 2;

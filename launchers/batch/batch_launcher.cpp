@@ -157,9 +157,7 @@ std::vector<std::string> BatchLauncher::command_on(const plan::Step& step, const
 }
 
 std::vector<std::string> BatchLauncher::command_for(const plan::Step& step, const StepInfo& i) const {
-  std::vector<std::string> program = {step.exe};
-  program.insert(program.end(), step.args.begin(), step.args.end());
-  return launch(step.name, i, step.run_dir, program).argv;
+  return launch(step.name, i, step.run_dir, task_program(step, supervisor_)).argv;
 }
 
 std::vector<PoolNode> BatchLauncher::pool(const plan::Plan&) const { return placement_.pool; }

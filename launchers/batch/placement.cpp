@@ -29,7 +29,7 @@ int nodes_needed(const plan::Plan& plan, int cpus_per_node) {
       n += nodes_of(s.res);
     } else {
       widest = std::max(widest, nodes_of(s.res));
-      cpus.push_back(std::max(1, s.res.ntasks) * cpus_per_task(s.res));
+      cpus.push_back(std::max(1, s.res.ntasks) * cpus_per_task(s.res) + s.res.node_cpus);
     }
   }
   if (cpus.empty()) return n;

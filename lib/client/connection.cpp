@@ -71,9 +71,9 @@ void Pipeline::add(std::initializer_list<std::string_view> args) { add(std::vect
 
 Connection::Connection(const std::string& host, int port, const std::string& password,
                        std::chrono::milliseconds timeout, std::chrono::milliseconds io_timeout)
-    : address_(host + ":" + std::to_string(port)), buf_(1 << 16) {
+    : address_(port == 0 ? "unix:" + host : host + ":" + std::to_string(port)), buf_(1 << 16) {
   const timeval tv{static_cast<time_t>(timeout.count() / 1000), static_cast<suseconds_t>((timeout.count() % 1000) * 1000)};
-  ctx_ = redisConnectWithTimeout(host.c_str(), port, tv);
+  ctx_ = port == 0 ? redisConnectUnixWithTimeout(host.c_str(), tv) : redisConnectWithTimeout(host.c_str(), port, tv);
   if (!ctx_ || ctx_->err) {
     const std::string why = ctx_ ? ctx_->errstr : "out of memory";
     if (ctx_) redisFree(ctx_);

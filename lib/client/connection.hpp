@@ -67,6 +67,7 @@ class Pipeline {
 
 class Connection {
  public:
+  // TCP to host:port, or (port 0) the Unix socket at path `host`.
   Connection(const std::string& host, int port, const std::string& password, std::chrono::milliseconds timeout,
              std::chrono::milliseconds io_timeout = std::chrono::seconds(30));
   ~Connection();

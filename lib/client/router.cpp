@@ -5,7 +5,12 @@
 namespace ssim::client {
 
 namespace {
+// "host:port", or "unix:/path" (port 0: a Unix socket, e.g. a colocated database).
 std::pair<std::string, int> split_address(const std::string& a) {
+  if (a.rfind("unix:", 0) == 0) {
+    if (a.size() == 5) throw ConnectionError("bad database address \"" + a + "\" (expected unix:/path)");
+    return {a.substr(5), 0};
+  }
   const size_t colon = a.rfind(':');
   if (colon == std::string::npos) throw ConnectionError("bad database address \"" + a + "\" (expected host:port)");
   return {a.substr(0, colon), std::stoi(a.substr(colon + 1))};

@@ -41,7 +41,7 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launchers::Lau
     // before anything starts): it runs alone, on all of it.
     if (!pool_.never_fits(ask).empty() && pool_.nodes().size() == 1) {
       ask.gpus_per_task *= std::max(1, ask.ntasks);
-      ask.ntasks = 1, ask.tasks_per_node = 0, ask.nodes = 0;
+      ask.ntasks = 1, ask.tasks_per_node = 0, ask.nodes = 0, ask.node_cpus = 0;
       ask.cpus_per_task = std::max(1, pool_.nodes()[0].cpus);
       log_->info("{} asks for more CPUs than the {} here: it runs alone", s.name, pool_.nodes()[0].cpus);
     }

@@ -114,6 +114,8 @@ struct Builder {
 
     s.batch = e.batch;
     s.retries = e.retries;
+    s.colocated_db = e.colocated_db;
+    if (e.colocated_db) s.res.node_cpus = e.colocated_db->cpus;
     s.setup = plan.setup;
     s.setup.insert(s.setup.end(), e.setup.begin(), e.setup.end());
     for (const auto& t : e.files.copy) s.copy.push_back(abs_path(t.value));

@@ -22,6 +22,7 @@ struct Resources {
   int tasks_per_node = 0;
   int cpus_per_task = 0;
   int gpus_per_task = 0;
+  int node_cpus = 0;  // CPUs taken on each of its nodes besides its tasks' (a colocated database)
   std::string time;
   bool exclusive = false;  // whole nodes (default: when nodes: is given)
   std::vector<std::string> hosts;
@@ -47,6 +48,7 @@ struct Step {
   std::vector<std::string> after;  // step names that must complete with exit code 0 first
   int retries = 0;                 // reruns after a failure (not after a cancellation)
   std::vector<std::string> setup;  // experiment.setup, then the entity's own setup lines
+  std::optional<spec::ColocatedDb> colocated_db;
   std::optional<spec::BatchSettings> batch;
   std::map<std::string, std::string> params;  // for ;name; tags in configured files
   std::vector<std::string> copy, symlink, configure;  // absolute source paths

@@ -9,7 +9,7 @@ namespace {
 
 const std::vector<std::string> kModelKeys = {"name",  "exe",      "args",  "env",
                                              "params", "run",     "files", "incoming",
-                                             "after", "batch",    "key_prefixing", "retries", "setup"};
+                                             "after", "batch",    "key_prefixing", "retries", "setup", "colocated_db"};
 const std::vector<std::string> kEnsembleOnlyKeys = {"replicas", "strategy", "samples", "seed"};
 
 Files read_files(const YamlReader& r, const YAML::Node& node, const std::string& field) {
@@ -115,6 +115,7 @@ Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::strin
   if (auto n = node["retries"]) e.retries = r.integer(n, f("retries"), 0, 100);
   if (auto n = node["setup"])
     for (auto& t : r.line_list(n, f("setup"))) e.setup.push_back(std::move(t.value));
+  if (auto n = node["colocated_db"]) e.colocated_db = read_colocated_db(r, n, f("colocated_db"));
   if (kind == EntityKind::Model) return e;
 
   if (auto n = node["replicas"]) e.replicas = r.integer(n, f("replicas"), 1, 1000000);

@@ -59,6 +59,29 @@ BatchSettings read_batch(const YamlReader& r, const YAML::Node& node, const std:
   return b;
 }
 
+ColocatedDb read_colocated_db(const YamlReader& r, const YAML::Node& node, const std::string& field) {
+  ColocatedDb c;
+  c.loc = YamlReader::loc(node);
+  if (node.IsNull()) return c;
+  if (!node.IsMap()) r.fail(node, field, "expected a mapping (port or unix_socket, cpus, binary, config), got " + YamlReader::describe(node));
+  r.expect_map(node, field, {"port", "unix_socket", "cpus", "binary", "config"});
+  auto f = [&](const char* key) { return join_field(field, key); };
+  if (auto n = node["port"]) c.port = r.integer(n, f("port"), 1, 65535);
+  if (auto n = node["unix_socket"]) {
+    const bool unix_socket = r.boolean(n, f("unix_socket"));
+    if (unix_socket && c.port) r.fail(n, f("unix_socket"), "give either port (loopback TCP) or unix_socket: true, not both");
+    if (!unix_socket && !c.port) r.fail(n, f("unix_socket"), "false needs a port (loopback TCP)");
+  }
+  if (auto n = node["cpus"]) c.cpus = r.integer(n, f("cpus"), 0, 1024);
+  if (auto n = node["binary"]) {
+    c.binary = r.line(n, f("binary")).value;
+    if (c.binary.empty()) r.fail(n, f("binary"), "must not be empty");
+  }
+  if (auto n = node["config"])
+    for (auto& [k, v] : r.option_map(n, f("config"))) c.config.emplace_back(k, v.value);
+  return c;
+}
+
 Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node,
                                const std::string& field) {
   Orchestrator o;

@@ -59,6 +59,16 @@ struct Param {
   Loc loc;
 };
 
+// SmartSim's colocated model: a database of the entity's own on each of its nodes,
+// reached through a Unix socket (the default) or a loopback port.
+struct ColocatedDb {
+  int port = 0;  // 0: a Unix socket
+  int cpus = 1;  // taken on each node besides the tasks' own
+  std::string binary = "redis-server";
+  std::vector<std::pair<std::string, std::string>> config;
+  Loc loc;
+};
+
 enum class EntityKind { Model, Ensemble };
 enum class Strategy { AllPerm, Step, Random };
 
@@ -79,6 +89,7 @@ struct Entity {
   bool key_prefixing = false;
   int retries = 0;  // reruns of a failed entity (each member on its own)
   std::vector<std::string> setup;  // shell lines before its program, after experiment.setup
+  std::optional<ColocatedDb> colocated_db;
   // Ensembles only.
   int replicas = 1;
   Strategy strategy = Strategy::AllPerm;

@@ -5,7 +5,7 @@ import os
 import time
 import unittest
 
-from ssimtest import SsimTestCase
+from ssimtest import SsimTestCase, free_port, processes_with_env
 
 
 def read(path):
@@ -162,6 +162,45 @@ models:
     def test_entities_wait_for_cpus_unless_oversubscribe_is_asked(self):
         self.assertEqual(self.cpus_in_use(""), 2)
         self.assertGreater(self.cpus_in_use(", oversubscribe: true"), 2)
+
+
+class Colocated(SsimTestCase):
+    """colocated_db: an entity's own database on each of its nodes."""
+
+    def test_each_entity_gets_a_database_of_its_own_for_its_ranks(self):
+        port = free_port()
+        self.write("experiment.yaml", f"""
+experiment: {{name: colo, oversubscribe: true}}
+models:
+  - name: uds
+    colocated_db: {{}}
+    exe: /usr/bin/python3
+    args: [-c, "import ssim, os, numpy; c = ssim.Client(); c.put_tensor('x', numpy.arange(4.0)); print(os.environ['SSDB'][:5], c.get_tensor('x').tolist(), c.tensor_exists('y'))"]
+  - name: tcp
+    colocated_db: {{port: {port}, config: {{maxmemory: 64mb}}}}
+    run: {{ntasks: 2, mpi: mpirun}}
+    exe: /usr/bin/python3
+    args: [-c, "import ssim, os, numpy; r = int(os.environ['OMPI_COMM_WORLD_RANK']); c = ssim.Client(); (c.put_tensor('y', numpy.arange(3.0)) if r == 0 else None); c.poll_tensor('y', 20, 500); print(r, os.environ['SSDB'], c.get_tensor('y').tolist(), c.tensor_exists('x'))"]
+""")
+        p = self.ssim("run", "experiment.yaml", "--json", timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        # Its own database through a Unix socket, sharing nothing with the other entity.
+        self.assertEqual(self.ssim("logs", "uds", check=0).stdout, "unix: [0.0, 1.0, 2.0, 3.0] False\n")
+        # Both ranks of one node share one database, on the loopback port asked for.
+        lines = sorted(self.ssim("logs", "tcp", check=0).stdout.splitlines())
+        self.assertEqual(lines, [f"{r} 127.0.0.1:{port} [0.0, 1.0, 2.0] False" for r in (0, 1)])
+        # Its log is beside the entity's own output, one per node.
+        self.assertTrue(os.path.exists(os.path.join(self.dir, f"colo/tcp/colocated_db.{os.uname().nodename}.log")))
+        # Stopped with its entity: no database of this experiment is left.
+        exp_id = json.loads(p.stdout)["id"]
+        self.assertEqual(processes_with_env("SSIM_EXPERIMENT_ID", exp_id), [])
+
+    def test_a_database_that_cannot_start_fails_its_entity_with_the_reason(self):
+        self.write("experiment.yaml", "experiment: {name: broken}\nmodels:\n"
+                   "  - {name: m, exe: /bin/true, colocated_db: {binary: /bin/false}}\n")
+        p = self.ssim("run", "experiment.yaml", timeout=60)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("colocated database: it ended", self.ssim("logs", "m", "--stderr", check=0).stdout)
 
 
 class Retries(SsimTestCase):

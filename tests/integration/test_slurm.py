@@ -106,6 +106,27 @@ models:
             held = sum(c for a, b, c in spans if a <= t < b)
             self.assertLessEqual(held, 4, spans)
 
+    def test_colocated_database_on_each_node_of_a_step(self):
+        # Two ranks on two nodes: each node's database is its own.
+        self.allocate(2)
+        self.write("colo.py", "from mpi4py import MPI\nimport os, numpy, ssim\nc = MPI.COMM_WORLD\nr = c.Get_rank()\n"
+                   "db = ssim.Client()\ndb.put_tensor(f'k{r}', numpy.zeros(2))\nc.Barrier()\n"
+                   "open(f'rank{r}.txt', 'w').write(f\"{os.environ['SLURMD_NODENAME']} {os.environ['SSDB'][:5]} "
+                   "{db.tensor_exists(f'k{r}')} {db.tensor_exists(f'k{1 - r}')}\")\n")
+        self.write("experiment.yaml", """
+experiment: {name: colo, launcher: slurm, env: {OMPI_MCA_btl: "^vader"}}
+models:
+  - {name: m, exe: /usr/bin/python3, args: [colo.py], colocated_db: {}, run: {ntasks: 2, tasks_per_node: 1}, files: {copy: [colo.py]}}
+""")
+        self.ssim("run", "experiment.yaml", check=0, timeout=120)
+        _, s = self.status()
+        got = []
+        for r in range(2):
+            with open(os.path.join(s["m"]["run_dir"], f"rank{r}.txt")) as f:
+                got.append(f.read().split())
+        self.assertNotEqual(got[0][0], got[1][0])  # two nodes
+        self.assertEqual([g[1:] for g in got], [["unix:", "True", "False"]] * 2)
+
     def test_mpi_steps_with_pmix_and_with_mpirun(self):
         self.allocate(4)
         # One file per rank: ranks' stdout lines may interleave in the shared .out file.

@@ -87,3 +87,19 @@ TEST_CASE("node pool: what can never fit is said before anything starts") {
   CHECK_THAT(pool.never_fits(ask(1, 5)), Catch::Contains("do not fit"));
   CHECK_THAT(NodePool().never_fits(ask(1)), Catch::Contains("no nodes"));
 }
+
+TEST_CASE("node pool: a colocated database's CPUs are taken on each node of its step") {
+  auto pool = nodes(2, 4);
+  plan::Resources r = ask(3);
+  r.node_cpus = 1;
+  REQUIRE(pool.take("a", r));             // 3 + 1 on n1
+  const auto b = pool.take("b", r);      // n1 is full: n2
+  REQUIRE(b);
+  CHECK(b->nodes == std::vector<std::string>{"n2"});
+  CHECK_FALSE(pool.take("c", ask(1)));
+  pool.release("a");
+  CHECK(pool.take("c", ask(4)));
+  plan::Resources big = ask(4, 1, 0, 4);  // 4 tasks and the database on one 4-CPU node
+  big.node_cpus = 1;
+  CHECK_THAT(pool.never_fits(big), Catch::Contains("(+1 per node for its colocated database) do not fit"));
+}

@@ -1,0 +1,306 @@
+// `ssim-supervise --colocated-db [--port P] [--binary B] [--config KEY VALUE]... -- PROGRAM...`
+//
+// SmartSim's colocated model: each task of the entity runs through this wrapper. The
+// tasks of one node share one database of their own, started by the first of them and
+// stopped by the last (a count under a lock in a node-local directory), reached through
+// a Unix socket (default) or 127.0.0.1:P, with a password of its own. The program runs
+// as a child with SSDB and SSDB_PASSWORD pointing at it; signals are passed on; the
+// wrapper exits as the program did. The database is in the task's process group, so
+// stopping the step stops it too.
+#include "apps/ssim-supervise/colocated_db.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+struct Options {
+  int port = 0;  // 0: Unix socket
+  std::string binary = "redis-server";
+  std::vector<std::pair<std::string, std::string>> config;
+  std::vector<char*> program;
+};
+
+[[noreturn]] void die(const std::string& why) {
+  std::fprintf(stderr, "ssim: colocated database: %s\n", why.c_str());
+  std::exit(127);
+}
+
+double seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + ts.tv_nsec / 1e9;
+}
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+std::string node_name() {
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  return env_or("SLURMD_NODENAME", host);
+}
+
+// The database's log: in the run directory (one per node), where the entity's own
+// output is; in the node directory when there is none.
+std::string log_path(const std::string& dir) {
+  const char* run_dir = std::getenv("SSIM_RUN_DIR");
+  return run_dir && *run_dir ? std::string(run_dir) + "/colocated_db." + node_name() + ".log" : dir + "/db.log";
+}
+
+// One directory per entity and node, node-local and short enough for a socket path.
+std::string node_dir() {
+  const std::string node = node_name();
+  const std::string key = env_or("SSIM_EXPERIMENT_ID", "") + "/" + env_or("SSIM_ENTITY", "") + "/" + node;
+  unsigned long long h = 1469598103934665603ULL;  // FNV-1a
+  for (unsigned char c : key) h = (h ^ c) * 1099511628211ULL;
+  char name[32];
+  std::snprintf(name, sizeof name, "%016llx", h);
+  const std::string base = env_or("TMPDIR", "/tmp") + "/ssim-" + std::to_string(getuid());
+  mkdir(base.c_str(), 0700);
+  const std::string dir = base + "/colo-" + name;
+  mkdir(dir.c_str(), 0700);
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
+    die("cannot make a private directory " + dir);
+  return dir;
+}
+
+std::string read_text(const std::string& path) {
+  std::string out;
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buf[256];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  close(fd);
+  return out;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0 || write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
+    die("cannot write " + path + ": " + std::strerror(errno));
+  close(fd);
+}
+
+bool alive(pid_t pid) {
+  if (pid <= 0) return false;
+  const std::string stat = read_text("/proc/" + std::to_string(pid) + "/stat");
+  const size_t p = stat.rfind(')');
+  return p != std::string::npos && p + 2 < stat.size() && stat[p + 2] != 'Z' && stat[p + 2] != 'X';
+}
+
+std::string random_password() {
+  unsigned char bytes[16];
+  const int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || read(fd, bytes, sizeof bytes) != static_cast<ssize_t>(sizeof bytes)) die("cannot read /dev/urandom");
+  close(fd);
+  std::string out;
+  char hex[3];
+  for (unsigned char b : bytes) std::snprintf(hex, sizeof hex, "%02x", b), out += hex;
+  return out;
+}
+
+pid_t spawn(const std::vector<std::string>& argv, const std::string& log) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  posix_spawnattr_t attr;  // with no signal blocked, as this wrapper blocks them
+  posix_spawnattr_init(&attr);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) die("cannot start " + argv[0] + ": " + std::strerror(rc));
+  return pid;
+}
+
+// AUTH + PING through the socket; true on +PONG.
+bool answers(const Options& o, const std::string& dir, const std::string& password) {
+  int fd = -1;
+  if (o.port) {
+    fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<uint16_t>(o.port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return close(fd), false;
+  } else {
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    const std::string path = dir + "/db.sock";
+    std::snprintf(a.sun_path, sizeof a.sun_path, "%s", path.c_str());
+    if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return close(fd), false;
+  }
+  const timeval tv{1, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  const std::string req = "*2\r\n$4\r\nAUTH\r\n$" + std::to_string(password.size()) + "\r\n" + password +
+                          "\r\n*1\r\n$4\r\nPING\r\n";
+  bool ok = write(fd, req.data(), req.size()) == static_cast<ssize_t>(req.size());
+  std::string got;
+  char buf[256];
+  while (ok && got.find("+PONG") == std::string::npos && got.find("-") == std::string::npos) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    got.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  return got.find("+PONG") != std::string::npos;
+}
+
+struct NodeLock {
+  int fd;
+  explicit NodeLock(const std::string& dir) : fd(open((dir + "/lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
+    if (fd < 0 || flock(fd, LOCK_EX) != 0) die("cannot lock " + dir + "/lock");
+  }
+  ~NodeLock() { close(fd); }
+};
+
+// Under the node's lock: the database's pid (started here when nobody runs it), and
+// one more user.
+pid_t join(const Options& o, const std::string& dir, std::string& password) {
+  NodeLock lock(dir);
+  int users = std::atoi(read_text(dir + "/users").c_str());
+  pid_t pid = std::atoi(read_text(dir + "/pid").c_str());
+  if (users <= 0 || !alive(pid)) {
+    users = 0;
+    password = random_password();
+    write_text(dir + "/password", password);
+    unlink((dir + "/db.sock").c_str());
+    std::vector<std::string> argv = {o.binary, "--port", std::to_string(o.port), "--bind", "127.0.0.1",
+                                     "--save", "", "--appendonly", "no", "--dir", dir, "--requirepass", password};
+    if (!o.port) argv.insert(argv.end(), {"--unixsocket", dir + "/db.sock", "--unixsocketperm", "700"});
+    for (const auto& [k, v] : o.config) argv.insert(argv.end(), {"--" + k, v});
+    pid = spawn(argv, log_path(dir));
+    write_text(dir + "/pid", std::to_string(pid));
+  } else {
+    password = read_text(dir + "/password");
+  }
+  write_text(dir + "/users", std::to_string(users + 1));
+  return pid;
+}
+
+// One user fewer; the last one stops the database.
+void leave(const std::string& dir) {
+  NodeLock lock(dir);
+  const int users = std::atoi(read_text(dir + "/users").c_str()) - 1;
+  write_text(dir + "/users", std::to_string(users > 0 ? users : 0));
+  if (users > 0) return;
+  const pid_t pid = std::atoi(read_text(dir + "/pid").c_str());
+  if (alive(pid)) {
+    kill(pid, SIGTERM);
+    kill(pid, SIGCONT);
+    const double deadline = seconds() + 10;
+    while (alive(pid) && seconds() < deadline) {
+      waitpid(pid, nullptr, WNOHANG);  // ours when this task started it
+      usleep(5000);
+    }
+    if (alive(pid)) kill(pid, SIGKILL);
+    waitpid(pid, nullptr, WNOHANG);
+  }
+  // The lock file stays: a task of a later attempt may be waiting on it.
+  for (const char* f : {"/pid", "/db.sock", "/password", "/users"}) unlink((dir + f).c_str());
+}
+
+std::string last_lines(const std::string& path) {
+  const std::string text = read_text(path);
+  return text.size() > 400 ? text.substr(text.size() - 400) : text;
+}
+
+}  // namespace
+
+int colocated_db_main(int argc, char** argv) {
+  Options o;
+  int i = 2;
+  for (; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
+    const std::string a = argv[i];
+    if (a == "--port" && i + 1 < argc) o.port = std::atoi(argv[++i]);
+    else if (a == "--binary" && i + 1 < argc) o.binary = argv[++i];
+    else if (a == "--config" && i + 2 < argc) o.config.emplace_back(argv[i + 1], argv[i + 2]), i += 2;
+    else die("unknown option " + a);
+  }
+  if (i + 1 >= argc) die("usage: ssim-supervise --colocated-db [--port P] [--binary B] [--config K V]... -- PROGRAM...");
+  for (int k = i + 1; k < argc; ++k) o.program.push_back(argv[k]);
+  o.program.push_back(nullptr);
+
+  sigset_t waited, none;
+  sigemptyset(&waited);
+  sigemptyset(&none);
+  for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&waited, sig);
+  sigprocmask(SIG_BLOCK, &waited, nullptr);
+
+  const std::string dir = node_dir();
+  std::string password;
+  const pid_t db = join(o, dir, password);
+  const double deadline = seconds() + 30;
+  while (!answers(o, dir, password)) {
+    if (!alive(db) || seconds() > deadline) {
+      leave(dir);
+      die(std::string(alive(db) ? "no answer in 30 s" : "it ended") + "; its log (" + log_path(dir) + "):\n" +
+          last_lines(log_path(dir)));
+    }
+    usleep(5000);
+  }
+  setenv("SSDB", o.port ? ("127.0.0.1:" + std::to_string(o.port)).c_str() : ("unix:" + dir + "/db.sock").c_str(), 1);
+  setenv("SSDB_PASSWORD", password.c_str(), 1);
+
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+  pid_t child = 0;
+  const int rc = posix_spawnp(&child, o.program[0], nullptr, &attr, o.program.data(), environ);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
+    leave(dir);
+    std::fprintf(stderr, "ssim: cannot start %s: %s\n", o.program[0], std::strerror(rc));
+    return 127;
+  }
+  int status = 0;
+  while (true) {
+    if (waitpid(child, &status, WNOHANG) == child) break;
+    siginfo_t info{};
+    const timespec tick{1, 0};
+    const int sig = sigtimedwait(&waited, &info, &tick);
+    if (sig > 0 && sig != SIGCHLD) kill(child, sig);
+  }
+  leave(dir);
+  if (WIFSIGNALED(status)) {  // end the same way, so the supervisor records the signal
+    signal(WTERMSIG(status), SIG_DFL);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    kill(getpid(), WTERMSIG(status));
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
