@@ -57,7 +57,8 @@ void check_environment(const plan::Plan& plan, const launchers::Launcher& launch
     missing("the " + launcher.name() + " launcher submits jobs with", submit, "run ssim where the scheduler's commands are");
   if (whole_batch) return;  // the rest runs inside the job, where setup lines may bring it in
   // Where this ssim starts the database itself, its program must be here.
-  if (plan.database && launcher.name() == "local" && find_on_path(plan.database->binary).empty())
+  if (plan.database && !plan.database->external() && launcher.name() == "local" &&
+      find_on_path(plan.database->binary).empty())
     missing("the database needs", plan.database->binary, "install redis-server (Debian) or give orchestrator.binary a full path");
   if (!plan.setup.empty()) return;  // setup lines (module load ...) may bring the rest in
   std::set<std::string> found;  // one PATH search per program, not per member

@@ -15,5 +15,6 @@ Action add_stop(CLI::App& app);
 Action add_logs(CLI::App& app);
 Action add_database(CLI::App& app);
 Action add_doctor(CLI::App& app);
+Action add_env(CLI::App& app);
 
 }  // namespace ssim::app

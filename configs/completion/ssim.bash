@@ -5,7 +5,7 @@ _ssim() {
   prev=${COMP_WORDS[COMP_CWORD-1]}
   verb=${COMP_WORDS[1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "validate run status stop logs doctor --version --help" -- "$cur"))
+    COMPREPLY=($(compgen -W "validate run status stop logs env doctor --version --help" -- "$cur"))
     return
   fi
   case "$prev" in
@@ -18,6 +18,7 @@ _ssim() {
     validate) opts="--max-members --help" ;;
     status) opts="--json --watch --help" ;;
     logs) opts="--stderr --follow --help" ;;
+    env) opts="--json --help" ;;
     stop|doctor) opts="--help" ;;
   esac
   if [[ "$cur" == -* ]]; then

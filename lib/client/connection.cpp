@@ -96,6 +96,11 @@ Connection::Connection(const std::string& host, int port, const std::string& pas
   }
 }
 
+void Connection::set_io_timeout(std::chrono::milliseconds t) {
+  const timeval io{static_cast<time_t>(t.count() / 1000), static_cast<suseconds_t>((t.count() % 1000) * 1000)};
+  redisSetTimeout(ctx_, io);
+}
+
 Connection::~Connection() {
   if (ctx_) redisFree(ctx_);
 }

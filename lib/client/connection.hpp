@@ -75,6 +75,8 @@ class Connection {
   Connection& operator=(const Connection&) = delete;
 
   const std::string& address() const { return address_; }
+  // The bound on each read and write from now on.
+  void set_io_timeout(std::chrono::milliseconds timeout);
 
   // A small command through hiredis. Error replies throw ReplyError.
   Reply command(const std::vector<std::string_view>& argv);

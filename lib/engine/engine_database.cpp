@@ -26,6 +26,21 @@ std::chrono::milliseconds database_timeout() {
 void Engine::start_database() {
   const auto t0 = std::chrono::steady_clock::now();
   password_ = orchestrator::ensure_password(plan_);
+  m_.database_snapshot = plan_.database->snapshot;
+  if (plan_.database->external()) {  // running already, and not ours to start or stop
+    try {
+      orchestrator::check_external(plan_.database->address, password_, std::chrono::milliseconds(5000));
+    } catch (const EnvironmentError& e) {
+      log_->error("{}", e.what());
+      progress_->finish();
+      throw;
+    }
+    ssdb_ = plan_.database->address;
+    orchestrator::record_ssdb(plan_, ssdb_);
+    log_->info("using the external database at {}", ssdb_);
+    progress_->event("using the database at " + ssdb_ + " (orchestrator.address)");
+    return;
+  }
   if (!plan_.database->password)
     progress_->event("warning: the database has no password (password: none); anyone who can reach it can use it");
   orchestrator::write_shard_configs(plan_, password_);
@@ -48,6 +63,7 @@ void Engine::start_database() {
   try {
     const auto addresses = orchestrator::wait_until_ready(plan_, password_, database_timeout(), check);
     ssdb_ = orchestrator::ssdb_value(addresses);
+    orchestrator::record_ssdb(plan_, ssdb_);
   } catch (const EnvironmentError& e) {
     log_->error("{}", e.what());
     stop_entities(m_, launcher_, {}, "the database did not come up", std::chrono::milliseconds(2000));
@@ -94,6 +110,7 @@ void Engine::watch_database() {
 }
 
 void Engine::stop_database() {
+  if (plan_.database->external()) return;
   if (plan_.database->persist) {
     log_->info("database left running (persist: true) at {}", ssdb_);
     progress_->event("database left running at " + ssdb_ + " (persist: true); ssim stop ends it");

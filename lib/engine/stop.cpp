@@ -110,7 +110,7 @@ void stop_databases(state::Manifest& m, launchers::Launcher& launcher, const std
     if (is_database_record(e) && selected(names, e) && !state::is_terminal(e.status)) dirs.push_back(e.run_dir);
   if (dirs.empty()) return;
   const auto deadline = std::chrono::steady_clock::now() + grace;
-  if (orchestrator::shutdown_shards(dirs, orchestrator::read_password(m.path))) {
+  if (orchestrator::shutdown_shards(dirs, orchestrator::read_password(m.path), m.database_snapshot)) {
     auto wait = std::chrono::milliseconds(10);
     while (std::chrono::steady_clock::now() < deadline) {
       refresh(m, launcher);

@@ -20,6 +20,7 @@ using Clock = std::chrono::steady_clock;
 
 std::vector<Shard> shards_of(const plan::Database& db) {
   std::vector<Shard> out;
+  if (db.external()) return out;  // nothing of ssim's own to run
   if (db.shards == 1) return {Shard{"orchestrator", db.run_dir, db.port}};
   for (int i = 0; i < db.shards; ++i) {
     const std::string name = "orchestrator_" + std::to_string(i);
@@ -62,6 +63,11 @@ std::string read_password(const std::string& experiment_path) {
 
 std::string ensure_password(const plan::Plan& plan) {
   if (!plan.database || !plan.database->password) return "";
+  if (plan.database->external()) {  // the user's file, read at each start
+    std::string text = read_file(plan.database->password_file).value_or("");
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+    return text;
+  }
   std::string existing = read_password(plan.path);
   if (!existing.empty()) return existing;
   const std::string password = random_hex(32);
@@ -127,6 +133,11 @@ void form_cluster(const std::vector<Address>& nodes, const std::string& password
   const int n = static_cast<int>(nodes.size());
   for (int i = 0; i < n; ++i) {
     Connection c(nodes[i].host, nodes[i].port, password, std::chrono::milliseconds(2000));
+    // A shard restarted from its snapshot (--resume) still has its slots (nodes.conf).
+    const std::string info = text_of(c.command({"CLUSTER", "INFO"}));
+    if (info.find("cluster_slots_assigned:0\r") == std::string::npos &&
+        info.find("cluster_slots_assigned:0\n") == std::string::npos)
+      continue;
     const int first = total * i / n, last = total * (i + 1) / n - 1;
     c.command({"CLUSTER", "ADDSLOTSRANGE", std::to_string(first), std::to_string(last)});
   }
@@ -182,6 +193,45 @@ std::vector<Address> wait_until_ready(const plan::Plan& plan, const std::string&
   return addresses;
 }
 
+std::string ssdb_file(const std::string& experiment_path) { return experiment_path + "/.ssim/ssdb"; }
+
+// The address, and for an external database where its password is (never a copy).
+void record_ssdb(const plan::Plan& plan, const std::string& ssdb) {
+  write_file_atomically(ssdb_file(plan.path), ssdb + "\n", 0644);
+  if (plan.database && plan.database->external())
+    write_file_atomically(plan.path + "/.ssim/db_password_file", plan.database->password_file + "\n", 0600);
+}
+
+std::string experiment_password(const std::string& experiment_path) {
+  std::string own = read_password(experiment_path);
+  if (!own.empty()) return own;
+  std::string where = read_file(experiment_path + "/.ssim/db_password_file").value_or("");
+  while (!where.empty() && where.back() == '\n') where.pop_back();
+  if (where.empty()) return "";
+  std::string text = read_file(where).value_or("");
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+void check_external(const std::string& addresses, const std::string& password, std::chrono::milliseconds timeout) {
+  size_t i = 0;
+  while (i <= addresses.size()) {
+    size_t j = addresses.find(',', i);
+    if (j == std::string::npos) j = addresses.size();
+    const std::string a = addresses.substr(i, j - i);
+    i = j + 1;
+    const bool unix_socket = a.rfind("unix:", 0) == 0;
+    const size_t colon = a.rfind(':');
+    try {
+      Connection c(unix_socket ? a.substr(5) : a.substr(0, colon), unix_socket ? 0 : std::stoi(a.substr(colon + 1)),
+                   password, timeout, timeout);
+      c.command({"PING"});
+    } catch (const client::ClientError& e) {
+      throw EnvironmentError(std::string("the external database (orchestrator.address) does not answer: ") + e.what());
+    }
+  }
+}
+
 bool ping_shard(const std::string& run_dir, const std::string& password, std::chrono::milliseconds timeout) {
   const auto a = read_address(run_dir);
   if (!a) return true;  // not up yet: nothing to say
@@ -194,14 +244,20 @@ bool ping_shard(const std::string& run_dir, const std::string& password, std::ch
   }
 }
 
-bool shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password) {
+bool shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password, bool save) {
   bool all_asked = true;
   for (const auto& dir : run_dirs) {
     const auto a = read_address(dir);
     if (!a) continue;
     try {
+      // Saving takes as long as the data is big: the reply (none: the connection just
+      // closes) may take a while; only a refused connection or a silent server count.
       Connection c(a->host, a->port, password, std::chrono::milliseconds(500), std::chrono::milliseconds(1000));
-      c.command({"SHUTDOWN", "NOSAVE"});
+      if (save) {
+        c.command({"PING"});  // a server that answers now is saving, not hung, while the reply waits
+        c.set_io_timeout(std::chrono::minutes(10));
+      }
+      c.command({"SHUTDOWN", save ? "SAVE" : "NOSAVE"});
     } catch (const client::ClientError& e) {
       // SHUTDOWN closes the connection without a reply (or the server is already gone):
       // both fine. A timeout means the server does not answer.

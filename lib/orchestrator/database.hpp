@@ -54,9 +54,20 @@ std::string ssdb_value(const std::vector<Address>& addresses);
 // True when the shard whose address is in `run_dir` answers PING within `timeout`.
 bool ping_shard(const std::string& run_dir, const std::string& password, std::chrono::milliseconds timeout);
 
-// Sends SHUTDOWN NOSAVE to each shard; false when one of them did not answer in time
-// (a stopped or hung server).
-bool shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password);
+// Sends SHUTDOWN SAVE (a snapshot in the shard's run directory, which the shard loads
+// when it starts again there: --resume) or SHUTDOWN NOSAVE to each shard; false when
+// one of them did not answer in time (a stopped or hung server).
+bool shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password, bool save);
+
+// .ssim/ssdb: the address entities get, for `ssim env` and Client.from_experiment.
+void record_ssdb(const plan::Plan& plan, const std::string& ssdb);
+std::string ssdb_file(const std::string& experiment_path);
+// The database password of the experiment at `path`: its own, or the external one's file.
+std::string experiment_password(const std::string& experiment_path);
+
+// PINGs every address of an external database; throws EnvironmentError naming the one
+// that does not answer.
+void check_external(const std::string& addresses, const std::string& password, std::chrono::milliseconds timeout);
 
 // The last `n` lines the server logged (server.log, then stderr), for error messages.
 std::string last_log_lines(const std::string& run_dir, const std::string& name, int n);

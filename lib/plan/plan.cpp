@@ -1,6 +1,7 @@
 #include "lib/plan/plan.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "lib/plan/expand.hpp"
@@ -177,6 +178,16 @@ Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
     db.config = o.config;
     db.password = o.password == spec::PasswordMode::Auto;
     db.persist = o.persist;
+    db.snapshot = o.snapshot;
+    db.address = o.address;
+    if (!o.password_file.empty()) {
+      db.password_file = (fs::path(spec.base_dir) / o.password_file).lexically_normal().string();
+      std::ifstream in(db.password_file);
+      if (!in)
+        throw spec::SpecError(spec.file, o.password_file_loc, "orchestrator.password_file",
+                        "cannot read " + spec::printable(o.password_file) + " (relative to the experiment file's folder)");
+    }
+    db.password = db.external() ? !db.password_file.empty() : db.password;
     db.run_dir = (fs::path(plan.path) / "orchestrator").string();
     db.batch = o.batch;
     db.res = resolve_resources(spec.file, "orchestrator.run", o.run,

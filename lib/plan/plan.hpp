@@ -62,6 +62,10 @@ struct Database {
   std::vector<std::pair<std::string, std::string>> config;
   bool password = true;
   bool persist = false;
+  bool snapshot = true;          // SHUTDOWN SAVE into the shard's run directory; loaded again on --resume
+  std::string address;           // external: "host:port[,...]" of a database ssim does not run
+  std::string password_file;     // external: absolute path of its password file ("" for none)
+  bool external() const { return !address.empty(); }
   std::string run_dir;
   std::optional<spec::BatchSettings> batch;  // shards as batch jobs of their own
   Resources res;                             // run settings of each shard

@@ -89,8 +89,37 @@ Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node,
   if (node.IsNull()) return o;
   r.expect_map(node, field,
                {"port", "shards", "interface", "binary", "config", "password", "persist", "run",
-                "batch"});
+                "batch", "snapshot", "address", "password_file"});
   auto f = [&](const char* key) { return join_field(field, key); };
+  if (auto n = node["address"]) {
+    // A database that runs already: ssim neither starts nor stops it.
+    for (const char* key : {"port", "shards", "interface", "binary", "config", "password", "persist", "run", "batch",
+                            "snapshot"})
+      if (node[key]) r.fail(node[key], f(key), "does not apply to an external database (orchestrator.address)");
+    o.address = r.line(n, f("address")).value;
+    std::string list = o.address;
+    size_t i = 0;
+    while (i <= list.size()) {
+      size_t j = list.find(',', i);
+      if (j == std::string::npos) j = list.size();
+      const std::string a = list.substr(i, j - i);
+      const size_t colon = a.rfind(':');
+      bool ok = colon != std::string::npos && colon > 0 && colon + 1 < a.size() && colon + 6 >= a.size();
+      for (size_t k = colon + 1; ok && k < a.size(); ++k) ok = std::isdigit(static_cast<unsigned char>(a[k]));
+      if (ok) ok = std::stoi(a.substr(colon + 1)) >= 1 && std::stoi(a.substr(colon + 1)) <= 65535;
+      if (!ok && a.rfind("unix:/", 0) != 0)
+        r.fail(n, f("address"), "expected host:port[,host:port...] or unix:/path, got \"" + printable(a) + "\"");
+      i = j + 1;
+    }
+    if (auto p = node["password_file"]) {
+      o.password_file = r.line(p, f("password_file")).value;  // resolved against the YAML's folder by the plan
+      o.password_file_loc = YamlReader::loc(p);
+      if (o.password_file.empty()) r.fail(p, f("password_file"), "must not be empty");
+    }
+    return o;
+  }
+  if (auto n = node["password_file"]) r.fail(n, f("password_file"), "only with orchestrator.address (an external database)");
+  if (auto n = node["snapshot"]) o.snapshot = r.boolean(n, f("snapshot"));
   if (auto n = node["port"]) o.port = r.integer(n, f("port"), 1, 65535);
   if (auto n = node["shards"]) o.shards = r.integer(n, f("shards"), 1, 1024);
   if (auto n = node["interface"]) o.interface = r.line(n, f("interface")).value;

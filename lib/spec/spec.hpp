@@ -115,6 +115,10 @@ struct Orchestrator {
   std::vector<std::pair<std::string, std::string>> config;
   PasswordMode password = PasswordMode::Auto;
   bool persist = false;
+  bool snapshot = true;          // saved into its run directory when it stops; restored on --resume
+  std::string address;           // an external database: "host:port[,host:port...]", not started here
+  std::string password_file;     // a file holding its password, for an external database
+  Loc password_file_loc;
   RunSettings run;
   std::optional<BatchSettings> batch;
   Loc loc;

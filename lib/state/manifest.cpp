@@ -45,7 +45,8 @@ json to_json(const Manifest& m) {
   return {{"version", m.version}, {"experiment", m.experiment}, {"id", m.id},
           {"file", m.file},       {"path", m.path},             {"launcher", m.launcher},
           {"created", m.created}, {"finished", m.finished},     {"entities", entities},
-          {"allocation_job", m.allocation_job}, {"allocation_owned", m.allocation_owned}};
+          {"allocation_job", m.allocation_job}, {"allocation_owned", m.allocation_owned},
+          {"database_snapshot", m.database_snapshot}};
 }
 
 Manifest manifest_from_json(const json& j) {
@@ -60,6 +61,7 @@ Manifest manifest_from_json(const json& j) {
   m.finished = j.value("finished", 0.0);
   m.allocation_job = j.value("allocation_job", "");
   m.allocation_owned = j.value("allocation_owned", false);
+  m.database_snapshot = j.value("database_snapshot", true);
   for (const auto& e : j.value("entities", json::array())) {
     EntityRecord r;
     r.name = e.value("name", "");

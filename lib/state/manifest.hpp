@@ -43,6 +43,7 @@ struct Manifest {
   double finished = 0;  // set when the run ended
   std::string allocation_job;  // Slurm job id of the allocation the run used
   bool allocation_owned = false;  // ssim made it (salloc) and releases it
+  bool database_snapshot = true;  // its shards save a snapshot when they are stopped
   std::vector<EntityRecord> entities;
 
   EntityRecord* find(const std::string& name);

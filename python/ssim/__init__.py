@@ -18,4 +18,32 @@ from ._ssim import (  # noqa: F401
     TypeMismatch,
 )
 
+
+
+def _from_experiment(path):
+    """A client of the database of the experiment at `path` (its directory), as
+    `ssim env` prints it: for a notebook or a script that ssim did not start."""
+    import os
+
+    state = os.path.join(os.fspath(path), ".ssim")
+
+    def read(name):
+        try:
+            with open(os.path.join(state, name)) as f:
+                return f.read().strip()
+        except FileNotFoundError:
+            return ""
+
+    address = read("ssdb")
+    if not address:
+        raise ConnectionError(f"no database address in {state} (has the experiment run?)")
+    password = read("db_password")
+    if not password and read("db_password_file"):
+        with open(read("db_password_file")) as f:
+            password = f.read().strip()
+    return Client(address, password)
+
+
+Client.from_experiment = staticmethod(_from_experiment)
+
 __all__ = ["Client", "Dataset", "ClientError", "ConnectionError", "AuthError", "KeyNotFound", "TypeMismatch"]

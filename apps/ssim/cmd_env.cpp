@@ -1,0 +1,84 @@
+// ssim env [EXP] [ENTITY] [--json]: the variables an entity of the experiment sees
+// (SSDB, SSDB_PASSWORD; with ENTITY its SSKEYOUT and SSKEYIN), as `export` lines for
+// a shell or a notebook: eval "$(ssim env runs/streaming trainer)".
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "apps/ssim/experiment_ref.hpp"
+#include "apps/ssim/verbs.hpp"
+#include "lib/orchestrator/database.hpp"
+#include "lib/state/manifest.hpp"
+#include "lib/util/atomic_file.hpp"
+#include "lib/util/errors.hpp"
+#include "lib/util/shell_quote.hpp"
+
+namespace ssim::app {
+
+namespace {
+struct EnvOptions {
+  std::vector<std::string> words;
+  bool json = false;
+};
+
+// Key variables from the environment ssim gave the entity (its .ssim-job: "ARGC\0
+// args...\0ENVC\0K=V\0...").
+void add_entity_keys(const state::EntityRecord& e, std::vector<std::pair<std::string, std::string>>& vars) {
+  const auto text = read_file(e.run_dir + "/.ssim-job");
+  if (!text) throw UsageError(e.name + " has not started yet: its key variables are not known");
+  std::vector<std::string> fields;
+  size_t i = 0;
+  while (i < text->size()) {
+    const size_t j = text->find('\0', i);
+    fields.push_back(text->substr(i, (j == std::string::npos ? text->size() : j) - i));
+    if (j == std::string::npos) break;
+    i = j + 1;
+  }
+  for (const auto& f : fields)
+    for (const char* key : {"SSKEYOUT=", "SSKEYIN="})
+      if (f.rfind(key, 0) == 0) vars.emplace_back(f.substr(0, f.find('=')), f.substr(f.find('=') + 1));
+}
+}  // namespace
+
+Action add_env(CLI::App& app) {
+  auto o = std::make_shared<EnvOptions>();
+  auto* cmd = app.add_subcommand("env", "Print the database variables (and an entity's keys) as export lines");
+  cmd->add_option("EXP_ENTITY", o->words, "[EXP] [ENTITY]")->expected(0, 2);
+  cmd->add_flag("--json", o->json, "one JSON object");
+  return [o] {
+    // One word: an experiment when it names one, else an entity of the current one.
+    std::string exp = o->words.size() == 2 ? o->words[0] : "";
+    std::string entity = o->words.size() == 2 ? o->words[1] : "";
+    if (o->words.size() == 1) {
+      try {
+        exp = resolve_experiment(o->words[0]);
+      } catch (const std::exception&) {
+        entity = o->words[0];
+      }
+    }
+    const std::string path = resolve_experiment(exp);
+    const auto m = state::load_manifest(path);
+    const auto ssdb = read_file(orchestrator::ssdb_file(path));
+    if (!ssdb) throw UsageError("experiment " + m.experiment + " has no database address yet (it starts with ssim run)");
+    std::string address = *ssdb;
+    while (!address.empty() && address.back() == '\n') address.pop_back();
+    std::vector<std::pair<std::string, std::string>> vars = {{"SSDB", address}};
+    const std::string password = orchestrator::experiment_password(path);
+    if (!password.empty()) vars.emplace_back("SSDB_PASSWORD", password);
+    if (!entity.empty()) {
+      const auto* e = m.find(entity);
+      if (!e) throw UsageError("no entity " + entity + " in experiment " + m.experiment);
+      add_entity_keys(*e, vars);
+    }
+    if (o->json) {
+      nlohmann::json j = nlohmann::json::object();
+      for (const auto& [k, v] : vars) j[k] = v;
+      std::cout << j.dump() << "\n";
+    } else {
+      for (const auto& [k, v] : vars) std::cout << "export " << k << "=" << shell_quote(v) << "\n";
+    }
+    return 0;
+  };
+}
+
+}  // namespace ssim::app

@@ -1,0 +1,79 @@
+"""Data that lasts (issue #13): --resume gives rerun entities the database contents of
+the earlier attempt, and an external database is used and left as it was."""
+import os
+import subprocess
+import unittest
+
+from ssimtest import SsimTestCase, free_port, wait_for
+
+PUT = "import ssim, numpy; ssim.Client().put_tensor('x', numpy.arange(5.0))"
+GET = "import ssim; print(ssim.Client().get_tensor(chr(120)).tolist())"
+
+
+class Resume(SsimTestCase):
+    def experiment(self, snapshot):
+        port = free_port()
+        self.write("experiment.yaml", f"""
+experiment: {{name: r}}
+orchestrator: {{port: {port}, snapshot: {snapshot}}}
+models:
+  - {{name: p, exe: /usr/bin/python3, args: [-c, "{PUT}"]}}
+  - name: c
+    after: [p]
+    exe: /bin/sh
+    args: [-c, 'test -e ../go || exit 3; /usr/bin/python3 -c "{GET}"']
+""")
+
+    def test_resume_gives_the_rerun_consumer_the_earlier_producers_data(self):
+        self.experiment("true")
+        self.ssim("run", "experiment.yaml", check=1)  # c fails: no ../go yet
+        self.assertTrue(os.path.exists(os.path.join(self.dir, "r/orchestrator/dump.rdb")))
+        open(os.path.join(self.dir, "r/go"), "w").close()
+        self.ssim("run", "experiment.yaml", "--resume", check=0)
+        _, e = self.status()
+        self.assertEqual((e["p"]["attempt"], e["c"]["attempt"]), (1, 2))  # p did not run again
+        self.assertEqual(self.ssim("logs", "c", check=0).stdout, "[0.0, 1.0, 2.0, 3.0, 4.0]\n")
+
+    def test_without_snapshot_a_resumed_database_starts_empty(self):
+        self.experiment("false")
+        self.ssim("run", "experiment.yaml", check=1)
+        open(os.path.join(self.dir, "r/go"), "w").close()
+        self.ssim("run", "experiment.yaml", "--resume", check=1)
+        self.assertIn("x", self.ssim("logs", "c", "--stderr", check=0).stdout)
+
+
+class External(SsimTestCase):
+    def test_an_external_database_is_used_and_left_running(self):
+        port = free_port()
+        self.write("secret", "s3cret-pw\n")
+        redis = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                  "--requirepass", "s3cret-pw", "--dir", self.dir],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(redis.wait)
+        self.addCleanup(redis.kill)
+        wait_for(lambda: subprocess.run(["redis-cli", "-p", str(port), "-a", "s3cret-pw", "--no-auth-warning", "ping"],
+                                        capture_output=True, text=True).stdout.strip() == "PONG", what="redis")
+        self.write("experiment.yaml", f"""
+experiment: {{name: ext}}
+orchestrator: {{address: "127.0.0.1:{port}", password_file: secret}}
+models:
+  - {{name: p, exe: /usr/bin/python3, args: [-c, "{PUT}"]}}
+""")
+        self.ssim("run", "experiment.yaml", check=0)
+        self.assertIsNone(redis.poll(), "ssim stopped a database it did not start")
+        env = self.ssim("env", "ext", check=0).stdout
+        self.assertEqual(env, f"export SSDB=127.0.0.1:{port}\nexport SSDB_PASSWORD=s3cret-pw\n")
+        got = subprocess.run(["/usr/bin/python3", "-c",
+                              "import ssim; print(ssim.Client.from_experiment('ext').get_tensor('x').tolist())"],
+                             cwd=self.dir, env=self.env, capture_output=True, text=True)
+        self.assertEqual(got.stdout, "[0.0, 1.0, 2.0, 3.0, 4.0]\n", got.stderr)
+
+    def test_an_external_database_that_does_not_answer_is_an_environment_error(self):
+        self.write("experiment.yaml", f"experiment: {{name: ext}}\norchestrator: {{address: '127.0.0.1:{free_port()}'}}\n"
+                   "models:\n  - {name: p, exe: /bin/true}\n")
+        p = self.ssim("run", "experiment.yaml", check=3)
+        self.assertIn("the external database (orchestrator.address) does not answer", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
