@@ -1,5 +1,7 @@
 #include "lib/orchestrator/database.hpp"
 
+#include "lib/client/router.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -214,12 +216,7 @@ std::string experiment_password(const std::string& experiment_path) {
 }
 
 void check_external(const std::string& addresses, const std::string& password, std::chrono::milliseconds timeout) {
-  size_t i = 0;
-  while (i <= addresses.size()) {
-    size_t j = addresses.find(',', i);
-    if (j == std::string::npos) j = addresses.size();
-    const std::string a = addresses.substr(i, j - i);
-    i = j + 1;
+  for (const auto& a : client::split_list(addresses)) {
     const bool unix_socket = a.rfind("unix:", 0) == 0;
     const size_t colon = a.rfind(':');
     try {
