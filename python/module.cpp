@@ -91,7 +91,8 @@ PYBIND11_MODULE(_ssim, m) {
              d.add_tensor(name, a.data(), dims_of(a), dtype_of_array(a, dtype));
            },
            py::arg("name"), py::arg("array"), py::arg("dtype") = "")
-      .def("get_tensor", [](const Dataset& d, const std::string& name) { return view_of(d.get_tensor(name)); })
+      .def("get_tensor", [](const Dataset& d, const std::string& name) { return view_of(d.get_tensor(name)); },
+           py::arg("name"), "The dataset's tensor `name`, as a numpy array.")
       .def("tensor_names", &Dataset::tensor_names)
       .def("add_meta_string", &Dataset::add_meta_string)
       .def("add_meta_scalar",
@@ -121,7 +122,7 @@ PYBIND11_MODULE(_ssim, m) {
              py::gil_scoped_release nogil;  // `a` keeps the buffer alive meanwhile
              c.put_tensor(name, data, dims, t);
            },
-           py::arg("name"), py::arg("array"), py::arg("dtype") = "")
+           py::arg("name"), py::arg("array"), py::arg("dtype") = "", "Stores `array` (a numpy array, or a CPU torch tensor through numpy) under `name`; `dtype` overrides the stored type.")
       .def("get_tensor",
            [](Client& c, const std::string& name) {
              py::array out;
@@ -135,7 +136,8 @@ PYBIND11_MODULE(_ssim, m) {
                });
              }
              return out;
-           })
+           },
+           py::arg("name"), "The tensor stored under `name`, as a new numpy array. Raises KeyNotFound.")
       .def("unpack_tensor",
            [](Client& c, const std::string& name, py::array out) {
              if (!(out.flags() & py::array::c_style) || !out.writeable())
@@ -145,7 +147,8 @@ PYBIND11_MODULE(_ssim, m) {
              void* data = out.mutable_data();
              py::gil_scoped_release nogil;
              c.unpack_tensor(name, data, dims, t);
-           })
+           },
+           py::arg("name"), py::arg("out"), "Reads the tensor under `name` into `out` (a writable C-contiguous array of its shape and type), without a copy.")
       .def("put_tensors",
            [](Client& c, const std::vector<std::pair<std::string, py::array>>& items) {
              std::vector<py::array> keep;
@@ -157,7 +160,8 @@ PYBIND11_MODULE(_ssim, m) {
              }
              py::gil_scoped_release nogil;
              c.put_tensors(refs);
-           })
+           },
+           py::arg("items"), "Stores many (name, array) pairs in one round trip.")
       .def("get_tensors",
            [](Client& c, const std::vector<std::string>& names) {
              std::vector<Tensor> ts;
@@ -168,31 +172,53 @@ PYBIND11_MODULE(_ssim, m) {
              py::list out;
              for (const auto& t : ts) out.append(view_of(t));
              return out;
-           })
-      .def("tensor_exists", &Client::tensor_exists, py::call_guard<py::gil_scoped_release>())
+           },
+           py::arg("names"), "The tensors under `names`, in one round trip.")
+      .def("tensor_exists", &Client::tensor_exists, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
+           "True when a tensor is stored under `name`.")
       .def("poll_tensor", &Client::poll_tensor, py::arg("name"), py::arg("interval_ms"), py::arg("tries"),
-           py::call_guard<py::gil_scoped_release>())
-      .def("delete_tensor", &Client::delete_tensor, py::call_guard<py::gil_scoped_release>())
-      .def("copy_tensor", &Client::copy_tensor, py::call_guard<py::gil_scoped_release>())
-      .def("rename_tensor", &Client::rename_tensor, py::call_guard<py::gil_scoped_release>())
-      .def("put_dataset", &Client::put_dataset, py::call_guard<py::gil_scoped_release>())
-      .def("get_dataset", &Client::get_dataset, py::call_guard<py::gil_scoped_release>())
-      .def("dataset_exists", &Client::dataset_exists, py::call_guard<py::gil_scoped_release>())
+           py::call_guard<py::gil_scoped_release>(),
+           "Waits until a tensor is stored under `name`: `tries` looks, `interval_ms` apart; returns whether it came.")
+      .def("delete_tensor", &Client::delete_tensor, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
+           "Removes the tensor under `name`.")
+      .def("copy_tensor", &Client::copy_tensor, py::arg("source"), py::arg("destination"), py::call_guard<py::gil_scoped_release>(),
+           "Copies a tensor on the server.")
+      .def("rename_tensor", &Client::rename_tensor, py::arg("source"), py::arg("destination"), py::call_guard<py::gil_scoped_release>(),
+           "Renames a tensor on the server.")
+      .def("put_dataset", &Client::put_dataset, py::arg("dataset"), py::call_guard<py::gil_scoped_release>(),
+           "Stores a Dataset (tensors and metadata) under its name.")
+      .def("get_dataset", &Client::get_dataset, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
+           "The Dataset stored under `name`.")
+      .def("dataset_exists", &Client::dataset_exists, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
+           "True when a dataset is stored under `name`.")
       .def("poll_dataset", &Client::poll_dataset, py::arg("name"), py::arg("interval_ms"), py::arg("tries"),
-           py::call_guard<py::gil_scoped_release>())
-      .def("delete_dataset", &Client::delete_dataset, py::call_guard<py::gil_scoped_release>())
-      .def("append_to_list", &Client::append_to_list, py::call_guard<py::gil_scoped_release>())
-      .def("get_list_length", &Client::get_list_length, py::call_guard<py::gil_scoped_release>())
+           py::call_guard<py::gil_scoped_release>(),
+           "Waits until a dataset is stored under `name`; returns whether it came.")
+      .def("delete_dataset", &Client::delete_dataset, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
+           "Removes the dataset under `name`.")
+      .def("append_to_list", &Client::append_to_list, py::arg("list"), py::arg("dataset"), py::call_guard<py::gil_scoped_release>(),
+           "Stores `dataset` and appends it to the named list.")
+      .def("get_list_length", &Client::get_list_length, py::arg("list"), py::call_guard<py::gil_scoped_release>(),
+           "How many datasets the named list holds.")
       .def("get_datasets_from_list", &Client::get_datasets_from_list, py::arg("list"), py::arg("start") = 0,
-           py::arg("end") = -1, py::call_guard<py::gil_scoped_release>())
+           py::arg("end") = -1, py::call_guard<py::gil_scoped_release>(),
+           "The datasets of the named list from `start` to `end` (inclusive; -1 is the last).")
       .def("poll_list_length", &Client::poll_list_length, py::arg("list"), py::arg("min_length"),
-           py::arg("interval_ms"), py::arg("tries"), py::call_guard<py::gil_scoped_release>())
-      .def("delete_list", &Client::delete_list, py::call_guard<py::gil_scoped_release>())
-      .def("set_data_source", &Client::set_data_source)
+           py::arg("interval_ms"), py::arg("tries"), py::call_guard<py::gil_scoped_release>(),
+           "Waits until the named list holds at least `min_length` datasets; returns whether it did.")
+      .def("delete_list", &Client::delete_list, py::arg("list"), py::call_guard<py::gil_scoped_release>(),
+           "Removes the named list (not its datasets).")
+      .def("set_data_source", &Client::set_data_source, py::arg("source"),
+           "Reads keys under `source` (one of SSKEYIN, or SSKEYOUT) from now on.")
       .def_property_readonly("data_source", &Client::data_source)
-      .def("use_tensor_prefix", &Client::use_tensor_prefix)
-      .def("use_dataset_prefix", &Client::use_dataset_prefix)
-      .def("use_list_prefix", &Client::use_list_prefix)
-      .def("set_chunk_bytes", &Client::set_chunk_bytes)
-      .def("scramble_slot_map_for_tests", &Client::scramble_slot_map_for_tests);
+      .def("use_tensor_prefix", &Client::use_tensor_prefix, py::arg("on"),
+           "Whether tensor keys are prefixed with SSKEYOUT / the data source (key_prefixing).")
+      .def("use_dataset_prefix", &Client::use_dataset_prefix, py::arg("on"),
+           "Whether dataset keys are prefixed with SSKEYOUT / the data source (key_prefixing).")
+      .def("use_list_prefix", &Client::use_list_prefix, py::arg("on"),
+           "Whether list keys are prefixed with SSKEYOUT / the data source (key_prefixing).")
+      .def("set_chunk_bytes", &Client::set_chunk_bytes, py::arg("bytes"),
+           "Large tensors travel in chunks of this many bytes (default 1 MiB, the server's sweet spot).")
+      .def("scramble_slot_map_for_tests", &Client::scramble_slot_map_for_tests,
+           "For tests only: forgets which shard holds which slots, as after a resharding.");
 }

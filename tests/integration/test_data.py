@@ -75,5 +75,17 @@ models:
         self.assertIn("the external database (orchestrator.address) does not answer", p.stderr)
 
 
+class PythonApi(unittest.TestCase):
+    def test_every_client_method_has_named_arguments_and_a_docstring(self):
+        import ssim
+        for name in dir(ssim.Client):
+            if name.startswith("_"):
+                continue
+            doc = getattr(ssim.Client, name).__doc__ or ""
+            self.assertNotIn("arg0", doc, name)
+            if callable(getattr(ssim.Client, name)):
+                self.assertGreater(len(doc.strip().splitlines()), 1, f"{name} has no docstring")
+
+
 if __name__ == "__main__":
     unittest.main()
