@@ -1,5 +1,7 @@
 #include "launchers/launcher.hpp"
 
+#include <unistd.h>
+
 #include "lib/util/errors.hpp"
 
 namespace ssim::launchers {
@@ -16,6 +18,12 @@ std::string Launcher::experiment_script(const plan::Plan&, const std::vector<std
 }
 std::string Launcher::experiment_script_path(const plan::Plan&) const { no_scheduler(name()); }
 std::string Launcher::submit_experiment(const plan::Plan&, const std::vector<std::string>&) { no_scheduler(name()); }
+
+void drain_wake_fd(int fd) {
+  char buf[256];
+  while (fd >= 0 && ::read(fd, buf, sizeof buf) > 0) {
+  }
+}
 
 std::vector<std::string> task_program(const plan::Step& step, const std::string& supervisor) {
   std::vector<std::string> argv;

@@ -131,6 +131,9 @@ class Launcher {
   virtual void end_detached(std::span<const JobRef> jobs) { (void)jobs; }
 };
 
+// Empties a wake descriptor (Launcher::wake_fd, non-blocking).
+void drain_wake_fd(int fd);
+
 // What runs in each task of `step`: its program and arguments, through
 // `supervisor --colocated-db ... --` when it has a colocated database.
 std::vector<std::string> task_program(const plan::Step& step, const std::string& supervisor);

@@ -8,6 +8,7 @@
 // wrapper exits as the program did. The database is in the task's process group, so
 // stopping the step stops it too.
 #include "apps/ssim-supervise/colocated_db.hpp"
+#include "apps/ssim-supervise/read_all.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -88,14 +89,8 @@ std::string node_dir() {
 }
 
 std::string read_text(const std::string& path) {
-  std::string out;
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return out;
-  char buf[256];
-  ssize_t n;
-  while ((n = read(fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
-  close(fd);
-  return out;
+  bool ok = false;
+  return read_all(path, ok);  // "" when missing: no users, no pid yet
 }
 
 void write_text(const std::string& path, const std::string& text) {

@@ -19,6 +19,7 @@
 // environment) is re-parented to it, recorded in RUN_DIR/.ssim-detached, and ended
 // when ssim asks (at the end of the run, or `ssim stop` of that entity).
 #include "apps/ssim-supervise/colocated_db.hpp"
+#include "apps/ssim-supervise/read_all.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -57,18 +58,6 @@ double now() {
   timespec ts{};
   clock_gettime(CLOCK_REALTIME, &ts);
   return static_cast<double>(ts.tv_sec) + ts.tv_nsec / 1e9;
-}
-
-std::string read_all(const std::string& path, bool& ok) {
-  std::string out;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  ok = fd >= 0;
-  if (!ok) return out;
-  char buf[65536];
-  ssize_t n;
-  while ((n = read(fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
-  close(fd);
-  return out;
 }
 
 // Field 22 of /proc/self/stat: lets readers tell this process from a later one that

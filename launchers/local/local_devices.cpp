@@ -20,9 +20,8 @@ std::vector<std::string> split_ids(const std::string& list) {
     if (!id.empty() && id != "none") out.push_back(id);
   return out;
 }
-}  // namespace
 
-GpuList detect_gpus() {
+GpuList find_gpus() {
   if (const char* s = std::getenv("SSIM_GPUS")) return {split_ids(s), std::string("SSIM_GPUS=") + s};
   if (const char* c = std::getenv("CUDA_VISIBLE_DEVICES"))
     return {split_ids(c), std::string("CUDA_VISIBLE_DEVICES=") + c};
@@ -36,6 +35,13 @@ GpuList detect_gpus() {
   while (std::getline(in, line))
     if (line.rfind("GPU ", 0) == 0) ids.push_back(std::to_string(ids.size()));
   return {ids, "nvidia-smi -L"};
+}
+}  // namespace
+
+// Once per process: the start-up check and the local pool both ask (nvidia-smi is slow).
+GpuList detect_gpus() {
+  static const GpuList found = find_gpus();
+  return found;
 }
 
 int local_cpus() {

@@ -54,12 +54,6 @@ LocalLauncher::~LocalLauncher() {
     if (fd >= 0) ::close(fd);
 }
 
-void drain_wake_fd(int fd) {
-  char buf[256];
-  while (fd >= 0 && ::read(fd, buf, sizeof buf) > 0) {
-  }
-}
-
 std::vector<std::string> LocalLauncher::command(const plan::Step& step) const {
   return local_command(step, host_, supervisor_);
 }

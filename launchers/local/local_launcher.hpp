@@ -41,9 +41,6 @@ class LocalLauncher : public Launcher {
   int wake_[2] = {-1, -1};  // the supervisors' watchers write a byte when a job ends
 };
 
-// Empties a wake descriptor (non-blocking).
-void drain_wake_fd(int fd);
-
 // Files the supervisor and `cancel` leave in a run directory.
 std::string status_file(const std::string& run_dir);
 std::string cancel_marker(const std::string& run_dir);

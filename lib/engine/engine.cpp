@@ -11,7 +11,6 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "launchers/local/local_launcher.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/state/start_journal.hpp"
 #include "lib/plan/resources.hpp"
