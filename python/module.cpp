@@ -59,6 +59,34 @@ std::vector<uint64_t> dims_of(const py::array& a) {
   return std::vector<uint64_t>(a.shape(), a.shape() + a.ndim());
 }
 
+// What put_tensor and friends accept: a numpy array; a torch tensor (a CPU tensor's
+// memory is used in place, through .numpy(); bfloat16 travels as its raw bits and is
+// stored as bf16; a GPU tensor is copied to the CPU first); or anything np.asarray takes.
+// `dtype` is set to "bf16" for a bfloat16 tensor when the caller gave no dtype.
+py::array as_array(const py::object& obj, std::string* dtype, bool writable = false) {
+  if (py::isinstance<py::array>(obj)) return obj.cast<py::array>();
+  const py::object type = py::type::of(obj);
+  if (py::str(type.attr("__module__")).cast<std::string>() == "torch" && py::hasattr(obj, "detach")) {
+    py::object t = obj.attr("detach")();  // same memory, without autograd
+    if (py::str(t.attr("device").attr("type")).cast<std::string>() != "cpu") {
+      if (writable) throw py::value_error("unpack_tensor needs a CPU tensor (this one is on " +
+                                         py::str(t.attr("device")).cast<std::string>() + ")");
+      t = t.attr("cpu")();
+    }
+    if (py::str(t.attr("dtype")).cast<std::string>() == "torch.bfloat16") {
+      t = t.attr("view")(py::module_::import("torch").attr("int16"));
+      if (dtype && dtype->empty()) *dtype = "bf16";
+    }
+    return t.attr("numpy")().cast<py::array>();
+  }
+  py::array a = py::array::ensure(obj);
+  if (!a) {
+    PyErr_Clear();
+    throw py::type_error("expected a numpy array or a torch tensor, got " + py::str(type).cast<std::string>());
+  }
+  return a;
+}
+
 py::array contiguous(const py::array& a) {
   if (a.flags() & py::array::c_style) return a;
   return py::array::ensure(a, py::array::c_style);
@@ -86,8 +114,8 @@ PYBIND11_MODULE(_ssim, m) {
       .def(py::init<std::string>(), py::arg("name"))
       .def_property_readonly("name", &Dataset::name)
       .def("add_tensor",
-           [](Dataset& d, const std::string& name, py::array a, const std::string& dtype) {
-             a = contiguous(a);
+           [](Dataset& d, const std::string& name, const py::object& obj, std::string dtype) {
+             const py::array a = contiguous(as_array(obj, &dtype));
              d.add_tensor(name, a.data(), dims_of(a), dtype_of_array(a, dtype));
            },
            py::arg("name"), py::arg("array"), py::arg("dtype") = "")
@@ -114,15 +142,17 @@ PYBIND11_MODULE(_ssim, m) {
            "Connects to `address` (host:port[,...]); by default to SSDB with SSDB_PASSWORD.")
       .def_property_readonly("is_cluster", &Client::is_cluster)
       .def("put_tensor",
-           [](Client& c, const std::string& name, py::array a, const std::string& dtype) {
-             a = contiguous(a);
+           [](Client& c, const std::string& name, const py::object& obj, std::string dtype) {
+             const py::array a = contiguous(as_array(obj, &dtype));
              const auto dims = dims_of(a);
              const DType t = dtype_of_array(a, dtype);
              const void* data = a.data();
              py::gil_scoped_release nogil;  // `a` keeps the buffer alive meanwhile
              c.put_tensor(name, data, dims, t);
            },
-           py::arg("name"), py::arg("array"), py::arg("dtype") = "", "Stores `array` (a numpy array, or a CPU torch tensor through numpy) under `name`; `dtype` overrides the stored type.")
+           py::arg("name"), py::arg("array"), py::arg("dtype") = "",
+           "Stores `array` under `name`: a numpy array or a torch tensor (a CPU tensor without a copy); "
+           "`dtype` overrides the stored type.")
       .def("get_tensor",
            [](Client& c, const std::string& name) {
              py::array out;
@@ -139,7 +169,8 @@ PYBIND11_MODULE(_ssim, m) {
            },
            py::arg("name"), "The tensor stored under `name`, as a new numpy array. Raises KeyNotFound.")
       .def("unpack_tensor",
-           [](Client& c, const std::string& name, py::array out) {
+           [](Client& c, const std::string& name, const py::object& obj) {
+             py::array out = as_array(obj, nullptr, true);
              if (!(out.flags() & py::array::c_style) || !out.writeable())
                throw py::value_error("unpack_tensor needs a writable C-contiguous array");
              const auto dims = dims_of(out);
@@ -148,15 +179,19 @@ PYBIND11_MODULE(_ssim, m) {
              py::gil_scoped_release nogil;
              c.unpack_tensor(name, data, dims, t);
            },
-           py::arg("name"), py::arg("out"), "Reads the tensor under `name` into `out` (a writable C-contiguous array of its shape and type), without a copy.")
+           py::arg("name"), py::arg("out"),
+           "Reads the tensor under `name` into `out` (a writable C-contiguous numpy array or CPU torch "
+           "tensor of its shape and type), without a copy.")
       .def("put_tensors",
-           [](Client& c, const std::vector<std::pair<std::string, py::array>>& items) {
+           [](Client& c, const std::vector<std::pair<std::string, py::object>>& items) {
              std::vector<py::array> keep;
              std::vector<TensorRef> refs;
-             for (const auto& [name, a0] : items) {
-               keep.push_back(contiguous(a0));
+             keep.reserve(items.size());
+             for (const auto& [name, obj] : items) {
+               std::string dtype;
+               keep.push_back(contiguous(as_array(obj, &dtype)));
                const auto& a = keep.back();
-               refs.push_back({name, a.data(), dims_of(a), dtype_of_array(a, "")});
+               refs.push_back({name, a.data(), dims_of(a), dtype_of_array(a, dtype)});
              }
              py::gil_scoped_release nogil;
              c.put_tensors(refs);
@@ -208,6 +243,40 @@ PYBIND11_MODULE(_ssim, m) {
            "Waits until the named list holds at least `min_length` datasets; returns whether it did.")
       .def("delete_list", &Client::delete_list, py::arg("list"), py::call_guard<py::gil_scoped_release>(),
            "Removes the named list (not its datasets).")
+      .def("copy_list", &Client::copy_list, py::arg("source"), py::arg("destination"),
+           py::call_guard<py::gil_scoped_release>(), "A new list naming the same datasets as `source`.")
+      .def("rename_list", &Client::rename_list, py::arg("source"), py::arg("destination"),
+           py::call_guard<py::gil_scoped_release>(), "Renames a list.")
+      .def("get_dataset_list_range", &Client::get_dataset_list_range, py::arg("list"), py::arg("start"),
+           py::arg("end"), py::call_guard<py::gil_scoped_release>(),
+           "SmartRedis's name for get_datasets_from_list(list, start, end).")
+      .def("poll_list_length_gte", &Client::poll_list_length_gte, py::arg("list"), py::arg("length"),
+           py::arg("interval_ms"), py::arg("tries"), py::call_guard<py::gil_scoped_release>(),
+           "Waits until the named list holds at least `length` datasets; returns whether it did.")
+      .def("poll_list_length_lte", &Client::poll_list_length_lte, py::arg("list"), py::arg("length"),
+           py::arg("interval_ms"), py::arg("tries"), py::call_guard<py::gil_scoped_release>(),
+           "Waits until the named list holds at most `length` datasets; returns whether it did.")
+      .def("copy_dataset", &Client::copy_dataset, py::arg("source"), py::arg("destination"),
+           py::call_guard<py::gil_scoped_release>(), "Copies a dataset (tensors and metadata).")
+      .def("rename_dataset", &Client::rename_dataset, py::arg("source"), py::arg("destination"),
+           py::call_guard<py::gil_scoped_release>(), "Renames a dataset.")
+      .def("key_exists", &Client::key_exists, py::arg("key"), py::call_guard<py::gil_scoped_release>(),
+           "True when the raw key `key` (no prefix added) exists.")
+      .def("poll_key", &Client::poll_key, py::arg("key"), py::arg("interval_ms"), py::arg("tries"),
+           py::call_guard<py::gil_scoped_release>(), "Waits until the raw key `key` exists; returns whether it did.")
+      .def("db_addresses", &Client::db_addresses, py::call_guard<py::gil_scoped_release>(),
+           "The address of every server (each shard of a cluster), as the calls below take them.")
+      .def("get_db_node_info", &Client::get_db_node_info, py::arg("address"), py::call_guard<py::gil_scoped_release>(),
+           "INFO of the server at `address`, as a dict of strings (used_memory, connected_clients, ...).")
+      .def("config_get", &Client::config_get, py::arg("expression"), py::arg("address"),
+           py::call_guard<py::gil_scoped_release>(), "CONFIG GET `expression` on one server, as a dict.")
+      .def("config_set", &Client::config_set, py::arg("parameter"), py::arg("value"), py::arg("address"),
+           py::call_guard<py::gil_scoped_release>(), "CONFIG SET on one server.")
+      .def("save", &Client::save, py::arg("addresses") = std::vector<std::string>{},
+           py::call_guard<py::gil_scoped_release>(),
+           "Writes a snapshot on the listed servers (default: every one); waits until written.")
+      .def("flush_db", &Client::flush_db, py::arg("addresses") = std::vector<std::string>{},
+           py::call_guard<py::gil_scoped_release>(), "Removes every key from the listed servers (default: every one).")
       .def("set_data_source", &Client::set_data_source, py::arg("source"),
            "Reads keys under `source` (one of SSKEYIN, or SSKEYOUT) from now on.")
       .def_property_readonly("data_source", &Client::data_source)
@@ -217,6 +286,12 @@ PYBIND11_MODULE(_ssim, m) {
            "Whether dataset keys are prefixed with SSKEYOUT / the data source (key_prefixing).")
       .def("use_list_prefix", &Client::use_list_prefix, py::arg("on"),
            "Whether list keys are prefixed with SSKEYOUT / the data source (key_prefixing).")
+      .def("use_tensor_ensemble_prefix", &Client::use_tensor_ensemble_prefix, py::arg("on"),
+           "SmartRedis's name for use_tensor_prefix.")
+      .def("use_dataset_ensemble_prefix", &Client::use_dataset_ensemble_prefix, py::arg("on"),
+           "SmartRedis's name for use_dataset_prefix.")
+      .def("use_list_ensemble_prefix", &Client::use_list_ensemble_prefix, py::arg("on"),
+           "SmartRedis's name for use_list_prefix.")
       .def("set_chunk_bytes", &Client::set_chunk_bytes, py::arg("bytes"),
            "Large tensors travel in chunks of this many bytes (default 1 MiB, the server's sweet spot).")
       .def("scramble_slot_map_for_tests", &Client::scramble_slot_map_for_tests,

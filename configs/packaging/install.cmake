@@ -2,6 +2,7 @@
 #   bin/ssim                          the command
 #   libexec/ssim/ssim-supervise       found by ssim relative to itself (lib/util/layout.hpp)
 #   lib/libssim_client.a, include/ssim/, lib/cmake/ssim/, lib/pkgconfig/ssim-client.pc
+#   lib/libssim_c.so, lib/libssim_fortran.so, include/ssim/ssim_client.h, include/ssim/fortran/
 #   lib/python3.X/dist-packages/ssim/ the Python module, where /usr/bin/python3 finds it
 #   share/man/man1, share/bash-completion, share/zsh/vendor-completions, share/doc/ssim
 include(GNUInstallDirs)
@@ -23,17 +24,29 @@ configure_package_config_file(${CMAKE_SOURCE_DIR}/configs/packaging/ssimConfig.c
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/packaging/ssimConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/packaging/ssimConfig.cmake ${CMAKE_BINARY_DIR}/packaging/ssimConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ssim)
-# The prefix is read at install time, so `--prefix P` gives a .pc file that points at P.
+# The C API and the Fortran module: shared libraries (C and Fortran programs need no C++
+# flags), ssim_client.h and ssim_client.mod, with CMake targets ssim::c and ssim::fortran.
+set_target_properties(ssim_c PROPERTIES EXPORT_NAME c)
+set_target_properties(ssim_fortran PROPERTIES EXPORT_NAME fortran)
+install(TARGETS ssim_c ssim_fortran EXPORT ssimTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/lib/client/c/ssim_client.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ssim)
+install(FILES ${CMAKE_BINARY_DIR}/lib/client/fortran/mod/ssim_client.mod
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ssim/fortran)
+
+# pkg-config files: ssim-client (C++), ssim-client-c, ssim-client-fortran.
+# The prefix is read at install time, so `--prefix P` gives .pc files that point at P.
 # (%TAGS%, not @TAGS@: install scripts run without policies, where @VAR@ is expanded.)
-install(CODE "
-  set(prefix \"\${CMAKE_INSTALL_PREFIX}\")
-  file(READ \"${CMAKE_SOURCE_DIR}/configs/packaging/ssim-client.pc.in\" pc)
-  string(REPLACE \"%PREFIX%\" \"\${prefix}\" pc \"\${pc}\")
-  string(REPLACE \"%LIBDIR%\" \"${CMAKE_INSTALL_LIBDIR}\" pc \"\${pc}\")
-  string(REPLACE \"%INCLUDEDIR%\" \"${CMAKE_INSTALL_INCLUDEDIR}\" pc \"\${pc}\")
-  string(REPLACE \"%VERSION%\" \"${PROJECT_VERSION}\" pc \"\${pc}\")
-  file(WRITE \"\$ENV{DESTDIR}\${prefix}/${CMAKE_INSTALL_LIBDIR}/pkgconfig/ssim-client.pc\" \"\${pc}\")
-")
+foreach(pc_name ssim-client ssim-client-c ssim-client-fortran)
+  install(CODE "
+    set(prefix \"\${CMAKE_INSTALL_PREFIX}\")
+    file(READ \"${CMAKE_SOURCE_DIR}/configs/packaging/${pc_name}.pc.in\" pc)
+    string(REPLACE \"%PREFIX%\" \"\${prefix}\" pc \"\${pc}\")
+    string(REPLACE \"%LIBDIR%\" \"${CMAKE_INSTALL_LIBDIR}\" pc \"\${pc}\")
+    string(REPLACE \"%INCLUDEDIR%\" \"${CMAKE_INSTALL_INCLUDEDIR}\" pc \"\${pc}\")
+    string(REPLACE \"%VERSION%\" \"${PROJECT_VERSION}\" pc \"\${pc}\")
+    file(WRITE \"\$ENV{DESTDIR}\${prefix}/${CMAKE_INSTALL_LIBDIR}/pkgconfig/${pc_name}.pc\" \"\${pc}\")
+  ")
+endforeach()
 
 # The Python module, where /usr/bin/python3 finds it without help: Debian's python3.X
 # reads /usr/lib/python3.X/dist-packages and /usr/local/lib/python3.X/dist-packages.

@@ -10,6 +10,7 @@
 // WIRE_FORMAT.md beside this file.
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -72,8 +73,42 @@ class Client {
   uint64_t get_list_length(const std::string& list);
   // Items start..end inclusive; negative indices count from the end, as in LRANGE.
   std::vector<Dataset> get_datasets_from_list(const std::string& list, int64_t start = 0, int64_t end = -1);
+  // Until the list holds at least min_length (SmartRedis's poll_list_length waits for
+  // exactly that length; lists only grow, so this returns when it would, and also when
+  // the list is already longer).
   bool poll_list_length(const std::string& list, uint64_t min_length, int interval_ms, int tries);
   void delete_list(const std::string& list);
+  void copy_list(const std::string& source, const std::string& destination);
+  void rename_list(const std::string& source, const std::string& destination);
+
+  // SmartRedis's names for the same things (the porting table is in
+  // docs/coming-from-smartsim.md). key_exists and poll_key take the raw key: no prefix.
+  bool key_exists(const std::string& key);
+  bool poll_key(const std::string& key, int interval_ms, int tries);
+  void copy_dataset(const std::string& source, const std::string& destination);
+  void rename_dataset(const std::string& source, const std::string& destination);
+  std::vector<Dataset> get_dataset_list_range(const std::string& list, int64_t start, int64_t end) {
+    return get_datasets_from_list(list, start, end);
+  }
+  bool poll_list_length_gte(const std::string& list, uint64_t length, int interval_ms, int tries) {
+    return poll_list_length(list, length, interval_ms, tries);
+  }
+  bool poll_list_length_lte(const std::string& list, uint64_t length, int interval_ms, int tries);
+  void use_tensor_ensemble_prefix(bool on) { use_tensor_prefix(on); }
+  void use_dataset_ensemble_prefix(bool on) { use_dataset_prefix(on); }
+  void use_list_ensemble_prefix(bool on) { use_list_prefix(on); }
+
+  // Servers. An address is "host:port" (or "unix:/path") as in SSDB; db_addresses()
+  // lists them (every shard of a cluster). An empty list means every shard.
+  std::vector<std::string> db_addresses();
+  // INFO of one server, field -> value ("used_memory" -> "1048576").
+  std::map<std::string, std::string> get_db_node_info(const std::string& address);
+  // CONFIG GET / CONFIG SET on one server.
+  std::map<std::string, std::string> config_get(const std::string& expression, const std::string& address);
+  void config_set(const std::string& parameter, const std::string& value, const std::string& address);
+  // SAVE (a snapshot on disk, blocking) and FLUSHDB (removes every key!).
+  void save(const std::vector<std::string>& addresses = {});
+  void flush_db(const std::vector<std::string>& addresses = {});
 
   // Key prefixing (SmartSim semantics).
   void set_data_source(const std::string& source);  // one of SSKEYIN, or SSKEYOUT

@@ -87,6 +87,19 @@ void Client::delete_dataset(const std::string& name) {
   with_redirects([&] { return router_->command(mk, {"DEL", mk}); });
 }
 
+void Client::copy_dataset(const std::string& source, const std::string& destination) {
+  const Dataset from = get_dataset_key(get_key(source, dataset_prefix_), source);
+  Dataset to(destination);
+  to.load_meta_json(from.meta_json());
+  for (const auto& t : from.tensor_names()) to.add_tensor(t, from.get_tensor(t));  // shares, no copy
+  put_dataset(to);
+}
+
+void Client::rename_dataset(const std::string& source, const std::string& destination) {
+  copy_dataset(source, destination);
+  delete_dataset(source);
+}
+
 // ---- lists --------------------------------------------------------------------
 
 void Client::append_to_list(const std::string& list, const Dataset& ds) {
@@ -126,6 +139,31 @@ bool Client::poll_list_length(const std::string& list, uint64_t min_length, int 
 void Client::delete_list(const std::string& list) {
   const std::string lk = get_key(list, list_prefix_);
   with_redirects([&] { return router_->command(lk, {"DEL", lk}); });
+}
+
+bool Client::poll_list_length_lte(const std::string& list, uint64_t length, int interval_ms, int tries) {
+  return poll_until([&] { return get_list_length(list) <= length; }, interval_ms, tries);
+}
+
+// A list holds dataset keys: copying it copies the keys (both lists name the same
+// datasets), as SmartRedis does. Not RENAME: on a cluster the two keys may live on
+// different shards.
+void Client::copy_list(const std::string& source, const std::string& destination) {
+  const std::string from = get_key(source, list_prefix_);
+  const std::string to = put_key(destination, list_prefix_);
+  const Reply items = with_redirects([&] { return router_->command(from, {"LRANGE", from, "0", "-1"}); });
+  if (items->elements == 0) throw KeyNotFound("no list \"" + from + "\" in the database");
+  std::vector<std::string_view> argv{"RPUSH", to};
+  for (size_t i = 0; i < items->elements; ++i) argv.emplace_back(items->element[i]->str, items->element[i]->len);
+  with_redirects([&] {
+    router_->command(to, {"DEL", to});
+    return router_->command(to, argv);
+  });
+}
+
+void Client::rename_list(const std::string& source, const std::string& destination) {
+  copy_list(source, destination);
+  delete_list(source);
 }
 
 }  // namespace ssim::client

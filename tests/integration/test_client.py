@@ -13,7 +13,10 @@ import numpy as np
 import ssim
 from ssimtest import SSIM, free_port
 
-CLIENT_TESTS = os.environ.get("CLIENT_TESTS", os.path.join(os.path.dirname(__file__), "../../build/tests/client_tests"))
+BUILD_TESTS = os.path.join(os.path.dirname(__file__), "../../build/tests")
+CLIENT_TESTS = os.environ.get("CLIENT_TESTS", os.path.join(BUILD_TESTS, "client_tests"))
+C_CHECK = os.environ.get("C_CHECK", os.path.join(BUILD_TESTS, "clients/c_check"))
+FORTRAN_CHECK = os.environ.get("FORTRAN_CHECK", os.path.join(BUILD_TESTS, "clients/fortran_check"))
 
 
 class Database:
@@ -68,9 +71,30 @@ class ClientOn:
                 os.environ[k] = v
 
     def cpp(self, *tags):
-        p = subprocess.run([CLIENT_TESTS, *tags], env=self.db.client_env(), capture_output=True, text=True, timeout=600)
+        return self.program(CLIENT_TESTS, *tags)
+
+    def program(self, path, *args):
+        p = subprocess.run([path, *args], env=self.db.client_env(), capture_output=True, text=True, timeout=600)
         self.assertEqual(p.returncode, 0, p.stdout[-4000:] + p.stderr[-2000:])
         return p.stdout
+
+    def put_python_side(self):
+        """What c_check get and fortran_check get expect to read."""
+        c = ssim.Client()
+        c.put_tensor("py_f64_2d", np.array([[11.0, 12, 13], [21, 22, 23]]))
+        c.put_tensor("py_i64_3d", np.arange(24, dtype=np.int64).reshape(2, 3, 4))
+        ds = ssim.Dataset("py_ds")
+        ds.add_tensor("x", np.arange(4, dtype=np.float32))
+        ds.add_meta_string("names", "alpha")
+        ds.add_meta_string("names", "beta")
+        ds.add_meta_scalar("step", 7)
+        c.put_dataset(ds)
+        c.delete_list("py_list")
+        for i in range(3):
+            item = ssim.Dataset(f"py_item_{i}")
+            item.add_meta_scalar("i", i)
+            c.append_to_list("py_list", item)
+        return c
 
     def test_cpp_client_suite(self):
         self.cpp()
@@ -167,6 +191,98 @@ class ClientOn:
         out.add_meta_string("origin", "python")
         c.put_dataset(out)
         self.cpp("[interop-read]")
+
+    def test_c_and_python_read_each_other(self):
+        self.program(C_CHECK, "put")
+        c = ssim.Client()
+        expected = np.array([[11.0, 12, 13], [21, 22, 23]])
+        np.testing.assert_array_equal(c.get_tensor("c_f64_2d"), expected)
+        np.testing.assert_array_equal(c.get_tensor("c_f64_2d_from_fortran_layout"), expected)
+        got = c.get_tensor("c_i32_1d")
+        self.assertEqual((got.dtype, got.tolist()), (np.int32, [-2, -1, 0, 1, 2147483647]))
+        ds = c.get_dataset("c_ds")
+        np.testing.assert_array_equal(ds.get_tensor("a"), expected)
+        self.assertEqual((ds.get_meta_strings("units"), ds.get_meta_scalars("step"), ds.get_meta_scalars("dt")),
+                         (["m/s"], [42], [0.5]))
+        self.assertEqual(c.get_list_length("c_list"), 1)
+        self.put_python_side()
+        self.program(C_CHECK, "get")
+
+    def test_c_errors_are_codes_with_messages(self):
+        self.put_python_side()
+        self.program(C_CHECK, "errors")
+
+    def test_fortran_and_python_read_each_other_with_fortran_indices(self):
+        self.program(FORTRAN_CHECK, "put")
+        c = ssim.Client()
+        # Fortran a(i, j) = 10 i + j is numpy a[i-1, j-1]: same shape, same values.
+        np.testing.assert_array_equal(c.get_tensor("f_f64_2d"), np.array([[11.0, 12, 13], [21, 22, 23]]))
+        b = c.get_tensor("f_f32_3d")
+        self.assertEqual((b.dtype, b.shape), (np.float32, (2, 3, 4)))
+        i, j, k = np.meshgrid(np.arange(1, 3), np.arange(1, 4), np.arange(1, 5), indexing="ij")
+        np.testing.assert_array_equal(b, 100 * i + 10 * j + k)
+        v = c.get_tensor("f_i32_1d")
+        self.assertEqual((v.dtype, v.tolist()), (np.int32, [-2, -1, 0, 1, 2147483647]))
+        w = c.get_tensor("f_i64_4d")
+        i, j, k, l = np.meshgrid(*(np.arange(1, n + 1) for n in (2, 2, 2, 3)), indexing="ij")
+        self.assertEqual((w.dtype, w.shape), (np.int64, (2, 2, 2, 3)))
+        np.testing.assert_array_equal(w, 1000 * i + 100 * j + 10 * k + l)
+        np.testing.assert_array_equal(c.get_tensor("f_f64_row"), [21.0, 22, 23])
+        ds = c.get_dataset("f_ds")
+        np.testing.assert_array_equal(ds.get_tensor("a"), np.array([[11.0, 12, 13], [21, 22, 23]]))
+        self.assertEqual((ds.get_meta_strings("units"), ds.get_meta_scalars("step")), (["m/s"], [42]))
+        self.assertEqual(c.get_list_length("f_list"), 1)
+        self.put_python_side()
+        self.program(FORTRAN_CHECK, "get")
+
+    def test_fortran_errors_are_codes_with_messages(self):
+        self.put_python_side()
+        self.program(FORTRAN_CHECK, "errors")
+
+    def test_smartredis_names(self):
+        c = self.put_python_side()
+        self.assertTrue(c.key_exists("py_f64_2d"))
+        self.assertFalse(c.key_exists("nothing"))
+        self.assertFalse(c.poll_key("nothing", 1, 2))
+        c.copy_dataset("py_ds", "py_ds_copy")
+        c.rename_dataset("py_ds_copy", "py_ds_moved")
+        self.assertFalse(c.dataset_exists("py_ds_copy"))
+        moved = c.get_dataset("py_ds_moved")
+        self.assertEqual((moved.name, moved.get_meta_strings("names")), ("py_ds_moved", ["alpha", "beta"]))
+        np.testing.assert_array_equal(moved.get_tensor("x"), np.arange(4, dtype=np.float32))
+        c.copy_list("py_list", "py_list_copy")
+        c.rename_list("py_list_copy", "py_list_moved")
+        self.assertEqual((c.get_list_length("py_list_copy"), c.get_list_length("py_list_moved")), (0, 3))
+        self.assertEqual([d.name for d in c.get_dataset_list_range("py_list_moved", 0, 1)], ["py_item_0", "py_item_1"])
+        self.assertTrue(c.poll_list_length_gte("py_list", 3, 1, 1))
+        self.assertFalse(c.poll_list_length_gte("py_list", 4, 1, 1))
+        self.assertTrue(c.poll_list_length_lte("py_list", 3, 1, 1))
+        self.assertFalse(c.poll_list_length_lte("py_list", 2, 1, 1))
+        addresses = c.db_addresses()
+        self.assertEqual(len(addresses), self.shards)
+        info = c.get_db_node_info(addresses[0])
+        self.assertGreater(int(info["used_memory"]), 0)
+        c.config_set("maxmemory-samples", "7", addresses[-1])
+        self.assertEqual(c.config_get("maxmemory-samples", addresses[-1]), {"maxmemory-samples": "7"})
+        c.save()
+        c.flush_db()
+        self.assertFalse(c.key_exists("py_f64_2d"))
+        self.assertEqual(sum(int(c.get_db_node_info(a).get("db0", "keys=0").split(",")[0][5:]) for a in addresses), 0)
+
+    def test_torch_tensors_go_in_and_come_back_without_numpy_by_hand(self):
+        import torch
+        c = ssim.Client()
+        t = torch.arange(12, dtype=torch.float32).reshape(3, 4).requires_grad_()
+        c.put_tensor("torch_t", t)
+        back = torch.zeros(3, 4)
+        c.unpack_tensor("torch_t", back)  # into the tensor's own memory
+        self.assertTrue(torch.equal(back, t.detach()))
+        b = torch.tensor([1.5, -2.0, 3.25], dtype=torch.bfloat16)
+        c.put_tensor("torch_bf16", b)
+        raw = c.get_tensor("torch_bf16")
+        self.assertTrue(torch.equal(torch.from_numpy(raw.view(np.int16)).view(torch.bfloat16), b))
+        with self.assertRaises(TypeError):
+            c.put_tensor("bad", object())
 
 
 class SingleServer(ClientOn, unittest.TestCase):

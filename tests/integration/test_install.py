@@ -1,7 +1,7 @@
 """ssim installed like real software: `cmake --install` into a temporary prefix, the
 installed ssim run from another directory (and through a symlink), a C++ program built
-against the installed package (find_package and pkg-config) exchanging a tensor with a
-Python consumer that imports the installed module, and a missing part reported as the
+against the installed package (find_package and pkg-config), and C and Fortran programs
+(pkg-config), exchanging tensors with a Python consumer that imports the installed module, and a missing part reported as the
 environment failing (exit 3)."""
 import json
 import os
@@ -34,10 +34,41 @@ add_executable(producer producer.cpp)
 target_link_libraries(producer PRIVATE ssim::client)
 """
 
+C_PRODUCER = r"""
+#include <ssim_client.h>
+#include <stdio.h>
+int main(void) {
+  ssim_client* c;
+  const int32_t v[3] = {7, 8, 9};
+  const uint64_t dims[1] = {3};
+  if (ssim_client_new(&c) || ssim_put_tensor(c, "from_c", v, dims, 1, SSIM_I32, SSIM_LAYOUT_C)) {
+    fprintf(stderr, "%s\n", ssim_last_error());
+    return 1;
+  }
+  ssim_client_free(c);
+  return 0;
+}
+"""
+
+FORTRAN_PRODUCER = """
+program producer
+  use ssim_client
+  implicit none
+  type(client_type) :: c
+  real(8) :: a(2, 3)
+  a = reshape([11, 21, 12, 22, 13, 23], [2, 3])
+  if (c%initialize() /= SSIM_OK) error stop 1
+  if (c%put_tensor("from_fortran", a) /= SSIM_OK) error stop 2
+end program
+"""
+
 CONSUMER = """
 import json, ssim
-t = ssim.Client().get_tensor("installed")
-json.dump({"module": ssim.__file__, "shape": list(t.shape), "values": t.ravel().tolist()}, open("result.json", "w"))
+c = ssim.Client()
+t = c.get_tensor("installed")
+json.dump({"module": ssim.__file__, "shape": list(t.shape), "values": t.ravel().tolist(),
+           "c": c.get_tensor("from_c").tolist(), "fortran": c.get_tensor("from_fortran").tolist()},
+          open("result.json", "w"))
 """
 
 
@@ -78,6 +109,17 @@ class Installed(SsimTestCase):
         p = subprocess.run(["g++", "-o", os.path.join(self.dir, "producer-pc"), os.path.join(src, "producer.cpp"),
                             *flags.stdout.split()], capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
+        # The C and Fortran clients, with their pkg-config files.
+        self.write("src/c_producer.c", C_PRODUCER)
+        self.write("src/f_producer.f90", FORTRAN_PRODUCER)
+        for compiler, source, package in (("cc", "c_producer.c", "ssim-client-c"),
+                                          ("gfortran", "f_producer.f90", "ssim-client-fortran")):
+            flags = subprocess.run(["pkg-config", "--cflags", "--libs", package], capture_output=True, text=True,
+                                   env=dict(self.env, PKG_CONFIG_PATH=os.path.join(self.prefix, "lib/pkgconfig")))
+            self.assertEqual(flags.returncode, 0, flags.stderr)
+            p = subprocess.run([compiler, "-o", os.path.join(self.dir, source.split(".")[0]), os.path.join(src, source),
+                                *flags.stdout.split()], capture_output=True, text=True, cwd=self.dir)
+            self.assertEqual(p.returncode, 0, p.stderr)
 
         work = os.path.join(self.dir, "elsewhere")
         os.makedirs(work)
@@ -87,7 +129,10 @@ experiment: {{name: inst}}
 orchestrator: {{port: {free_port()}}}
 models:
   - {{name: produce, exe: {os.path.join(self.dir, "obj/producer")}}}
-  - {{name: consume, exe: /usr/bin/python3, args: [consumer.py], after: [produce], files: {{copy: [consumer.py]}}}}
+  - {{name: produce_c, exe: {os.path.join(self.dir, "c_producer")}}}
+  - {{name: produce_fortran, exe: {os.path.join(self.dir, "f_producer")}}}
+  - {{name: consume, exe: /usr/bin/python3, args: [consumer.py], after: [produce, produce_c, produce_fortran],
+     files: {{copy: [consumer.py]}}}}
 """)
         run = subprocess.run([ssim, "run", "experiment.yaml"], cwd=work, capture_output=True, text=True, env=self.env,
                              timeout=120)
@@ -96,6 +141,8 @@ models:
             result = json.load(f)
         self.assertEqual(result["shape"], [2, 3])
         self.assertEqual(result["values"], [1.5, 2.5, 3.5, 4.5, 5.5, 6.5])
+        self.assertEqual(result["c"], [7, 8, 9])
+        self.assertEqual(result["fortran"], [[11.0, 12.0, 13.0], [21.0, 22.0, 23.0]])
         self.assertTrue(result["module"].startswith(os.path.join(self.prefix, "lib/python3.11/dist-packages/ssim")),
                         result["module"])
 
