@@ -49,13 +49,14 @@ class Examples(SsimTestCase):
         self.assertEqual(r["world_size"], 1)
         self.assertGreater(r["history"][-1]["batches"], r["history"][0]["batches"])  # kept pulling new data
 
-    def test_streaming_scenario_1_cpp_producers(self):
+    def run_streaming_with_producer(self, program):
+        """Scenario 1 with the Python producer swapped for a compiled one, as the YAML says."""
         folder = os.path.join(self.dir, "streaming")
         shutil.copytree(os.path.join(EXAMPLES, "streaming"), folder)
         yaml = os.path.join(folder, "experiment.yaml")
         with open(yaml) as f:
             text = f.read()
-        producer = os.path.join(BUILD, "examples/streaming/streaming_producer")
+        producer = os.path.join(BUILD, "examples/streaming", program)
         text = text.replace("    exe: /usr/bin/python3\n    args: [producer.py,", f"    exe: {producer}\n    args: [")
         text = text.replace("files: {copy: [producer.py]}", "files: {}")
         with open(yaml, "w") as f:
@@ -64,6 +65,13 @@ class Examples(SsimTestCase):
         self.assertIn("rank 1 of 2 uploaded", self.ssim("logs", "runs/streaming", "uploader_0", check=0).stdout)
         r = self.results(entities["trainer"]["run_dir"])
         self.assertGreater(r["final_accuracy"], r["chance"] + 0.3)
+
+    def test_streaming_scenario_1_cpp_producers(self):
+        self.run_streaming_with_producer("streaming_producer")
+
+    def test_streaming_scenario_1_fortran_producers(self):
+        # End to end only: the exact order of Fortran arrays is checked in test_client.
+        self.run_streaming_with_producer("streaming_producer_fortran")
 
     def test_streaming_scenario_2_distributed_trainer(self):
         entities = self.run_example(os.path.join(EXAMPLES, "streaming/experiment_distributed.yaml"))
