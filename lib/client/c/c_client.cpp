@@ -36,7 +36,7 @@ ssim_status ssim_client_new(ssim_client** out) {
   return guard([&] {
     need(out, "out");
     *out = nullptr;
-    *out = new ssim_client{Client(), {}};
+    *out = new ssim_client{Client(), {}, {}};
   });
 }
 
@@ -44,7 +44,7 @@ ssim_status ssim_client_connect(const char* address, const char* password, ssim_
   return guard([&] {
     need(out, "out");
     *out = nullptr;
-    *out = new ssim_client{Client(str(address, "address"), password ? password : ""), {}};
+    *out = new ssim_client{Client(str(address, "address"), password ? password : ""), {}, {}};
   });
 }
 
@@ -65,8 +65,7 @@ ssim_status ssim_put_tensor(ssim_client* c, const char* name, const void* data, 
     need(c, "client");
     const DType t = checked_dtype(dtype);
     const auto d = dims_of(dims, ndims);
-    std::vector<std::byte> scratch;
-    c->impl.put_tensor(str(name, "name"), row_major(data, d, t, layout, scratch), d, t);
+    c->impl.put_tensor(str(name, "name"), row_major(data, d, t, layout, c->scratch), d, t);
   });
 }
 
@@ -86,15 +85,16 @@ ssim_status ssim_unpack_tensor(ssim_client* c, const char* name, void* data, con
     need(c, "client");
     const DType t = checked_dtype(dtype);
     const auto d = dims_of(dims, ndims);
+    need(data, "data");
+    check_layout(layout);
     if (layout == SSIM_LAYOUT_C || d.size() < 2) {
-      need(data, "data");
       c->impl.unpack_tensor(str(name, "name"), data, d, t);
       return;
     }
-    need(data, "data");
-    Tensor stored(t, d);  // checked against the stored tensor, then reordered into `data`
-    c->impl.unpack_tensor(str(name, "name"), stored.data(), d, t);
-    copy_out(stored.data(), data, d, t, layout);
+    // Checked against the stored tensor, read into the scratch buffer, then reordered.
+    c->scratch.resize(payload_bytes(d, t));
+    c->impl.unpack_tensor(str(name, "name"), c->scratch.data(), d, t);
+    copy_out(c->scratch.data(), data, d, t, layout);
   });
 }
 

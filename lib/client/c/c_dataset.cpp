@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "lib/client/c/c_internal.hpp"
+#include "lib/client/layout.hpp"
 
 using namespace ssim::client;
 using namespace ssim::client::c_api;
@@ -34,8 +35,15 @@ ssim_status ssim_dataset_add_tensor(ssim_dataset* ds, const char* name, const vo
     need(ds, "dataset");
     const DType t = checked_dtype(dtype);
     const auto d = dims_of(dims, ndims);
-    std::vector<std::byte> scratch;
-    ds->impl.add_tensor(str(name, "name"), row_major(data, d, t, layout, scratch), d, t);
+    if (layout == SSIM_LAYOUT_FORTRAN && d.size() >= 2) {
+      need(data, "data");
+      Tensor reordered(t, d);  // straight into the dataset's own copy
+      fortran_to_c_order(data, reordered.data(), d, dtype_size(t));
+      ds->impl.add_tensor(str(name, "name"), std::move(reordered));
+      return;
+    }
+    std::vector<std::byte> unused;
+    ds->impl.add_tensor(str(name, "name"), row_major(data, d, t, layout, unused), d, t);
   });
 }
 

@@ -11,6 +11,9 @@
 struct ssim_client {
   ssim::client::Client impl;
   std::vector<std::string> addresses;  // what ssim_db_address lends out
+  // Where Fortran-order arrays are reordered, kept between calls: a fresh 64 MiB buffer
+  // costs more in page faults than the reordering itself.
+  std::vector<std::byte> scratch;
 };
 
 struct ssim_tensor {
@@ -38,6 +41,8 @@ const char* str(const char* s, const char* what);
 // Writes a boolean result as 0 or 1.
 void set_flag(int* out, bool value);
 DType checked_dtype(ssim_dtype dtype);
+void check_layout(ssim_layout layout);
+uint64_t payload_bytes(const std::vector<uint64_t>& dims, DType dtype);
 std::vector<uint64_t> dims_of(const uint64_t* dims, size_t ndims);
 // The caller's array as row-major bytes: itself, or a reordered copy kept in `scratch`.
 const void* row_major(const void* data, const std::vector<uint64_t>& dims, DType dtype, ssim_layout layout,

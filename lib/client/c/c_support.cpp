@@ -74,22 +74,21 @@ std::vector<uint64_t> dims_of(const uint64_t* dims, size_t ndims) {
   return std::vector<uint64_t>(dims, dims + ndims);
 }
 
-namespace {
 void check_layout(ssim_layout layout) {
   if (layout != SSIM_LAYOUT_C && layout != SSIM_LAYOUT_FORTRAN)
     throw std::invalid_argument("unknown layout " + std::to_string(static_cast<int>(layout)));
 }
-uint64_t bytes_of(const std::vector<uint64_t>& dims, DType dtype) {
+
+uint64_t payload_bytes(const std::vector<uint64_t>& dims, DType dtype) {
   uint64_t n = dtype_size(dtype);
   for (auto d : dims) n *= d;
   return n;
 }
-}  // namespace
 
 const void* row_major(const void* data, const std::vector<uint64_t>& dims, DType dtype, ssim_layout layout,
                       std::vector<std::byte>& scratch) {
   check_layout(layout);
-  const uint64_t bytes = bytes_of(dims, dtype);
+  const uint64_t bytes = payload_bytes(dims, dtype);
   if (bytes > 0) need(data, "data");
   if (layout == SSIM_LAYOUT_C || dims.size() < 2) return data;
   scratch.resize(bytes);
@@ -99,7 +98,7 @@ const void* row_major(const void* data, const std::vector<uint64_t>& dims, DType
 
 void copy_out(const void* src, void* data, const std::vector<uint64_t>& dims, DType dtype, ssim_layout layout) {
   check_layout(layout);
-  if (layout == SSIM_LAYOUT_C || dims.size() < 2) std::memcpy(data, src, bytes_of(dims, dtype));
+  if (layout == SSIM_LAYOUT_C || dims.size() < 2) std::memcpy(data, src, payload_bytes(dims, dtype));
   else c_to_fortran_order(src, data, dims, dtype_size(dtype));
 }
 
