@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "launchers/registry.hpp"
+#include "lib/engine/engine.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/util/errors.hpp"
 
@@ -72,7 +73,7 @@ generate::GenerateResult generate_claimed(const plan::Plan& plan, generate::Exis
   }
 }
 
-void refuse_if_still_alive(state::Manifest& previous) {
+void refuse_if_still_alive(state::Manifest& previous, const plan::Plan& plan) {
   // Only what an earlier run started can still run: inside `ssim run --batch`'s job
   // nothing has (its own job is the "batch" row), and no scheduler query is spent.
   state::Manifest probe = previous;
@@ -82,12 +83,18 @@ void refuse_if_still_alive(state::Manifest& previous) {
   if (probe.entities.empty()) return;
   auto launcher = launchers::make_launcher(previous.launcher);
   engine::refresh(probe, *launcher);
-  for (const auto& e : probe.entities) {
+  for (const auto& e : probe.entities)
     if (auto* r = previous.find(e.name)) *r = e;
+  const bool reuse_database = engine::reusable_database(plan, previous);
+  for (const auto& e : probe.entities) {
     if (e.status != state::Status::Running && e.status != state::Status::Pending) continue;
+    if (e.type == "database" && reuse_database) continue;  // persist: true, the resumed run uses it
+    const std::string hint = e.type == "database" && plan.database && plan.database->persist
+                                 ? " (a database left running by persist: true is reused only with the same shards)"
+                                 : "";
     throw UsageError("cannot resume " + previous.path + ": " + e.name + " from the earlier run is still " +
                      to_string(e.status) + " (job " + e.job_id + (e.pid ? ", pid " + std::to_string(e.pid) : "") +
-                     "); wait for it to end, or end it with: ssim stop " + previous.path);
+                     ")" + hint + "; wait for it to end, or end it with: ssim stop " + previous.path);
   }
 }
 

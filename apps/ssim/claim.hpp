@@ -22,7 +22,8 @@ generate::GenerateResult generate_claimed(const plan::Plan& plan, generate::Exis
 
 // --resume after a crash of ssim: the earlier run's entities (and its database) may
 // still run. Starting them again would run them twice, and a new database could not
-// have the port; refuse (exit 2) and say how to end them. Refreshes `previous`.
-void refuse_if_still_alive(state::Manifest& previous);
+// have the port; refuse (exit 2) and say how to end them. A database left running by
+// `persist: true` is not refused: the resumed run reuses it. Refreshes `previous`.
+void refuse_if_still_alive(state::Manifest& previous, const plan::Plan& plan);
 
 }  // namespace ssim::app

@@ -100,7 +100,7 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   std::optional<state::Manifest> previous;
   if (mode == generate::Existing::Resume) {
     previous = state::load_manifest(plan.path);
-    refuse_if_still_alive(*previous);
+    refuse_if_still_alive(*previous, plan);
   }
   const auto gen_start = std::chrono::steady_clock::now();
   const auto generated = generate_claimed(plan, mode);

@@ -43,12 +43,17 @@ void Engine::start_database() {
   }
   if (!plan_.database->password)
     progress_->event("warning: the database has no password (password: none); anyone who can reach it can use it");
-  orchestrator::write_shard_configs(plan_, password_);
   std::vector<state::EntityRecord*> shards;
   for (auto& r : m_.entities)
     if (is_database(r)) shards.push_back(&r);
-  start_batch(shards);
-  save();
+  // --resume of a persist: true experiment: the shards kept from the earlier run (still
+  // running, see resume_manifest) are used as they are, data and all.
+  const bool reused = std::all_of(shards.begin(), shards.end(), [](auto* r) { return r->status == Status::Running; });
+  if (!reused) {
+    orchestrator::write_shard_configs(plan_, password_);
+    start_batch(shards);
+    save();
+  }
 
   // Between tries: notice a shard that ended (bad config, port taken) and Ctrl-C.
   auto check = [&] {
@@ -74,8 +79,9 @@ void Engine::start_database() {
   }
   poll();
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  log_->info("database ready at {} in {:.0f} ms", ssdb_, ms);
-  progress_->event("database ready at " + ssdb_ + " (" + std::to_string(static_cast<int>(ms)) + " ms)");
+  log_->info("database {} at {} in {:.0f} ms", reused ? "reused" : "ready", ssdb_, ms);
+  progress_->event((reused ? "reusing the database left running at " : "database ready at ") + ssdb_ + " (" +
+                   std::to_string(static_cast<int>(ms)) + " ms)");
   save();
 }
 

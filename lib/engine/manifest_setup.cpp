@@ -1,4 +1,5 @@
 // Building the manifest a run starts from: fresh, or resumed from the previous one.
+#include <algorithm>
 #include <set>
 
 #include "lib/engine/engine.hpp"
@@ -42,15 +43,34 @@ state::Manifest new_manifest(const plan::Plan& plan, const std::string& id) {
   return m;
 }
 
+bool reusable_database(const plan::Plan& plan, const state::Manifest& previous) {
+  if (!plan.database || !plan.database->persist || plan.database->external()) return false;
+  const auto shards = orchestrator::shards_of(*plan.database);
+  size_t running = 0;
+  for (const auto& r : previous.entities) {
+    if (r.type != "database") continue;
+    const bool planned = std::any_of(shards.begin(), shards.end(), [&](const auto& s) { return s.name == r.name; });
+    if (!planned || r.status != Status::Running) return false;
+    ++running;
+  }
+  return running == shards.size();
+}
+
 state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& previous) {
   state::Manifest m = new_manifest(plan, previous.id);
   m.created = previous.created;
+  const bool reuse_database = reusable_database(plan, previous);
   std::set<std::string> rerun;
   for (auto& r : m.entities) {
     const state::EntityRecord* old = nullptr;
     for (const auto& p : previous.entities)
       if (p.name == r.name) old = &p;
-    // The database always starts again; entities keep a clean success.
+    // A database left running by persist: true is reused as it is.
+    if (old && r.type == "database" && reuse_database) {
+      r = *old;
+      continue;
+    }
+    // Otherwise the database starts again (from its snapshot); entities keep a clean success.
     if (old && r.type != "database" && old->status == Status::Completed && old->exit_code == 0) {
       const auto after = r.after;
       r = *old;

@@ -11,11 +11,11 @@ GET = "import ssim; print(ssim.Client().get_tensor(chr(120)).tolist())"
 
 
 class Resume(SsimTestCase):
-    def experiment(self, snapshot):
+    def experiment(self, snapshot, persist="false"):
         port = free_port()
         self.write("experiment.yaml", f"""
 experiment: {{name: r}}
-orchestrator: {{port: {port}, snapshot: {snapshot}}}
+orchestrator: {{port: {port}, snapshot: {snapshot}, persist: {persist}}}
 models:
   - {{name: p, exe: /usr/bin/python3, args: [-c, "{PUT}"]}}
   - name: c
@@ -33,6 +33,23 @@ models:
         _, e = self.status()
         self.assertEqual((e["p"]["attempt"], e["c"]["attempt"]), (1, 2))  # p did not run again
         self.assertEqual(self.ssim("logs", "c", check=0).stdout, "[0.0, 1.0, 2.0, 3.0, 4.0]\n")
+
+    def test_resume_of_a_persistent_experiment_reuses_its_running_database(self):
+        self.experiment("false", persist="true")  # no snapshot: only the running server has x
+        self.ssim("run", "experiment.yaml", check=1)
+        self.addCleanup(self.ssim, "stop", "r")
+        _, before = self.status()
+        self.assertEqual(before["orchestrator"]["status"], "running")
+        open(os.path.join(self.dir, "r/go"), "w").close()
+        p = self.ssim("run", "experiment.yaml", "--resume", check=0)
+        self.assertIn("reusing the database left running at", p.stderr)
+        _, after = self.status()
+        self.assertEqual(after["orchestrator"]["pid"], before["orchestrator"]["pid"])  # the same server
+        self.assertEqual(after["orchestrator"]["status"], "running")
+        os.kill(after["orchestrator"]["pid"], 0)
+        self.assertEqual(self.ssim("logs", "c", check=0).stdout, "[0.0, 1.0, 2.0, 3.0, 4.0]\n")
+        self.ssim("stop", "r", check=0)
+        wait_for(lambda: not os.path.exists(f"/proc/{after['orchestrator']['pid']}"), what="the database ending")
 
     def test_without_snapshot_a_resumed_database_starts_empty(self):
         self.experiment("false")
