@@ -9,7 +9,7 @@ build_pkgs=(build-essential cmake pkg-config
   libyaml-cpp-dev libspdlog-dev libcli11-dev nlohmann-json3-dev libhiredis-dev catch2
   gfortran)  # the Fortran client module
 runtime_pkgs=(redis-server redis-tools openmpi-bin libopenmpi-dev procps python3)
-test_pkgs=(groff-base dpkg-dev util-linux)  # man pages checked, cpack -G DEB, setsid and mount in the fault tests
+test_pkgs=(groff-base dpkg-dev util-linux chromium)  # man pages checked, cpack -G DEB, setsid and mount in the fault tests, the HTML report in a browser
 python_pkgs=(python3-dev pybind11-dev python3-numpy python3-redis python3-torch python3-mpi4py)
 
 want=("${build_pkgs[@]}" "${runtime_pkgs[@]}" "${python_pkgs[@]}" "${test_pkgs[@]}")

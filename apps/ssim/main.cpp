@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   add(ssim::app::add_stop(app));
   add(ssim::app::add_logs(app));
   add(ssim::app::add_env(app));
+  add(ssim::app::add_report(app));
   add(ssim::app::add_database(app));
   add(ssim::app::add_doctor(app));
   if (argc > 1 && argv[1][0] != '-') {

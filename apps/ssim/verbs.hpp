@@ -16,5 +16,6 @@ Action add_logs(CLI::App& app);
 Action add_database(CLI::App& app);
 Action add_doctor(CLI::App& app);
 Action add_env(CLI::App& app);
+Action add_report(CLI::App& app);
 
 }  // namespace ssim::app

@@ -5,12 +5,13 @@ _ssim() {
   prev=${COMP_WORDS[COMP_CWORD-1]}
   verb=${COMP_WORDS[1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "validate run status stop logs env doctor --version --help" -- "$cur"))
+    COMPREPLY=($(compgen -W "validate run status stop logs env report doctor --version --help" -- "$cur"))
     return
   fi
   case "$prev" in
     --launcher) COMPREPLY=($(compgen -W "auto local slurm pbs lsf" -- "$cur")); return ;;
     --max-members|--watch) return ;;
+    -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   local opts=""
   case "$verb" in
@@ -19,6 +20,7 @@ _ssim() {
     status) opts="--json --watch --help" ;;
     logs) opts="--stderr --follow --help" ;;
     env) opts="--json --help" ;;
+    report) opts="--output --help" ;;
     stop|doctor) opts="--help" ;;
   esac
   if [[ "$cur" == -* ]]; then

@@ -17,6 +17,7 @@
 #include "lib/engine/stop.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/util/layout.hpp"
+#include "lib/util/proc_stat.hpp"
 #include "lib/util/self_exe.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
@@ -129,6 +130,14 @@ bool Engine::start_ready() {
   return changed;
 }
 
+std::string Engine::where_it_runs(const state::EntityRecord& r) const {
+  if (plan_.launcher == "local") return host_name();
+  std::string nodes;
+  if (const launchers::Grant* g = pool_.held_by(r.name))
+    for (const auto& n : g->nodes) nodes += (nodes.empty() ? "" : ",") + n;
+  return nodes;
+}
+
 void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
   std::vector<launchers::LaunchRequest> requests;
   for (auto* r : records) {
@@ -167,7 +176,9 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
     req.env.emplace_back("SSIM_EXPERIMENT_ID", m_.id);
     requests.push_back(std::move(req));
     r->attempt += 1;
-    r->start = now_seconds();
+    r->submitted = now_seconds();
+    r->start = r->submitted;
+    r->nodes = where_it_runs(*r);
     r->end = 0;
     r->pid = 0;
     r->exit_code.reset();

@@ -50,6 +50,9 @@ class Engine {
   void set_progress(Progress& p) { progress_ = &p; }
 
  private:
+  // The nodes an entity is placed on (its grant), or this host on the local launcher;
+  // "" when the scheduler decides.
+  std::string where_it_runs(const state::EntityRecord& r) const;
   // The database phase (engine_database.cpp).
   void start_database();
   void watch_database();

@@ -18,6 +18,7 @@ state::EntityRecord record_for(const plan::Step& s, const std::string& launcher)
   r.run_dir = s.run_dir;
   r.after = s.after;
   r.launcher = launcher;
+  for (const auto& [name, value] : s.parameters) r.params[name] = value;
   return r;
 }
 }  // namespace

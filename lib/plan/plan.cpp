@@ -70,7 +70,10 @@ struct Builder {
 
   void fill_step(const spec::Entity& e, const Combination& combination, Step& s) {
     std::map<std::string, std::string> values;
-    for (const auto& [name, text] : combination) values[name] = text.value;
+    for (const auto& [name, text] : combination) {
+      values[name] = text.value;
+      s.parameters.emplace_back(name, text.value);
+    }
     values["entity"] = s.name;
     values["ensemble"] = s.ensemble;
     values["replica"] = s.index >= 0 ? std::to_string(s.index) : "0";
@@ -112,6 +115,7 @@ struct Builder {
     s.env.emplace_back("SSIM_ENTITY", s.name);
     s.env.emplace_back("SSIM_RUN_DIR", s.run_dir);
     if (s.index >= 0) s.env.emplace_back("SSIM_REPLICA", std::to_string(s.index));
+    for (const auto& [name, value] : s.parameters) s.env.emplace_back("SSIM_PARAM_" + name, value);  // names are identifiers already
 
     s.batch = e.batch;
     s.retries = e.retries;

@@ -51,6 +51,7 @@ struct Step {
   std::optional<spec::ColocatedDb> colocated_db;
   std::optional<spec::BatchSettings> batch;
   std::map<std::string, std::string> params;  // for ;name; tags in configured files
+  std::vector<std::pair<std::string, std::string>> parameters;  // its own params: values, in order
   std::vector<std::string> copy, symlink, configure;  // absolute source paths
 };
 

@@ -32,7 +32,8 @@ std::optional<int> int_or_null(const json& j, const char* key) {
 json to_json(const Manifest& m) {
   json entities = json::array();
   for (const auto& e : m.entities) {
-    entities.push_back({{"name", e.name},         {"type", e.type},
+    entities.push_back({{"name", e.name},         {"type", e.type}, {"submitted", e.submitted},
+                        {"nodes", e.nodes}, {"params", e.params},
                         {"ensemble", e.ensemble}, {"run_dir", e.run_dir},
                         {"after", e.after},       {"status", to_string(e.status)},
                         {"launcher", e.launcher}, {"job_id", e.job_id}, {"pid", e.pid}, {"native_id", e.native_id},
@@ -77,6 +78,9 @@ Manifest manifest_from_json(const json& j) {
     r.exit_code = int_or_null(e, "exit_code");
     r.signal = int_or_null(e, "signal");
     r.reason = e.value("reason", "");
+    r.submitted = e.value("submitted", 0.0);
+    r.nodes = e.value("nodes", "");
+    r.params = e.value("params", std::map<std::string, std::string>{});
     r.start = e.value("start", 0.0);
     r.end = e.value("end", 0.0);
     r.attempt = e.value("attempt", 0);

@@ -1,6 +1,7 @@
 #pragma once
 // <path>/.ssim/manifest.json: everything `ssim status`, `stop` and `logs` need to find
 // and judge an experiment's jobs from any process, written atomically.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,8 +26,11 @@ struct EntityRecord {
   std::optional<int> exit_code;
   std::optional<int> signal;
   std::string reason;  // why it failed or was cancelled, when known
-  double start = 0;    // epoch seconds; 0 = not started
+  double submitted = 0;  // epoch seconds ssim handed it to the launcher; 0 = not yet
+  double start = 0;      // epoch seconds the program started (the submission until known)
   double end = 0;
+  std::string nodes;     // where it runs or ran ("n2,n3"; the host, locally), when known
+  std::map<std::string, std::string> params;  // its parameter values (params:), if any
   int attempt = 0;  // 1 for the first run, +1 per retry or --resume that reran it
   double retry_at = 0;  // a failed entity waiting to be retried: not started before this time
   nlohmann::json earlier_attempts = nlohmann::json::array();  // how each earlier attempt ended

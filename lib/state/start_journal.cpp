@@ -57,6 +57,7 @@ void apply_starts(Manifest& m) {
     e->job_id = s.job_id;
     e->attempt = s.attempt;
     e->start = s.start;
+    e->submitted = s.start;
     if (e->status == Status::New || is_terminal(e->status)) e->status = Status::Pending;  // refreshed from here
     e->end = 0;
     e->exit_code.reset();

@@ -1,0 +1,70 @@
+// ssim report [EXP] [-o FILE]: one self-contained HTML file about the experiment
+// (lib/report), finished or still running, to copy off a login node and open anywhere.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+#include "apps/ssim/current_state.hpp"
+#include "apps/ssim/experiment_ref.hpp"
+#include "apps/ssim/verbs.hpp"
+#include "lib/report/report.hpp"
+#include "lib/util/atomic_file.hpp"
+#include "lib/util/clock.hpp"
+
+namespace ssim::app {
+
+namespace {
+struct ReportOptions {
+  std::string exp;
+  std::string output;
+};
+
+// The last `lines` lines of a file, reading at most its last 8 KiB.
+std::string tail_of(const std::string& path, int lines) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  const off_t from = size > 8192 ? size - 8192 : 0;
+  std::string text(static_cast<size_t>(size - from), '\0');
+  const ssize_t n = ::pread(fd, text.data(), text.size(), from);
+  ::close(fd);
+  text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  size_t cut = text.size();
+  for (int i = 0; i < lines && cut != std::string::npos && cut > 0; ++i) cut = text.rfind('\n', cut - 1);
+  return cut == std::string::npos || cut == 0 ? text : text.substr(cut + 1);
+}
+}  // namespace
+
+Action add_report(CLI::App& app) {
+  auto o = std::make_shared<ReportOptions>();
+  auto* cmd = app.add_subcommand("report", "Write a self-contained HTML report of an experiment");
+  cmd->add_option("EXP", o->exp, "experiment directory or YAML file (default: the last run here)");
+  cmd->add_option("-o,--output", o->output, "the HTML file to write (default EXP/report.html; - for stdout)");
+  return [o] {
+    const std::string path = resolve_experiment(o->exp);
+    const CurrentState s = current_state(path);
+    report::ReportInput in;
+    in.manifest = s.manifest;
+    in.now = now_seconds();
+    in.running = s.runner.has_value() && !s.all_ended;
+    in.experiment_file = read_file(s.manifest.file).value_or("");
+    int tails = 0;
+    for (const auto& e : s.manifest.entities)
+      if (e.status == state::Status::Failed && tails++ < 200)
+        in.stderr_tails[e.name] = tail_of(e.run_dir + "/" + e.name + ".err", 10);
+    const std::string html = report::render_report(in);
+    if (o->output == "-") {
+      std::cout << html;
+      return 0;
+    }
+    const std::string file = o->output.empty() ? path + "/report.html" : o->output;
+    write_file_atomically(file, html, 0644);
+    std::cout << file << " (" << (html.size() + 1023) / 1024 << " KiB)\n";
+    return 0;
+  };
+}
+
+}  // namespace ssim::app

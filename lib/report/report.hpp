@@ -1,0 +1,22 @@
+#pragma once
+// `ssim report`: one self-contained HTML page (inline CSS and SVG, no script, nothing
+// fetched) about an experiment, finished or running: summary, timeline, per-ensemble
+// runtimes and parameters, failures with their stderr, the experiment file.
+#include <map>
+#include <string>
+
+#include "lib/state/manifest.hpp"
+
+namespace ssim::report {
+
+struct ReportInput {
+  state::Manifest manifest;
+  std::string experiment_file;                      // the YAML text ("" if unreadable)
+  std::map<std::string, std::string> stderr_tails;  // failed entity -> its last stderr lines
+  double now = 0;                                   // epoch seconds: the end of bars still running
+  bool running = false;                             // an ssim run still tracks it
+};
+
+std::string render_report(const ReportInput& in);
+
+}  // namespace ssim::report

@@ -1,0 +1,95 @@
+#include <catch2/catch.hpp>
+
+#include "lib/report/html.hpp"
+#include "lib/report/report.hpp"
+
+using namespace ssim;
+using namespace ssim::report;
+
+namespace {
+state::EntityRecord entity(const std::string& name, const std::string& ensemble, state::Status s, double start,
+                           double end, std::map<std::string, std::string> params = {}) {
+  state::EntityRecord e;
+  e.name = name;
+  e.type = ensemble.empty() ? "model" : "member";
+  e.ensemble = ensemble;
+  e.status = s;
+  e.start = start;
+  e.end = end;
+  e.params = std::move(params);
+  return e;
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t i = text.find(what); i != std::string::npos; i = text.find(what, i + 1)) ++n;
+  return n;
+}
+
+ReportInput sweep() {
+  ReportInput in;
+  in.now = 1000;
+  auto& m = in.manifest;
+  m.experiment = "sweep";
+  m.path = "/runs/sweep";
+  m.launcher = "local";
+  m.created = 100;
+  m.finished = 200;
+  m.file = "/work/experiment.yaml";
+  state::EntityRecord db = entity("orchestrator", "", state::Status::Completed, 100, 200);
+  db.type = "database";
+  m.entities.push_back(db);
+  m.entities.push_back(entity("prep", "", state::Status::Completed, 101, 102));
+  for (int i = 0; i < 4; ++i)
+    m.entities.push_back(entity("sim_" + std::to_string(i), "sim",
+                                i == 3 ? state::Status::Failed : state::Status::Completed, 102, 103 + i,
+                                {{"n", std::to_string(i + 1)}, {"mode", i % 2 ? "slow" : "fast"}}));
+  m.entities.back().exit_code = 5;
+  in.stderr_tails["sim_3"] = "boom <b>bad</b>";
+  in.experiment_file = "experiment: {name: sweep}  # <script>";
+  return in;
+}
+}  // namespace
+
+TEST_CASE("duration and number texts") {
+  CHECK(duration_text(3.14159) == "3.14 s");
+  CHECK(duration_text(42.25) == "42.2 s");
+  CHECK(duration_text(125) == "2 min 05 s");
+  CHECK(duration_text(7380) == "2 h 03 min");
+  CHECK(number(1.50) == "1.5");
+  CHECK(number(2.0) == "2");
+  CHECK(escape("<a href=\"x\">&'") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+}
+
+TEST_CASE("the report has every entity, the sweep and the failure, and escapes what users wrote") {
+  const std::string html = render_report(sweep());
+  CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(html.find("<script") == std::string::npos);  // self-contained, and the file's text escaped
+  CHECK(html.find("http") == std::string::npos);      // nothing fetched
+  for (const char* name : {"orchestrator", "prep", "sim_0", "sim_1", "sim_2", "sim_3"})
+    CHECK(html.find(std::string("<title>") + name + ": ") != std::string::npos);  // a timeline bar each
+  CHECK(html.find("5 completed") == std::string::npos);  // the database is not counted
+  CHECK(html.find(">4 completed<") != std::string::npos);
+  CHECK(html.find(">1 failed<") != std::string::npos);
+  CHECK(html.find("exit code 1: 1 failed") != std::string::npos);
+  // The failure: its stderr, escaped, and how to see the rest.
+  CHECK(html.find("boom &lt;b&gt;bad&lt;/b&gt;") != std::string::npos);
+  CHECK(html.find("ssim logs /runs/sweep sim_3 --stderr") != std::string::npos);
+  // The sweep: a runtime-against-n plot (numeric), none for mode, and the table.
+  CHECK(html.find("against <b>n</b>") != std::string::npos);
+  CHECK(html.find("against <b>mode</b>") == std::string::npos);
+  CHECK(count(html, "<circle") == 4);
+  CHECK(html.find("<th>mode</th>") != std::string::npos);
+  CHECK(html.find("4 ended: min 1 s, median 3 s") != std::string::npos);
+}
+
+TEST_CASE("a running experiment is a snapshot, and bars still running end now") {
+  ReportInput in = sweep();
+  in.running = true;
+  in.manifest.finished = 0;
+  in.manifest.entities[3].status = state::Status::Running;
+  in.manifest.entities[3].end = 0;
+  const std::string html = render_report(in);
+  CHECK(html.find("running (a snapshot taken") != std::string::npos);
+  CHECK(html.find("sim_1: running, 14 min 58 s") != std::string::npos);  // 102 .. now (1000)
+}
