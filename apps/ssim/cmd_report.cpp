@@ -1,8 +1,5 @@
 // ssim report [EXP] [-o FILE]: one self-contained HTML file about the experiment
 // (lib/report), finished or still running, to copy off a login node and open anywhere.
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <iostream>
 #include <memory>
 
@@ -12,6 +9,7 @@
 #include "lib/report/report.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/clock.hpp"
+#include "lib/util/file_tail.hpp"
 
 namespace ssim::app {
 
@@ -20,22 +18,6 @@ struct ReportOptions {
   std::string exp;
   std::string output;
 };
-
-// The last `lines` lines of a file, reading at most its last 8 KiB.
-std::string tail_of(const std::string& path, int lines) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return "";
-  const off_t size = ::lseek(fd, 0, SEEK_END);
-  const off_t from = size > 8192 ? size - 8192 : 0;
-  std::string text(static_cast<size_t>(size - from), '\0');
-  const ssize_t n = ::pread(fd, text.data(), text.size(), from);
-  ::close(fd);
-  text.resize(n > 0 ? static_cast<size_t>(n) : 0);
-  while (!text.empty() && text.back() == '\n') text.pop_back();
-  size_t cut = text.size();
-  for (int i = 0; i < lines && cut != std::string::npos && cut > 0; ++i) cut = text.rfind('\n', cut - 1);
-  return cut == std::string::npos || cut == 0 ? text : text.substr(cut + 1);
-}
 }  // namespace
 
 Action add_report(CLI::App& app) {
@@ -54,7 +36,7 @@ Action add_report(CLI::App& app) {
     int tails = 0;
     for (const auto& e : s.manifest.entities)
       if (e.status == state::Status::Failed && tails++ < 200)
-        in.stderr_tails[e.name] = tail_of(e.run_dir + "/" + e.name + ".err", 10);
+        in.stderr_tails[e.name] = last_lines(e.run_dir + "/" + e.name + ".err", 10);
     const std::string html = report::render_report(in);
     if (o->output == "-") {
       std::cout << html;

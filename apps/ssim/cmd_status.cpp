@@ -1,13 +1,22 @@
-// ssim status [EXP] [--json] [--watch [SECONDS]]: the state of every entity, refreshed
-// from the launcher and the supervisors' files; works with or without a live ssim run.
+// ssim status [EXP] [--json] [--watch [SECONDS]] [--filter STATES] [-o FORMAT] [--summary]:
+// the state of every entity, refreshed from the launcher and the supervisors' files;
+// works with or without a live ssim run.
+#include <unistd.h>
+
+#include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <thread>
 
+#include "apps/ssim/current_state.hpp"
 #include "apps/ssim/experiment_ref.hpp"
+#include "apps/ssim/status_format.hpp"
+#include "apps/ssim/status_summary.hpp"
 #include "apps/ssim/status_table.hpp"
 #include "apps/ssim/verbs.hpp"
-#include "apps/ssim/current_state.hpp"
+#include "lib/util/clock.hpp"
+#include "lib/util/errors.hpp"
 
 namespace ssim::app {
 
@@ -15,33 +24,84 @@ namespace {
 struct StatusOptions {
   std::string exp;
   bool json = false;
-  double watch = 0;
+  std::string watch;  // SECONDS, or (`--watch EXP`) the experiment
+  std::vector<std::string> filter;
+  std::string format;
+  bool summary = false;
 };
+
+std::set<state::Status> parse_filter(const std::vector<std::string>& words) {
+  std::set<state::Status> out;
+  for (const auto& w : words) {
+    const state::Status s = state::status_from_string(w);
+    if (s == state::Status::Unknown && w != "unknown")
+      throw UsageError("--filter: unknown status \"" + w +
+                       "\" (new, pending, running, completed, failed, cancelled, unknown)");
+    out.insert(s);
+  }
+  return out;
+}
+
+bool is_number(const std::string& s) {
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  return !s.empty() && end && *end == '\0';
+}
 }  // namespace
 
 Action add_status(CLI::App& app) {
   auto o = std::make_shared<StatusOptions>();
   auto* cmd = app.add_subcommand("status", "Show the state of every entity of an experiment");
   cmd->add_option("EXP", o->exp, "experiment directory or YAML file (default: the last run from here)");
-  cmd->add_flag("--json", o->json, "one JSON document on stdout");
+  cmd->add_flag("--json", o->json, "one JSON document on stdout (with --watch: one line per refresh)");
   cmd->add_option("--watch", o->watch, "refresh every SECONDS (default 2) until everything ended")
       ->expected(0, 1)
       ->default_str("2");
+  cmd->add_option("--filter", o->filter, "only entities in these states (comma list: failed,cancelled)")
+      ->delimiter(',');
+  std::string fields;
+  for (const auto& [name, what] : status_field_help()) fields += "\n  " + name + ": " + what;
+  cmd->add_option("-o,--format", o->format,
+                  "the columns: \"name,status,elapsed\" or \"{name} {status} {elapsed}\"; fields:" + fields);
+  cmd->add_flag("--summary", o->summary, "counts per ensemble, the slowest and the failed, not every row");
   return [o, cmd] {
-    const std::string path = resolve_experiment(o->exp);
+    // `--watch EXP` as well as `EXP --watch [SECONDS]`.
+    double interval = 2.0;
+    if (!o->watch.empty()) {
+      if (is_number(o->watch)) interval = std::atof(o->watch.c_str());
+      else if (o->exp.empty()) o->exp = o->watch;
+      else throw UsageError("--watch takes SECONDS, not \"" + o->watch + "\"");
+      if (interval <= 0) throw UsageError("--watch SECONDS must be more than 0");
+    }
     const bool watch = cmd->count("--watch") > 0;
-    const double interval = o->watch > 0 ? o->watch : 2.0;
-    while (true) {
+    const auto filter = parse_filter(o->filter);
+    if (!o->format.empty()) parse_status_format(o->format);  // a bad format fails before anything is read
+    const std::string path = resolve_experiment(o->exp);
+    const bool terminal = ::isatty(STDOUT_FILENO);
+    for (bool first = true;; first = false) {
       const CurrentState s = current_state(path);
+      std::vector<const state::EntityRecord*> rows;
+      for (const auto& e : s.manifest.entities)
+        if (filter.empty() || filter.count(e.status)) rows.push_back(&e);
       if (o->json) {
-        std::cout << status_json(s.manifest, s.runner).dump(2) << std::endl;
+        auto doc = status_json(s.manifest, s.runner);
+        if (!filter.empty()) {
+          nlohmann::json kept = nlohmann::json::array();
+          for (const auto& e : doc["entities"])
+            if (filter.count(state::status_from_string(e["status"].get<std::string>()))) kept.push_back(e);
+          doc["entities"] = kept;
+        }
+        std::cout << (watch ? doc.dump() : doc.dump(2)) << std::endl;
       } else {
-        if (watch) std::cout << "\033[H\033[2J";
+        // Clear the screen only on a terminal; piped output gets one block per refresh.
+        if (watch && terminal) std::cout << "\033[H\033[2J";
+        else if (watch && !first) std::cout << "\n";
         std::cout << s.manifest.experiment << "  " << s.manifest.path << "  "
                   << (s.runner ? "(" + s.runner->role + " pid " + std::to_string(s.runner->pid) + ")"
                                : s.manifest.finished > 0 ? "(finished)" : "(no ssim process tracking it)")
                   << "\n";
-        print_status_table(std::cout, s.manifest);
+        if (o->summary) print_status_summary(std::cout, s.manifest, now_seconds());
+        else print_status_table(std::cout, rows, o->format);
         std::cout.flush();
       }
       if (!watch || s.all_ended) break;

@@ -16,7 +16,8 @@ std::string counts_line(const std::map<Status, int>& counts) {
                    Status::Cancelled, Status::Unknown}) {
     auto it = counts.find(s);
     if (it == counts.end() || it->second == 0) continue;
-    line += (line.empty() ? "" : "  ") + std::to_string(it->second) + " " + to_string(s);
+    // "new" entities are waiting for their turn (after:, room to run).
+    line += (line.empty() ? "" : "  ") + std::to_string(it->second) + " " + (s == Status::New ? "waiting" : to_string(s));
   }
   return line;
 }
@@ -47,11 +48,13 @@ class TerminalProgress : public engine::Progress {
     const auto now = std::chrono::steady_clock::now();
     if (!force && now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
-    std::fprintf(stderr, "\r\033[K[ssim] %s", line_.c_str());
+    const long t = static_cast<long>(std::chrono::duration<double>(now - started_).count());
+    std::fprintf(stderr, "\r\033[K[ssim %02ld:%02ld:%02ld] %s", t / 3600, t % 3600 / 60, t % 60, line_.c_str());
     std::fflush(stderr);
   }
   std::string line_;
   std::chrono::steady_clock::time_point last_{};
+  const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "apps/ssim/claim.hpp"
 #include "apps/ssim/launcher_setup.hpp"
 #include "apps/ssim/progress_display.hpp"
+#include "apps/ssim/status_summary.hpp"
 #include "apps/ssim/status_table.hpp"
 #include "launchers/launcher.hpp"
 #include "lib/engine/engine.hpp"
@@ -140,6 +141,7 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   engine::EngineHooks hooks;
   if (req.detach) hooks.after_first_start = [&] { return detach_monitor(lock, engine, m, detached_parent); };
   int code = 0;
+  const auto run_start = std::chrono::steady_clock::now();
   try {
     code = engine.run(hooks);
   } catch (...) {
@@ -148,6 +150,8 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   }
   if (detached_parent) return 0;
   release(run_launcher);
+  std::cerr << "ssim: " << outcome_line(m, std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count())
+            << "\n";
   if (req.json) {
     std::cout << status_json(m, std::nullopt).dump(2) << "\n";
   } else {

@@ -11,13 +11,14 @@ _ssim() {
   case "$prev" in
     --launcher) COMPREPLY=($(compgen -W "auto local slurm pbs lsf" -- "$cur")); return ;;
     --max-members|--watch) return ;;
+    --filter) COMPREPLY=($(compgen -W "new pending running completed failed cancelled unknown" -- "$cur")); return ;;
     -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   local opts=""
   case "$verb" in
     run) opts="--dry-run --detach --batch --overwrite --resume --launcher --json --max-members --help" ;;
     validate) opts="--max-members --help" ;;
-    status) opts="--json --watch --help" ;;
+    status) opts="--json --watch --filter --format --summary --help" ;;
     logs) opts="--stderr --follow --help" ;;
     env) opts="--json --help" ;;
     report) opts="--output --help" ;;

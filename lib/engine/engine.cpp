@@ -11,6 +11,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "lib/engine/failure_pointer.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/state/start_journal.hpp"
 #include "lib/plan/resources.hpp"
@@ -241,7 +242,9 @@ bool Engine::poll() {
     log_->info("{}: {} -> {}{}", r.name, to_string(before), to_string(r.status),
                r.reason.empty() ? "" : " (" + r.reason + ")");
     if (r.status == Status::Running && before == Status::Pending) return;  // too chatty
-    progress_->event(r.name + " " + describe(r));
+    std::string line = r.name + " " + describe(r);
+    if (r.status == Status::Failed) line += failure_pointer(r, plan_.path);
+    progress_->event(line);
   });
   const bool retried = schedule_retries();
   release_room();
@@ -290,7 +293,8 @@ bool Engine::schedule_retries() {
 
 void Engine::report_counts() {
   std::map<Status, int> counts;
-  for (const auto& e : m_.entities) counts[e.status]++;
+  for (const auto& e : m_.entities)
+    if (!is_database(e)) counts[e.status]++;  // the database is not an entity people wait for
   progress_->counts(counts);
 }
 

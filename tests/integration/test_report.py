@@ -1,6 +1,9 @@
-"""ssim report (issue #12): the HTML file opened in a real browser (Debian's headless
-chromium): every entity is in the DOM, the failure shows its stderr, the page renders
-to a screenshot that is not blank; a running experiment gives a snapshot."""
+"""Seeing an experiment (issue #12). ssim report: the HTML file opened in a real browser
+(Debian's headless chromium): every entity is in the DOM, the failure shows its stderr,
+the page renders to a screenshot that is not blank; a running experiment gives a
+snapshot. ssim status's filters and formats, and what ssim run says at a failure and
+at the end."""
+import json
 import os
 import re
 import shutil
@@ -80,6 +83,40 @@ class Report(SsimTestCase):
         self.assertIn("<title>quick: completed, ", html)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "live/report.html")))
         self.ssim("stop", "live", check=0)
+
+
+class StatusAndRunLines(SsimTestCase):
+    def setUp(self):
+        super().setUp()
+        self.write("experiment.yaml", SWEEP)
+        self.run = self.ssim("run", "experiment.yaml", check=1)
+
+    def test_the_run_points_at_the_failure_and_ends_with_one_line(self):
+        failure = [l for l in self.run.stderr.splitlines() if l.startswith("ssim: sim_5 failed")]
+        self.assertEqual(len(failure), 1, self.run.stderr)
+        self.assertIn("exit code 5 | boom <b>n=3</b>", failure[0])  # its last stderr line
+        self.assertIn(f"(ssim logs {os.path.join(self.dir, 'sweep')} sim_5 --stderr)", failure[0])
+        self.assertRegex(self.run.stderr.splitlines()[-1], r"^ssim: 6 completed, 1 failed in \d+\.\d s$")
+
+    def test_status_filter_format_summary_and_watch_without_a_terminal(self):
+        rows = self.ssim("status", "--filter", "failed", check=0).stdout.splitlines()
+        self.assertEqual([r.split()[0] for r in rows[2:]], ["sim_5"])
+        self.assertIn("PARAMS", rows[1])
+        self.assertIn("mode=slow,n=3", rows[2])
+        self.assertIn('unknown status "bogus"', self.ssim("status", "--filter", "bogus", check=2).stderr)
+        out = self.ssim("status", "-o", "{name}={status}", check=0).stdout.splitlines()
+        self.assertEqual(out[1:3], ["NAME =STATUS", "prep =completed"])
+        self.assertIn("unknown status field", self.ssim("status", "-o", "nme", check=2).stderr)
+        summary = self.ssim("status", "--summary", check=0).stdout
+        self.assertIn("sim       6 total: 5 completed, 1 failed", summary)
+        self.assertIn("failed (1): sim_5 (exit 5)", summary)
+        watched = self.ssim("status", "--watch", "sweep", check=0).stdout  # --watch EXP
+        self.assertNotIn("\033[", watched)  # piped: no screen clearing
+        self.assertIn("sim_5", watched)
+        lines = self.ssim("status", "--json", "--watch", check=0).stdout.splitlines()
+        self.assertEqual(len(lines), 1)  # one JSON line per refresh
+        doc = json.loads(lines[0])
+        self.assertEqual({e["name"]: e["params"] for e in doc["entities"]}["sim_5"], {"mode": "slow", "n": "3"})
 
 
 if __name__ == "__main__":

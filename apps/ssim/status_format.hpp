@@ -1,0 +1,30 @@
+#pragma once
+// `ssim status -o FORMAT`: named fields of an entity, as `flux jobs -o` has them.
+// FORMAT is "{name} {status} {elapsed}" (text between fields kept, each field padded to
+// its column) or a plain list "name,status,elapsed". Pure: unit-tested.
+#include <string>
+#include <vector>
+
+#include "lib/state/manifest.hpp"
+
+namespace ssim::app {
+
+// Every field name with what it shows, for --help and the error message.
+const std::vector<std::pair<std::string, std::string>>& status_field_help();
+
+struct StatusFormat {
+  std::vector<std::string> literals;  // before each field, and one after the last
+  std::vector<std::string> fields;
+};
+// Throws UsageError naming an unknown field or an unclosed brace.
+StatusFormat parse_status_format(const std::string& text);
+
+// The value of one field ("-" when there is none); `now` ends elapsed times still running.
+std::string status_field(const state::EntityRecord& e, const std::string& field, double now);
+// Elapsed seconds as [D-]HH:MM:SS ("-" for none).
+std::string clock_text(double seconds);
+// A header line and one line per entity, each field padded to its column's width.
+std::vector<std::string> format_status(const StatusFormat& f, const std::vector<const state::EntityRecord*>& rows,
+                                       double now);
+
+}  // namespace ssim::app

@@ -1,0 +1,61 @@
+#include <catch2/catch.hpp>
+
+#include "apps/ssim/status_format.hpp"
+#include "apps/ssim/status_summary.hpp"
+#include "lib/util/errors.hpp"
+
+using namespace ssim;
+using namespace ssim::app;
+
+namespace {
+state::EntityRecord member(const std::string& name, state::Status s, double start, double end) {
+  state::EntityRecord e;
+  e.name = name;
+  e.type = "member";
+  e.ensemble = "sim";
+  e.status = s;
+  e.start = start;
+  e.end = end;
+  e.params = {{"n", "3"}, {"mode", "fast"}};
+  return e;
+}
+}  // namespace
+
+TEST_CASE("status formats: a field list, a template, and unknown fields refused") {
+  const auto list = parse_status_format("name, status ,elapsed");
+  CHECK(list.fields == std::vector<std::string>{"name", "status", "elapsed"});
+  const auto tmpl = parse_status_format("{name}: {status} ({params})");
+  CHECK(tmpl.fields == std::vector<std::string>{"name", "status", "params"});
+  CHECK(tmpl.literals == std::vector<std::string>{"", ": ", " (", ")"});
+  CHECK_THROWS_AS(parse_status_format("{name} {nme}"), UsageError);
+  CHECK_THROWS_WITH(parse_status_format("nme"), Catch::Contains("unknown status field \"nme\"") &&
+                                                    Catch::Contains("fields: name, type"));
+  CHECK_THROWS_WITH(parse_status_format("{name"), Catch::Contains("not closed"));
+  CHECK_THROWS_AS(parse_status_format(""), UsageError);
+}
+
+TEST_CASE("status fields and columns") {
+  const auto a = member("sim_0", state::Status::Completed, 100, 162.5);
+  const auto b = member("sim_10", state::Status::Running, 100, 0);
+  CHECK(status_field(a, "elapsed", 0) == "00:01:02");
+  CHECK(status_field(b, "elapsed", 100 + 90061) == "1-01:01:01");
+  CHECK(status_field(a, "params", 0) == "mode=fast,n=3");
+  CHECK(status_field(a, "nodes", 0) == "-");
+  CHECK(status_field(a, "seconds", 0) == "62.500");
+  CHECK(clock_text(-1) == "-");
+  const auto lines = format_status(parse_status_format("{name} {status}!"), {&a, &b}, 200);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == "NAME   STATUS!");
+  CHECK(lines[1] == "sim_0  completed!");
+  CHECK(lines[2] == "sim_10 running!");
+}
+
+TEST_CASE("the run's last line counts entities, not the database") {
+  state::Manifest m;
+  state::EntityRecord db;
+  db.type = "database";
+  db.status = state::Status::Completed;
+  m.entities = {db, member("a", state::Status::Completed, 1, 2), member("b", state::Status::Completed, 1, 2),
+                member("c", state::Status::Failed, 1, 2), member("d", state::Status::Cancelled, 0, 0)};
+  CHECK(outcome_line(m, 30.94) == "2 completed, 1 failed, 1 cancelled in 30.9 s");
+}
