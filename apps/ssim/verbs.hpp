@@ -17,5 +17,6 @@ Action add_database(CLI::App& app);
 Action add_doctor(CLI::App& app);
 Action add_env(CLI::App& app);
 Action add_report(CLI::App& app);
+Action add_list(CLI::App& app);
 
 }  // namespace ssim::app

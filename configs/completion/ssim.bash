@@ -5,7 +5,7 @@ _ssim() {
   prev=${COMP_WORDS[COMP_CWORD-1]}
   verb=${COMP_WORDS[1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "validate run status stop logs env report doctor --version --help" -- "$cur"))
+    COMPREPLY=($(compgen -W "validate run status stop logs env report list doctor --version --help" -- "$cur"))
     return
   fi
   case "$prev" in
@@ -22,6 +22,7 @@ _ssim() {
     logs) opts="--stderr --follow --help" ;;
     env) opts="--json --help" ;;
     report) opts="--output --help" ;;
+    list) opts="--json --help" ;;
     stop|doctor) opts="--help" ;;
   esac
   if [[ "$cur" == -* ]]; then

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "lib/util/atomic_file.hpp"
@@ -47,6 +48,22 @@ void record_run(const std::string& cwd, const std::string& file, const std::stri
   if (::write(fd, line.data(), line.size()) < 0) {
   }
   ::close(fd);
+}
+
+std::vector<std::string> experiment_paths() {
+  const auto text = read_file(history_file().string());
+  std::vector<std::string> lines, out;
+  if (!text) return out;
+  std::istringstream in(*text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::set<std::string> seen;
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    const auto j = nlohmann::json::parse(*it, nullptr, false);
+    if (!j.is_object()) continue;
+    const std::string path = j.value("path", "");
+    if (!path.empty() && seen.insert(path).second) out.push_back(path);
+  }
+  return out;
 }
 
 std::optional<std::string> latest_from_cwd(const std::string& cwd) { return latest("cwd", cwd); }

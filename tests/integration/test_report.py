@@ -118,6 +118,17 @@ class StatusAndRunLines(SsimTestCase):
         doc = json.loads(lines[0])
         self.assertEqual({e["name"]: e["params"] for e in doc["entities"]}["sim_5"], {"mode": "slow", "n": "3"})
 
+    def test_list_shows_the_experiments_run_newest_first(self):
+        self.write("other.yaml", "experiment: {name: other}\nmodels:\n  - {name: m, exe: /bin/true}\n")
+        self.ssim("run", "other.yaml", check=0)
+        lines = self.ssim("list", check=0).stdout.splitlines()
+        self.assertEqual([l.split()[:2] for l in lines], [["NAME", "OUTCOME"], ["other", "completed"],
+                                                          ["sweep", "failed"]])
+        self.assertIn("(1 of 7)", lines[2])
+        doc = json.loads(self.ssim("list", "--json", check=0).stdout)
+        self.assertEqual([(d["name"], d["outcome"], d["counts"]) for d in doc],
+                         [("other", "completed", {"completed": 1}), ("sweep", "failed", {"completed": 6, "failed": 1})])
+
 
 if __name__ == "__main__":
     unittest.main()
