@@ -2,13 +2,11 @@
 // most recent first: name, outcome, when, path. Reads manifests only; asks no scheduler.
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
+#include "apps/ssim/experiment_summary.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/report/html.hpp"
 #include "lib/state/history.hpp"
-#include "lib/state/lock.hpp"
-#include "lib/state/manifest.hpp"
 
 namespace ssim::app {
 
@@ -17,35 +15,14 @@ struct ListOptions {
   bool json = false;
 };
 
-struct Row {
-  std::string name, outcome, started, path;
-  nlohmann::json json;
-};
-
-Row row_of(const std::string& path) {
-  Row r{"-", "gone", "-", path, {{"path", path}, {"outcome", "gone"}}};
-  state::Manifest m;
-  try {
-    m = state::load_manifest(path);
-  } catch (const std::exception&) {
-    return r;  // deleted or moved since
-  }
-  std::map<state::Status, int> counts;
-  int entities = 0;
-  for (const auto& e : m.entities)
-    if (e.type != "database") counts[e.status]++, ++entities;
-  const int failed = counts.count(state::Status::Failed) ? counts.at(state::Status::Failed) : 0;
-  const auto runner = state::RunLock::holder(path);
-  r.name = m.experiment;
-  const std::string outcome = runner ? "running" : m.finished <= 0 ? "stopped" : failed ? "failed" : "completed";
-  r.outcome = failed ? outcome + " (" + std::to_string(failed) + " of " + std::to_string(entities) + ")"
-                     : outcome;
-  r.started = report::date_time(m.created);
-  nlohmann::json c = nlohmann::json::object();
-  for (const auto& [s, n] : counts) c[to_string(s)] = n;
-  r.json = {{"name", m.experiment}, {"path", path},     {"outcome", outcome},
-            {"created", m.created}, {"finished", m.finished}, {"counts", c}, {"launcher", m.launcher}};
-  return r;
+// "failed (1 of 7)", "completed", ...
+std::string outcome_text(const nlohmann::json& s) {
+  std::string out = s["outcome"];
+  const auto& c = s["counts"];
+  if (!c.contains("failed")) return out;
+  int total = 0;
+  for (const auto& [_, n] : c.items()) total += n.get<int>();
+  return out + " (" + std::to_string(c["failed"].get<int>()) + " of " + std::to_string(total) + ")";
 }
 }  // namespace
 
@@ -54,26 +31,23 @@ Action add_list(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List the experiments you ran, the most recent first");
   cmd->add_flag("--json", o->json, "one JSON array");
   return [o] {
-    std::vector<Row> rows;
-    for (const auto& path : state::experiment_paths()) rows.push_back(row_of(path));
+    nlohmann::json all = nlohmann::json::array();
+    for (const auto& path : state::experiment_paths()) all.push_back(experiment_summary(path));
     if (o->json) {
-      nlohmann::json out = nlohmann::json::array();
-      for (const auto& r : rows) out.push_back(r.json);
-      std::cout << out.dump(2) << "\n";
+      std::cout << all.dump(2) << "\n";
       return 0;
     }
-    size_t wn = 4, wo = 7, ws = 7;
+    std::vector<std::vector<std::string>> rows = {{"NAME", "OUTCOME", "STARTED", "PATH"}};
+    for (const auto& s : all)
+      rows.push_back({s["name"].get<std::string>().empty() ? "-" : s["name"].get<std::string>(), outcome_text(s),
+                      report::date_time(s.value("created", 0.0)), s["path"]});
+    std::vector<size_t> width(4, 0);
+    for (const auto& r : rows)
+      for (size_t c = 0; c < 4; ++c) width[c] = std::max(width[c], r[c].size());
     for (const auto& r : rows) {
-      wn = std::max(wn, r.name.size());
-      wo = std::max(wo, r.outcome.size());
-      ws = std::max(ws, r.started.size());
+      for (size_t c = 0; c < 3; ++c) std::cout << r[c] << std::string(width[c] - r[c].size() + 2, ' ');
+      std::cout << r[3] << "\n";
     }
-    auto line = [&](const std::string& a, const std::string& b, const std::string& c, const std::string& d) {
-      std::cout << a << std::string(wn - a.size() + 2, ' ') << b << std::string(wo - b.size() + 2, ' ') << c
-                << std::string(ws - c.size() + 2, ' ') << d << "\n";
-    };
-    line("NAME", "OUTCOME", "STARTED", "PATH");
-    for (const auto& r : rows) line(r.name, r.outcome, r.started, r.path);
     return 0;
   };
 }

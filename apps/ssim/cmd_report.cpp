@@ -3,13 +3,11 @@
 #include <iostream>
 #include <memory>
 
-#include "apps/ssim/current_state.hpp"
 #include "apps/ssim/experiment_ref.hpp"
+#include "apps/ssim/report_input.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/report/report.hpp"
 #include "lib/util/atomic_file.hpp"
-#include "lib/util/clock.hpp"
-#include "lib/util/file_tail.hpp"
 
 namespace ssim::app {
 
@@ -27,17 +25,7 @@ Action add_report(CLI::App& app) {
   cmd->add_option("-o,--output", o->output, "the HTML file to write (default EXP/report.html; - for stdout)");
   return [o] {
     const std::string path = resolve_experiment(o->exp);
-    const CurrentState s = current_state(path);
-    report::ReportInput in;
-    in.manifest = s.manifest;
-    in.now = now_seconds();
-    in.running = s.runner.has_value() && !s.all_ended;
-    in.experiment_file = read_file(s.manifest.file).value_or("");
-    int tails = 0;
-    for (const auto& e : s.manifest.entities)
-      if (e.status == state::Status::Failed && tails++ < 200)
-        in.stderr_tails[e.name] = last_lines(e.run_dir + "/" + e.name + ".err", 10);
-    const std::string html = report::render_report(in);
+    const std::string html = report::render_report(report_input(current_state(path)));
     if (o->output == "-") {
       std::cout << html;
       return 0;

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   add(ssim::app::add_env(app));
   add(ssim::app::add_report(app));
   add(ssim::app::add_list(app));
+  add(ssim::app::add_dashboard(app));
   add(ssim::app::add_database(app));
   add(ssim::app::add_doctor(app));
   if (argc > 1 && argv[1][0] != '-') {

@@ -18,5 +18,6 @@ Action add_doctor(CLI::App& app);
 Action add_env(CLI::App& app);
 Action add_report(CLI::App& app);
 Action add_list(CLI::App& app);
+Action add_dashboard(CLI::App& app);
 
 }  // namespace ssim::app

@@ -5,12 +5,12 @@ _ssim() {
   prev=${COMP_WORDS[COMP_CWORD-1]}
   verb=${COMP_WORDS[1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "validate run status stop logs env report list doctor --version --help" -- "$cur"))
+    COMPREPLY=($(compgen -W "validate run status stop logs env report list dashboard doctor --version --help" -- "$cur"))
     return
   fi
   case "$prev" in
     --launcher) COMPREPLY=($(compgen -W "auto local slurm pbs lsf" -- "$cur")); return ;;
-    --max-members|--watch) return ;;
+    --max-members|--watch|--port|--bind) return ;;
     --filter) COMPREPLY=($(compgen -W "new pending running completed failed cancelled unknown" -- "$cur")); return ;;
     -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
@@ -23,6 +23,7 @@ _ssim() {
     env) opts="--json --help" ;;
     report) opts="--output --help" ;;
     list) opts="--json --help" ;;
+    dashboard) opts="--port --bind --help" ;;
     stop|doctor) opts="--help" ;;
   esac
   if [[ "$cur" == -* ]]; then

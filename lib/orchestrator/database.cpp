@@ -13,6 +13,7 @@
 #include "lib/orchestrator/config.hpp"
 #include "lib/client/connection.hpp"
 #include "lib/util/atomic_file.hpp"
+#include "lib/util/random_hex.hpp"
 #include "lib/util/errors.hpp"
 
 namespace ssim::orchestrator {
@@ -33,21 +34,6 @@ std::vector<Shard> shards_of(const plan::Database& db) {
 
 namespace {
 std::string password_file(const std::string& path) { return path + "/.ssim/db_password"; }
-
-std::string random_hex(size_t bytes) {
-  std::string raw(bytes, '\0');
-  int fd = ::open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-  if (fd < 0 || ::read(fd, raw.data(), bytes) != static_cast<ssize_t>(bytes))
-    throw EnvironmentError("cannot read /dev/urandom for the database password");
-  ::close(fd);
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : raw) {
-    out += digits[c >> 4];
-    out += digits[c & 15];
-  }
-  return out;
-}
 
 // Sleeps between tries of a condition that has its own deadline.
 void pause_briefly(std::chrono::milliseconds& wait) {
@@ -72,7 +58,7 @@ std::string ensure_password(const plan::Plan& plan) {
   }
   std::string existing = read_password(plan.path);
   if (!existing.empty()) return existing;
-  const std::string password = random_hex(32);
+  const std::string password = random_hex(32, "the database password");
   write_file_atomically(password_file(plan.path), password + "\n", 0600);
   return password;
 }

@@ -4,6 +4,9 @@ the page renders to a screenshot that is not blank; a running experiment gives a
 snapshot. ssim status's filters and formats, and what ssim run says at a failure and
 at the end."""
 import json
+import urllib.error
+import urllib.parse
+import urllib.request
 import os
 import re
 import shutil
@@ -83,6 +86,58 @@ class Report(SsimTestCase):
         self.assertIn("<title>quick: completed, ", html)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "live/report.html")))
         self.ssim("stop", "live", check=0)
+
+
+class Dashboard(SsimTestCase):
+    def setUp(self):
+        super().setUp()
+        self.assertIsNotNone(CHROMIUM, "needs Debian's chromium (scripts/install-deps.sh installs it)")
+
+    def get(self, url):
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, r.read().decode()
+
+    def test_the_live_page_shows_a_state_change_and_refuses_requests_without_the_token(self):
+        self.write("experiment.yaml", """
+experiment: {name: live}
+models:
+  - {name: quick, exe: /bin/sh, args: [-c, "echo hello from quick"]}
+  - {name: waiter, exe: /bin/sh, args: [-c, "echo waiting; until test -e ../go; do sleep 0.05; done; echo done"]}
+""")
+        self.run_until("live", "waiter")
+        dash = self.ssim_background("dashboard", "live", "--port", "0")
+        url = dash.stdout.readline().strip()
+        self.assertRegex(url, r"^http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{32}$")
+        base, token = url.split("/?token=")
+        exp = os.path.join(self.dir, "live")
+        api = f"{base}/api/status?exp={urllib.parse.quote(exp)}&token={token}"
+        for bad in (f"{base}/", f"{base}/api/status?exp={exp}", f"{base}/?token=0{token[1:]}"):
+            with self.assertRaises(urllib.error.HTTPError) as e:
+                self.get(bad)
+            self.assertEqual(e.exception.code, 403, bad)
+        with self.assertRaises(urllib.error.HTTPError) as e:  # only the experiments it serves
+            self.get(f"{base}/api/status?exp=/etc&token={token}")
+        self.assertEqual(e.exception.code, 404)
+
+        def states():
+            return {e["name"]: e["status"] for e in json.loads(self.get(api)[1])["entities"]}
+        wait_for(lambda: states()["quick"] == "completed", what="quick to complete")
+        self.assertEqual(states()["waiter"], "running")
+        dom = chromium("--virtual-time-budget=4000", "--dump-dom", url).stdout.decode()
+        self.assertRegex(dom, r'<td>waiter</td><td class="s-running">running</td>')
+        self.assertRegex(dom, r'<td>quick</td><td class="s-completed">completed</td>')
+
+        open(os.path.join(exp, "go"), "w").close()  # the state change
+        wait_for(lambda: states()["waiter"] == "completed", what="the dashboard to see waiter complete")
+        dom = chromium("--virtual-time-budget=4000", "--dump-dom", url).stdout.decode()
+        self.assertRegex(dom, r'<td>waiter</td><td class="s-completed">completed</td>')
+        logs = json.loads(self.get(f"{base}/api/logs?exp={exp}&entity=waiter&token={token}")[1])
+        self.assertEqual((logs["data"], logs["ended"]), ("waiting\ndone\n", True))
+        status, html = self.get(f"{base}/report?exp={exp}&token={token}")
+        self.assertIn("<title>waiter: completed", html)
+        shot = os.path.join(self.dir, "dash.png")
+        chromium("--virtual-time-budget=4000", "--screenshot=" + shot, url)
+        self.assertGreater(distinct_bytes_of_png(shot), 20)
 
 
 class StatusAndRunLines(SsimTestCase):

@@ -1,0 +1,160 @@
+#include "apps/ssim/dashboard_routes.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <mutex>
+
+#include "apps/ssim/current_state.hpp"
+#include "apps/ssim/experiment_summary.hpp"
+#include "apps/ssim/report_input.hpp"
+#include "apps/ssim/status_table.hpp"
+#include "lib/state/history.hpp"
+
+namespace ssim::app {
+
+namespace {
+
+constexpr size_t kLogChunk = 64 * 1024;
+
+HttpReply error(int status, const std::string& message) {
+  return {status, "application/json", nlohmann::json{{"error", message}}.dump()};
+}
+
+// Equal strings in a time that does not depend on where they differ.
+bool same(const std::string& a, const std::string& b) {
+  unsigned diff = a.size() ^ b.size();
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+std::vector<std::string> served(const Dashboard& d) {
+  return d.experiments.empty() ? state::experiment_paths() : d.experiments;
+}
+
+bool serves(const Dashboard& d, const std::string& path) {
+  const auto all = served(d);
+  return !path.empty() && std::find(all.begin(), all.end(), path) != all.end();
+}
+
+// A finished experiment that no ssim process tracks changes only if its manifest (or
+// start journal) does: its status document is kept and served again until then. A
+// 5,000-member manifest takes ~150 ms to read and render; browsers ask every 2 s.
+struct CachedStatus {
+  std::string key;
+  std::string body;
+};
+std::mutex cache_mutex;
+std::map<std::string, CachedStatus> status_cache;
+
+std::string file_key(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return "-";
+  return std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + ":" + std::to_string(st.st_size);
+}
+
+std::string status_body(const std::string& exp) {
+  const std::string key = file_key(state::manifest_path(exp)) + "/" + file_key(exp + "/.ssim/starts");
+  {
+    std::lock_guard<std::mutex> hold(cache_mutex);
+    const auto it = status_cache.find(exp);
+    if (it != status_cache.end() && it->second.key == key && !state::RunLock::holder(exp)) return it->second.body;
+  }
+  const CurrentState s = current_state(exp);
+  auto doc = status_json(s.manifest, s.runner);
+  doc["running"] = s.runner.has_value() && !s.all_ended;
+  std::string body = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (s.all_ended && !s.runner) {
+    std::lock_guard<std::mutex> hold(cache_mutex);
+    // Keyed after current_state, which may itself have saved the manifest.
+    status_cache[exp] = {file_key(state::manifest_path(exp)) + "/" + file_key(exp + "/.ssim/starts"), body};
+  }
+  return body;
+}
+
+HttpReply logs(const std::string& path, const Target& t) {
+  const auto m = state::load_manifest(path);
+  const auto entity = t.query.count("entity") ? t.query.at("entity") : "";
+  const auto* e = m.find(entity);
+  if (!e) return error(404, "no entity \"" + entity + "\"");
+  const std::string stream = t.query.count("stream") ? t.query.at("stream") : "out";
+  if (stream != "out" && stream != "err") return error(400, "stream is out or err");
+  long offset = t.query.count("offset") ? std::atol(t.query.at("offset").c_str()) : 0;
+  std::string data;
+  const int fd = ::open((e->run_dir + "/" + entity + "." + stream).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    const off_t size = ::lseek(fd, 0, SEEK_END);
+    if (offset < 0 || offset > size) offset = 0;  // a new attempt rewrote it
+    data.resize(std::min<size_t>(kLogChunk, static_cast<size_t>(size - offset)));
+    const ssize_t n = data.empty() ? 0 : ::pread(fd, data.data(), data.size(), offset);
+    data.resize(n > 0 ? static_cast<size_t>(n) : 0);
+    ::close(fd);
+  }
+  // Invalid UTF-8 from a program must not break the JSON: replaced, not refused.
+  const std::string text = nlohmann::json(data).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return {200, "application/json",
+          "{\"data\":" + text + ",\"offset\":" + std::to_string(offset + static_cast<long>(data.size())) +
+              ",\"ended\":" + (state::is_terminal(e->status) ? "true" : "false") + "}"};
+}
+
+}  // namespace
+
+std::string url_decode(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '+') out += ' ';
+    else if (text[i] == '%' && i + 2 < text.size() + 0 && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+             std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else out += text[i];
+  }
+  return out;
+}
+
+Target parse_target(const std::string& target) {
+  Target t;
+  const size_t q = target.find('?');
+  t.path = url_decode(target.substr(0, q));
+  if (q == std::string::npos) return t;
+  const std::string query = target.substr(q + 1);
+  size_t i = 0;
+  while (i <= query.size()) {
+    size_t j = query.find('&', i);
+    if (j == std::string::npos) j = query.size();
+    const std::string pair = query.substr(i, j - i);
+    const size_t eq = pair.find('=');
+    if (!pair.empty()) t.query[url_decode(pair.substr(0, eq))] = eq == std::string::npos ? "" : url_decode(pair.substr(eq + 1));
+    i = j + 1;
+  }
+  return t;
+}
+
+HttpReply handle_request(const Dashboard& d, const std::string& method, const std::string& target,
+                         const std::string& authorization) {
+  if (method != "GET") return error(405, "the dashboard is read-only");
+  const Target t = parse_target(target);
+  const std::string bearer = authorization.rfind("Bearer ", 0) == 0 ? authorization.substr(7) : "";
+  const std::string token = t.query.count("token") ? t.query.at("token") : bearer;
+  if (!same(token, d.token)) return error(403, "this dashboard needs the token of the URL ssim dashboard printed");
+  try {
+    if (t.path == "/") return {200, "text/html; charset=utf-8", dashboard_page()};
+    if (t.path == "/api/experiments") {
+      nlohmann::json all = nlohmann::json::array();
+      for (const auto& p : served(d)) all.push_back(experiment_summary(p));
+      return {200, "application/json", all.dump()};
+    }
+    const std::string exp = t.query.count("exp") ? t.query.at("exp") : "";
+    if (t.path != "/api/status" && t.path != "/api/logs" && t.path != "/report") return error(404, "no such page");
+    if (!serves(d, exp)) return error(404, "this dashboard does not serve \"" + exp + "\"");
+    if (t.path == "/api/logs") return logs(exp, t);
+    if (t.path == "/api/status") return {200, "application/json", status_body(exp)};
+    return {200, "text/html; charset=utf-8", report::render_report(report_input(current_state(exp)))};
+  } catch (const std::exception& e) {
+    return error(500, e.what());
+  }
+}
+
+}  // namespace ssim::app

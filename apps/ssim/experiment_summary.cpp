@@ -1,0 +1,33 @@
+#include "apps/ssim/experiment_summary.hpp"
+
+#include <map>
+
+#include "lib/state/lock.hpp"
+#include "lib/state/manifest.hpp"
+
+namespace ssim::app {
+
+nlohmann::json experiment_summary(const std::string& path) {
+  state::Manifest m;
+  try {
+    m = state::load_manifest(path);
+  } catch (const std::exception&) {
+    return {{"name", ""}, {"path", path}, {"outcome", "gone"}, {"counts", nlohmann::json::object()}};
+  }
+  std::map<state::Status, int> counts;
+  for (const auto& e : m.entities)
+    if (e.type != "database") counts[e.status]++;
+  const bool failed = counts.count(state::Status::Failed) > 0;
+  const bool running = state::RunLock::holder(path).has_value();
+  nlohmann::json c = nlohmann::json::object();
+  for (const auto& [s, n] : counts) c[to_string(s)] = n;
+  return {{"name", m.experiment},
+          {"path", path},
+          {"outcome", running ? "running" : m.finished <= 0 ? "stopped" : failed ? "failed" : "completed"},
+          {"created", m.created},
+          {"finished", m.finished},
+          {"counts", c},
+          {"launcher", m.launcher}};
+}
+
+}  // namespace ssim::app

@@ -1,0 +1,21 @@
+#include "apps/ssim/report_input.hpp"
+
+#include "lib/util/atomic_file.hpp"
+#include "lib/util/clock.hpp"
+#include "lib/util/file_tail.hpp"
+
+namespace ssim::app {
+
+report::ReportInput report_input(const CurrentState& s) {
+  report::ReportInput in;
+  in.manifest = s.manifest;
+  in.now = now_seconds();
+  in.running = s.runner.has_value() && !s.all_ended;
+  in.experiment_file = read_file(s.manifest.file).value_or("");
+  for (const auto& e : s.manifest.entities)  // the first 200 failures, as the report shows them
+    if (e.status == state::Status::Failed && in.stderr_tails.size() < 200)
+      in.stderr_tails[e.name] = last_lines(e.run_dir + "/" + e.name + ".err", 10);
+  return in;
+}
+
+}  // namespace ssim::app
