@@ -18,7 +18,7 @@ namespace {
 struct RunOptions {
   std::string file;
   bool dry_run = false, detach = false, batch = false, overwrite = false, resume = false, json = false;
-  bool in_batch = false;
+  bool in_batch = false, events = false;
   std::string launcher;
 };
 }  // namespace
@@ -34,7 +34,9 @@ Action add_run(CLI::App& app) {
   cmd->add_flag("--resume", o->resume, "rerun failed and cancelled entities in place")->excludes(ow);
   cmd->add_option("--launcher", o->launcher, "override experiment.launcher")
       ->check(CLI::IsMember(launchers::launcher_names()));
-  cmd->add_flag("--json", o->json, "machine-readable output on stdout");
+  auto* json = cmd->add_flag("--json", o->json, "machine-readable output on stdout");
+  cmd->add_flag("--events", o->events, "every event as it happens, one JSON object per line on stdout")
+      ->excludes(json);
   add_max_members_option(*cmd);
   cmd->add_flag("--in-batch", o->in_batch)->group("");  // the job of ssim run --batch
   return [o] {
@@ -59,7 +61,7 @@ Action add_run(CLI::App& app) {
         print_plan(std::cout, l.plan, *rl.launcher);
       return 0;
     }
-    RunRequest req{o->detach, o->resume, o->overwrite, o->json, o->in_batch, o->file};
+    RunRequest req{o->detach, o->resume, o->overwrite, o->json, o->in_batch, o->file, o->events};
     return run_experiment(l, req);
   };
 }

@@ -1,7 +1,12 @@
 #include "apps/ssim/progress_display.hpp"
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace ssim::app {
@@ -25,17 +30,29 @@ std::string counts_line(const std::map<Status, int>& counts) {
 // Plain lines: every event, and the counts whenever they change.
 class PlainProgress : public engine::Progress {
  public:
-  void event(const std::string& line) override { std::fprintf(stderr, "ssim: %s\n", line.c_str()); }
+  void event(const engine::Event& e) override { std::fprintf(stderr, "ssim: %s\n", to_text(e).c_str()); }
+
   void counts(const std::map<Status, int>&) override {}
   void finish() override {}
 };
 
+// Red for failures and errors, yellow for warnings; nothing when NO_COLOR is set.
+const char* colour_of(const engine::Event& e) {
+  static const bool plain = std::getenv("NO_COLOR") && *std::getenv("NO_COLOR");
+  if (plain) return "";
+  if (e.kind == engine::EventKind::Error || (e.kind == engine::EventKind::Entity && e.status == Status::Failed))
+    return "\033[31m";
+  if (e.kind == engine::EventKind::Warning) return "\033[33m";
+  return "";
+}
+
 // One status line redrawn in place; events scroll above it. Redraws at most 10x/s.
 class TerminalProgress : public engine::Progress {
  public:
-  void event(const std::string& line) override {
-    std::fprintf(stderr, "\r\033[K%s\n", line.c_str());
-    draw(true);
+  void event(const engine::Event& e) override {
+    const char* colour = colour_of(e);
+    std::fprintf(stderr, "\r\033[K%s%s%s\n", colour, to_text(e).c_str(), *colour ? "\033[0m" : "");
+    if (e.kind != engine::EventKind::Finished) draw(true);  // the last line stays the last
   }
   void counts(const std::map<Status, int>& counts) override {
     line_ = counts_line(counts);
@@ -57,11 +74,49 @@ class TerminalProgress : public engine::Progress {
   const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
+// NDJSON on stdout (ssim run --events), then whatever shows it to a person.
+class EventLines : public engine::Progress {
+ public:
+  explicit EventLines(std::unique_ptr<engine::Progress> person) : person_(std::move(person)) {}
+  void event(const engine::Event& e) override {
+    if (open_) {
+      const std::string line = to_json(e).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+      // A reader that went away (| head) must not end the run with SIGPIPE: ignored
+      // around this write only, since what ssim starts inherits ignored signals.
+      struct sigaction ignore {}, before {};
+      ignore.sa_handler = SIG_IGN;
+      ::sigaction(SIGPIPE, &ignore, &before);
+      open_ = write_all(line);
+      ::sigaction(SIGPIPE, &before, nullptr);
+    }
+    person_->event(e);
+  }
+  void counts(const std::map<Status, int>& c) override { person_->counts(c); }
+  void finish() override { person_->finish(); }
+
+ private:
+  static bool write_all(const std::string& s) {
+    size_t done = 0;
+    while (done < s.size()) {
+      const ssize_t n = ::write(STDOUT_FILENO, s.data() + done, s.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      done += static_cast<size_t>(n);
+    }
+    return true;
+  }
+  std::unique_ptr<engine::Progress> person_;
+  bool open_ = true;
+};
+
 }  // namespace
 
-std::unique_ptr<engine::Progress> make_progress(bool terminal) {
-  if (terminal) return std::make_unique<TerminalProgress>();
-  return std::make_unique<PlainProgress>();
+std::unique_ptr<engine::Progress> make_progress(bool terminal, bool events) {
+  std::unique_ptr<engine::Progress> person;
+  if (terminal) person = std::make_unique<TerminalProgress>();
+  else person = std::make_unique<PlainProgress>();
+  if (events) return std::make_unique<EventLines>(std::move(person));
+  return person;
 }
 
 }  // namespace ssim::app

@@ -16,10 +16,10 @@
 #include "apps/ssim/claim.hpp"
 #include "apps/ssim/launcher_setup.hpp"
 #include "apps/ssim/progress_display.hpp"
-#include "apps/ssim/status_summary.hpp"
 #include "apps/ssim/status_table.hpp"
 #include "launchers/launcher.hpp"
 #include "lib/engine/engine.hpp"
+#include "lib/engine/event_log.hpp"
 #include "lib/generate/generate.hpp"
 #include "lib/state/history.hpp"
 #include "lib/state/lock.hpp"
@@ -135,7 +135,7 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   const int sfd = blocked_signal_fd();
   const bool terminal = ::isatty(2) && !req.json;
-  auto progress = make_progress(terminal);
+  auto progress = make_progress(terminal, req.events);
   engine::Engine engine(plan, m, *launcher, *progress, log, sfd);
   bool detached_parent = false;
   engine::EngineHooks hooks;
@@ -150,9 +150,16 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   }
   if (detached_parent) return 0;
   release(run_launcher);
-  std::cerr << "ssim: " << outcome_line(m, std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count())
-            << "\n";
-  if (req.json) {
+  engine::Event finished = engine::text_event(engine::EventKind::Finished, "");
+  for (const auto& e : m.entities)
+    if (e.type != "database") finished.counts[e.status]++;
+  finished.exit_code = code;
+  finished.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+  engine::append_event(m.path, finished);
+  progress->event(finished);  // "6 completed, 1 failed in 30.9 s"
+  if (req.events) {
+    // stdout holds the event lines only
+  } else if (req.json) {
     std::cout << status_json(m, std::nullopt).dump(2) << "\n";
   } else {
     print_status_table(std::cout, m);

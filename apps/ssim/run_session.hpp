@@ -14,6 +14,7 @@ struct RunRequest {
   bool json = false;
   bool in_batch = false;  // inside the job of `ssim run --batch`
   std::string file;
+  bool events = false;  // every event as one JSON line on stdout (NDJSON), instead of the table
 };
 
 // Generates, runs and tracks the experiment; returns the exit code.

@@ -1,7 +1,6 @@
 #include "apps/ssim/status_summary.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
 #include "apps/ssim/status_format.hpp"
@@ -60,18 +59,6 @@ void print_status_summary(std::ostream& out, const state::Manifest& m, double no
     if (failed.size() > 20) out << ", ...";
     out << "\n";
   }
-}
-
-std::string outcome_line(const state::Manifest& m, double seconds) {
-  std::map<state::Status, int> counts;
-  for (const auto& e : m.entities)
-    if (e.type != "database") counts[e.status]++;
-  std::string line;
-  for (state::Status s : kOrder)
-    if (counts.count(s)) line += (line.empty() ? "" : ", ") + std::to_string(counts[s]) + " " + to_string(s);
-  char time[32];
-  std::snprintf(time, sizeof time, "%.1f s", seconds);
-  return (line.empty() ? "nothing ran" : line) + " in " + time;
 }
 
 }  // namespace ssim::app

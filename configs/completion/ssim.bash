@@ -16,7 +16,7 @@ _ssim() {
   esac
   local opts=""
   case "$verb" in
-    run) opts="--dry-run --detach --batch --overwrite --resume --launcher --json --max-members --help" ;;
+    run) opts="--dry-run --detach --batch --overwrite --resume --launcher --json --events --max-members --help" ;;
     validate) opts="--max-members --help" ;;
     status) opts="--json --watch --filter --format --summary --help" ;;
     logs) opts="--stderr --follow --help" ;;

@@ -11,6 +11,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "lib/engine/event_log.hpp"
 #include "lib/engine/failure_pointer.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/state/start_journal.hpp"
@@ -51,6 +52,11 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launchers::Lau
   launcher_.set_log([log = log_](const std::string& line) { log->warn("{}", line); });
 }
 
+void Engine::emit(const Event& e) {
+  append_event(m_.path, e);
+  progress_->event(e);
+}
+
 // A manifest that cannot be written (full disk, quota) is reported once and the run
 // goes on from memory: losing the record must not lose the processes' outcome.
 void Engine::save() {
@@ -64,7 +70,7 @@ void Engine::save() {
   } catch (const std::exception& e) {
     if (!save_failed_) {
       log_->error("cannot save the manifest: {}", e.what());
-      progress_->event(std::string("ERROR: cannot save the manifest (") + e.what() + "); the run goes on");
+      emit(text_event(EventKind::Error, std::string("cannot save the manifest (") + e.what() + "); the run goes on"));
     }
     save_failed_ = true;
   }
@@ -105,7 +111,7 @@ bool Engine::start_ready() {
         r.status = Status::Cancelled;
         r.reason = "not started: after " + blocked_by;
         r.end = now_seconds();
-        progress_->event(r.name + " cancelled (" + r.reason + ")");
+        emit(entity_event(r.name, r.type, r.status, std::nullopt, r.reason));
         log_->info("{} cancelled: {}", r.name, r.reason);
         changed = again = true;
         continue;
@@ -218,7 +224,7 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
       r->status = Status::Failed;
       r->reason = e.what();
       r->end = now_seconds();
-      progress_->event(r->name + " failed to start: " + r->reason);
+      emit(entity_event(r->name, r->type, r->status, std::nullopt, "failed to start: " + r->reason));
       log_->error("{} failed to start: {}", r->name, r->reason);
     }
   }
@@ -242,9 +248,8 @@ bool Engine::poll() {
     log_->info("{}: {} -> {}{}", r.name, to_string(before), to_string(r.status),
                r.reason.empty() ? "" : " (" + r.reason + ")");
     if (r.status == Status::Running && before == Status::Pending) return;  // too chatty
-    std::string line = r.name + " " + describe(r);
-    if (r.status == Status::Failed) line += failure_pointer(r, plan_.path);
-    progress_->event(line);
+    emit(entity_event(r.name, r.type, r.status, r.exit_code, r.reason,
+                      r.status == Status::Failed ? failure_pointer(r, plan_.path) : ""));
   });
   const bool retried = schedule_retries();
   release_room();
@@ -285,7 +290,7 @@ bool Engine::schedule_retries() {
     r.reason = "retrying in " + std::to_string(backoff).substr(0, 3) + " s (attempt " + std::to_string(r.attempt) +
                " of " + std::to_string(it->second->retries + 1) + " failed)";
     log_->info("{}: {}", r.name, r.reason);
-    progress_->event(r.name + " " + r.reason);
+    emit(entity_event(r.name, r.type, r.status, std::nullopt, r.reason));
     changed = true;
   }
   return changed;
@@ -330,7 +335,7 @@ std::string Engine::wait_for_signal(int timeout_ms) {
 
 void Engine::interrupted(const std::string& why) {
   log_->warn("{} received: stopping every entity", why);
-  progress_->event(why + " received: stopping everything");
+  emit(text_event(EventKind::Info, why + " received: stopping everything"));
   stop_entities(m_, launcher_, {}, "interrupted by " + why);
   save();
 }

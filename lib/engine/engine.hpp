@@ -50,6 +50,8 @@ class Engine {
   void set_progress(Progress& p) { progress_ = &p; }
 
  private:
+  // Every event goes to .ssim/events.ndjson and to the progress display.
+  void emit(const Event& e);
   // The nodes an entity is placed on (its grant), or this host on the local launcher;
   // "" when the scheduler decides.
   std::string where_it_runs(const state::EntityRecord& r) const;

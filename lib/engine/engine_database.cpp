@@ -38,11 +38,12 @@ void Engine::start_database() {
     ssdb_ = plan_.database->address;
     orchestrator::record_ssdb(plan_, ssdb_);
     log_->info("using the external database at {}", ssdb_);
-    progress_->event("using the database at " + ssdb_ + " (orchestrator.address)");
+    emit(text_event(EventKind::Info, "using the database at " + ssdb_ + " (orchestrator.address)"));
     return;
   }
   if (!plan_.database->password)
-    progress_->event("warning: the database has no password (password: none); anyone who can reach it can use it");
+    emit(text_event(EventKind::Warning,
+                    "the database has no password (password: none); anyone who can reach it can use it"));
   std::vector<state::EntityRecord*> shards;
   for (auto& r : m_.entities)
     if (is_database(r)) shards.push_back(&r);
@@ -80,8 +81,11 @@ void Engine::start_database() {
   poll();
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   log_->info("database {} at {} in {:.0f} ms", reused ? "reused" : "ready", ssdb_, ms);
-  progress_->event((reused ? "reusing the database left running at " : "database ready at ") + ssdb_ + " (" +
-                   std::to_string(static_cast<int>(ms)) + " ms)");
+  Event ready = text_event(EventKind::DatabaseReady, "");
+  ready.detail = ssdb_;
+  ready.millis = ms;
+  ready.reused = reused;
+  emit(ready);
   save();
 }
 
@@ -98,10 +102,11 @@ void Engine::watch_database() {
         silent += (silent.empty() ? "" : ", ") + r.name;
     if (!silent.empty() && !database_silent_) {
       log_->error("database {} does not answer", silent);
-      progress_->event("ERROR: database " + silent + " does not answer (stopped or hung?); entities that use it will wait");
+      emit(text_event(EventKind::Error, "database " + silent +
+                                            " does not answer (stopped or hung?); entities that use it will wait"));
     } else if (silent.empty() && database_silent_) {
       log_->info("database answers again");
-      progress_->event("database answers again");
+      emit(text_event(EventKind::Info, "database answers again"));
     }
     database_silent_ = !silent.empty();
   }
@@ -111,7 +116,7 @@ void Engine::watch_database() {
     const std::string message = "database " + r.name + " ended while entities run (" + describe(r) +
                                 "); entities that use it will fail or wait";
     log_->error("{}", message);
-    progress_->event("ERROR: " + message);
+    emit(text_event(EventKind::Error, message));
   }
 }
 
@@ -119,7 +124,7 @@ void Engine::stop_database() {
   if (plan_.database->external()) return;
   if (plan_.database->persist) {
     log_->info("database left running (persist: true) at {}", ssdb_);
-    progress_->event("database left running at " + ssdb_ + " (persist: true); ssim stop ends it");
+    emit(text_event(EventKind::Info, "database left running at " + ssdb_ + " (persist: true); ssim stop ends it"));
     return;
   }
   std::vector<std::string> names;
@@ -140,7 +145,7 @@ void Engine::stop_database() {
     r.reason = std::string(kStoppedAtEnd) + " (it did not shut down when asked; " +
                (r.signal ? "killed by signal " + std::to_string(*r.signal) : std::string("stopped")) + ")";
     log_->warn("{}: {}", r.name, r.reason);
-    progress_->event("warning: database " + r.name + " " + r.reason);
+    emit(text_event(EventKind::Warning, "database " + r.name + " " + r.reason));
   }
   log_->info("database stopped");
 }

@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "lib/engine/event.hpp"
 #include "lib/state/status.hpp"
 
 namespace ssim::engine {
@@ -11,8 +12,8 @@ namespace ssim::engine {
 class Progress {
  public:
   virtual ~Progress() = default;
-  // Something happened to an entity: "trainer started (pid 123)", "up_3 failed: exit code 3".
-  virtual void event(const std::string& line) = 0;
+  // Something happened (event.hpp); to_text(e) is the line a person reads.
+  virtual void event(const Event& e) = 0;
   // The current number of entities in each status; called once per engine tick.
   virtual void counts(const std::map<state::Status, int>& counts) = 0;
   // The engine is done; clear any live display.
@@ -21,7 +22,7 @@ class Progress {
 
 class SilentProgress : public Progress {
  public:
-  void event(const std::string&) override {}
+  void event(const Event&) override {}
   void counts(const std::map<state::Status, int>&) override {}
   void finish() override {}
 };

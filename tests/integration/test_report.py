@@ -15,7 +15,7 @@ import subprocess
 import unittest
 import zlib
 
-from ssimtest import SsimTestCase, wait_for
+from ssimtest import SSIM, SsimTestCase, wait_for
 
 CHROMIUM = shutil.which("chromium")
 
@@ -172,6 +172,26 @@ class StatusAndRunLines(SsimTestCase):
         self.assertEqual(len(lines), 1)  # one JSON line per refresh
         doc = json.loads(lines[0])
         self.assertEqual({e["name"]: e["params"] for e in doc["entities"]}["sim_5"], {"mode": "slow", "n": "3"})
+
+    def test_events_are_json_lines_on_stdout_and_in_the_events_file(self):
+        self.write("again.yaml", SWEEP.replace("name: sweep", "name: again"))
+        p = self.ssim("run", "again.yaml", "--events", check=1)
+        events = [json.loads(line) for line in p.stdout.splitlines()]  # stdout holds only events
+        self.assertEqual(events[-1]["event"], "finished")
+        self.assertEqual((events[-1]["exit_code"], events[-1]["counts"]), (1, {"completed": 6, "failed": 1}))
+        failed = [e for e in events if e["event"] == "entity" and e["status"] == "failed"]
+        self.assertEqual([(e["entity"], e["exit_code"]) for e in failed], [("sim_5", 5)])
+        self.assertIn("boom <b>n=3</b>", failed[0]["hint"])
+        self.assertEqual(sum(e["event"] == "entity" and e["status"] == "completed" for e in events), 6)
+        with open(os.path.join(self.dir, "again/.ssim/events.ndjson")) as f:
+            self.assertEqual([json.loads(l) for l in f], events)
+        # A reader that goes away does not end the run.
+        self.write("third.yaml", SWEEP.replace("name: sweep", "name: third"))
+        sh = subprocess.run(f"{SSIM} run third.yaml --events | head -1", shell=True, cwd=self.dir,
+                            env=self.env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(len(sh.stdout.splitlines()), 1)
+        wait_for(lambda: self.manifest("third")["finished"] > 0, what="the run to finish")
+        self.assertEqual(sum(e["status"] == "completed" for e in self.manifest("third")["entities"]), 6)
 
     def test_list_shows_the_experiments_run_newest_first(self):
         self.write("other.yaml", "experiment: {name: other}\nmodels:\n  - {name: m, exe: /bin/true}\n")

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "apps/ssim/status_format.hpp"
-#include "apps/ssim/status_summary.hpp"
+#include "lib/engine/event.hpp"
 #include "lib/util/errors.hpp"
 
 using namespace ssim;
@@ -50,12 +50,30 @@ TEST_CASE("status fields and columns") {
   CHECK(lines[2] == "sim_10 running!");
 }
 
-TEST_CASE("the run's last line counts entities, not the database") {
-  state::Manifest m;
-  state::EntityRecord db;
-  db.type = "database";
-  db.status = state::Status::Completed;
-  m.entities = {db, member("a", state::Status::Completed, 1, 2), member("b", state::Status::Completed, 1, 2),
-                member("c", state::Status::Failed, 1, 2), member("d", state::Status::Cancelled, 0, 0)};
-  CHECK(outcome_line(m, 30.94) == "2 completed, 1 failed, 1 cancelled in 30.9 s");
+TEST_CASE("events read as lines and as JSON") {
+  engine::Event done = engine::text_event(engine::EventKind::Finished, "");
+  done.counts = {{state::Status::Completed, 2}, {state::Status::Failed, 1}, {state::Status::Cancelled, 1}};
+  done.seconds = 30.94;
+  done.exit_code = 1;
+  CHECK(to_text(done) == "2 completed, 1 failed, 1 cancelled in 30.9 s");
+  const auto j = to_json(done);
+  CHECK(j["event"] == "finished");
+  CHECK(j["exit_code"] == 1);
+  CHECK(j["counts"]["failed"] == 1);
+  CHECK(j["message"] == "2 completed, 1 failed, 1 cancelled in 30.9 s");
+
+  const auto failed = engine::entity_event("up_3", "member", state::Status::Failed, 3, "exit code 3",
+                                           " | ValueError  (ssim logs x up_3 --stderr)");
+  CHECK(to_text(failed) == "up_3 failed: exit code 3 | ValueError  (ssim logs x up_3 --stderr)");
+  CHECK(to_json(failed)["status"] == "failed");
+  CHECK(to_json(failed)["exit_code"] == 3);
+  const auto retry = engine::entity_event("up_3", "member", state::Status::New, std::nullopt, "retrying in 0.5 s");
+  CHECK(to_text(retry) == "up_3 retrying in 0.5 s");
+  const auto ok = engine::entity_event("a", "model", state::Status::Completed, 0, "");
+  CHECK(to_text(ok) == "a completed");
+  auto ready = engine::text_event(engine::EventKind::DatabaseReady, "");
+  ready.detail = "127.0.0.1:6780";
+  ready.millis = 19.6;
+  CHECK(to_text(ready) == "database ready at 127.0.0.1:6780 (19 ms)");
+  CHECK(to_text(engine::text_event(engine::EventKind::Warning, "no password")) == "warning: no password");
 }
