@@ -1,5 +1,6 @@
 #include "apps/ssim/report_input.hpp"
 
+#include "lib/orchestrator/shard_samples.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/file_tail.hpp"
@@ -15,6 +16,7 @@ report::ReportInput report_input(const CurrentState& s) {
   for (const auto& e : s.manifest.entities)  // the first 200 failures, as the report shows them
     if (e.status == state::Status::Failed && in.stderr_tails.size() < 200)
       in.stderr_tails[e.name] = last_lines(e.run_dir + "/" + e.name + ".err", 10);
+  in.db_samples = orchestrator::read_samples(s.manifest.path);
   return in;
 }
 

@@ -97,6 +97,8 @@ class Engine {
   launchers::NodePool pool_;        // where packed steps take their CPUs and GPUs
   std::map<std::string, plan::Resources> asks_;  // what each packed step takes from pool_
   std::chrono::steady_clock::time_point next_ping_{};
+  std::chrono::steady_clock::time_point next_sample_{};  // shard samples (shard_samples.hpp)
+  void sample_database();
   int polls_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include "lib/engine/refresh.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/orchestrator/database.hpp"
+#include "lib/orchestrator/shard_samples.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
 
@@ -89,7 +90,19 @@ void Engine::start_database() {
   save();
 }
 
+// Every 5 s while the run lasts, and once more before the shards stop.
+void Engine::sample_database() {
+  std::vector<nlohmann::json> samples;
+  for (const auto& r : m_.entities)
+    if (is_database(r) && r.status == Status::Running)
+      if (auto s = orchestrator::sample_shard(r.name, r.run_dir, password_, std::chrono::milliseconds(500)))
+        samples.push_back(std::move(*s));
+  orchestrator::append_samples(m_.path, samples);
+  next_sample_ = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+}
+
 void Engine::watch_database() {
+  if (std::chrono::steady_clock::now() >= next_sample_) sample_database();
   if (database_lost_reported_) return;
   // A shard that is alive but does not answer (SIGSTOP, swapped out, hung) is reported
   // within a few seconds, and again when it answers.
@@ -122,6 +135,7 @@ void Engine::watch_database() {
 
 void Engine::stop_database() {
   if (plan_.database->external()) return;
+  sample_database();  // the state it ends in
   if (plan_.database->persist) {
     log_->info("database left running (persist: true) at {}", ssdb_);
     emit(text_event(EventKind::Info, "database left running at " + ssdb_ + " (persist: true); ssim stop ends it"));

@@ -109,6 +109,7 @@ std::string render_report(const ReportInput& in) {
     ensemble_section(in, g, out);
   }
   if (any) out += "</section>";
+  database_section(in, out);
   out += "<section id=\"file\"><h2>Experiment file</h2><pre>" + escape(in.experiment_file) + "</pre></section>";
   out += "<p class=\"quiet\">Made by ssim report at " + escape(date_time(in.now)) + ".</p></body></html>\n";
   return out;

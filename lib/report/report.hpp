@@ -3,7 +3,9 @@
 // fetched) about an experiment, finished or running: summary, timeline, per-ensemble
 // runtimes and parameters, failures with their stderr, the experiment file.
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "lib/state/manifest.hpp"
 
@@ -15,6 +17,7 @@ struct ReportInput {
   std::map<std::string, std::string> stderr_tails;  // failed entity -> its last stderr lines
   double now = 0;                                   // epoch seconds: the end of bars still running
   bool running = false;                             // an ssim run still tracks it
+  std::vector<nlohmann::json> db_samples;           // .ssim/db_samples.ndjson (shard_samples.hpp)
 };
 
 std::string render_report(const ReportInput& in);

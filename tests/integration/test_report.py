@@ -15,7 +15,7 @@ import subprocess
 import unittest
 import zlib
 
-from ssimtest import SSIM, SsimTestCase, wait_for
+from ssimtest import SSIM, SsimTestCase, free_port, wait_for
 
 CHROMIUM = shutil.which("chromium")
 
@@ -74,6 +74,19 @@ class Report(SsimTestCase):
         shot = os.path.join(self.dir, "shot.png")
         chromium("--screenshot=" + shot, "file://" + page)
         self.assertGreater(distinct_bytes_of_png(shot), 20)
+
+    def test_the_database_is_sampled_while_the_run_lasts_and_drawn(self):
+        self.write("experiment.yaml", f"experiment: {{name: db}}\norchestrator: {{port: {free_port()}}}\n"
+                   "models:\n  - {name: m, exe: /bin/sleep, args: ['0.3']}\n")
+        self.ssim("run", "experiment.yaml", check=0)
+        with open(os.path.join(self.dir, "db/.ssim/db_samples.ndjson")) as f:
+            samples = [json.loads(line) for line in f]
+        self.assertGreaterEqual(len(samples), 2)  # when it came up, and before it stopped
+        self.assertEqual({s["shard"] for s in samples}, {"orchestrator"})
+        self.assertTrue(all(s["used_memory"] > 0 and s["connected_clients"] >= 1 for s in samples), samples)
+        html = self.ssim("report", "-o", "-", check=0).stdout
+        self.assertIn('<section id="database">', html)
+        self.assertIn("used memory: last ", html)
 
     def test_a_running_experiment_gives_a_snapshot_on_stdout(self):
         self.write("experiment.yaml", "experiment: {name: live}\nmodels:\n"

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "lib/report/html.hpp"
+#include "lib/orchestrator/shard_samples.hpp"
 #include "lib/report/report.hpp"
 
 using namespace ssim;
@@ -92,4 +93,28 @@ TEST_CASE("a running experiment is a snapshot, and bars still running end now") 
   const std::string html = render_report(in);
   CHECK(html.find("running (a snapshot taken") != std::string::npos);
   CHECK(html.find("sim_1: running, 14 min 58 s") != std::string::npos);  // 102 .. now (1000)
+}
+
+TEST_CASE("database samples: INFO fields, and the report's charts") {
+  const auto s = ssim::orchestrator::sample_from_info(
+      "# Memory\r\nused_memory:1048576\r\nused_memory_peak:2097152\r\n# Clients\r\nconnected_clients:3\r\n"
+      "instantaneous_ops_per_sec:250\r\n# Keyspace\r\ndb0:keys=12,expires=0,avg_ttl=0\r\ndb1:keys=3,expires=0\r\n");
+  CHECK(s["used_memory"] == 1048576);
+  CHECK(s["used_memory_peak"] == 2097152);
+  CHECK(s["connected_clients"] == 3);
+  CHECK(s["ops_per_sec"] == 250);
+  CHECK(s["keys"] == 15);
+  ReportInput in = sweep();
+  CHECK(render_report(in).find("id=\"database\"") == std::string::npos);  // no samples, no section
+  for (int i = 0; i < 3; ++i) {
+    auto sample = s;
+    sample["time"] = 100.0 + 5 * i;
+    sample["shard"] = "orchestrator";
+    sample["keys"] = 10 * i;
+    in.db_samples.push_back(sample);
+  }
+  const std::string html = render_report(in);
+  CHECK(html.find("id=\"database\"") != std::string::npos);
+  CHECK(html.find("used memory: last 1 MiB, peak 1 MiB") != std::string::npos);
+  CHECK(html.find("keys: last 20, peak 20") != std::string::npos);
 }
