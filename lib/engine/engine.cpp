@@ -137,6 +137,17 @@ bool Engine::start_ready() {
   return changed;
 }
 
+// A rerun (retries:, --resume) does not overwrite what the earlier attempt printed:
+// NAME.out and NAME.err become NAME.out.N and NAME.err.N (N: that attempt).
+void Engine::keep_earlier_output(const state::EntityRecord& r) {
+  for (const char* stream : {".out", ".err"}) {
+    const std::string from = r.run_dir + "/" + r.name + stream;
+    std::error_code ec;
+    if (std::filesystem::exists(from, ec))
+      std::filesystem::rename(from, from + "." + std::to_string(r.attempt), ec);
+  }
+}
+
 std::string Engine::where_it_runs(const state::EntityRecord& r) const {
   if (plan_.launcher == "local") return host_name();
   std::string nodes;
@@ -182,6 +193,7 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
     }
     req.env.emplace_back("SSIM_EXPERIMENT_ID", m_.id);
     requests.push_back(std::move(req));
+    if (r->attempt > 0) keep_earlier_output(*r);
     r->attempt += 1;
     r->submitted = now_seconds();
     r->start = r->submitted;
@@ -278,10 +290,7 @@ bool Engine::schedule_retries() {
     if (r.status != Status::Failed || is_database(r) || is_outer_batch(r)) continue;
     const auto it = steps_.find(r.name);
     if (it == steps_.end() || r.attempt > it->second->retries) continue;
-    r.earlier_attempts.push_back({{"attempt", r.attempt}, {"status", to_string(r.status)},
-                                  {"exit_code", r.exit_code ? nlohmann::json(*r.exit_code) : nlohmann::json()},
-                                  {"signal", r.signal ? nlohmann::json(*r.signal) : nlohmann::json()},
-                                  {"reason", r.reason}, {"start", r.start}, {"end", r.end}, {"job_id", r.job_id}});
+    r.earlier_attempts.push_back(state::attempt_record(r));
     const double backoff = std::min(0.5 * r.attempt, 5.0);
     r.status = Status::New;
     r.job_id.clear();  // nothing to poll until it starts again

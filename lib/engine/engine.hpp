@@ -55,6 +55,7 @@ class Engine {
   // The nodes an entity is placed on (its grant), or this host on the local launcher;
   // "" when the scheduler decides.
   std::string where_it_runs(const state::EntityRecord& r) const;
+  static void keep_earlier_output(const state::EntityRecord& r);
   // The database phase (engine_database.cpp).
   void start_database();
   void watch_database();

@@ -77,7 +77,11 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
       r = *old;
       r.after = after;
     } else {
-      if (old) r.attempt = old->attempt;
+      if (old) {
+        r.attempt = old->attempt;
+        r.earlier_attempts = old->earlier_attempts;
+        if (old->attempt > 0 && r.type != "database") r.earlier_attempts.push_back(state::attempt_record(*old));
+      }
       rerun.insert(r.name);
     }
   }
@@ -91,11 +95,14 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
         if (rerun.count(a)) {
           const auto after = r.after;
           const int attempt = r.attempt;
+          auto earlier = r.earlier_attempts;
+          if (attempt > 0) earlier.push_back(state::attempt_record(r));
           r = record_for(*std::find_if(plan.steps.begin(), plan.steps.end(),
                                        [&](const plan::Step& s) { return s.name == r.name; }),
                          plan.launcher);
           r.after = after;
           r.attempt = attempt;
+          r.earlier_attempts = std::move(earlier);
           rerun.insert(r.name);
           grew = true;
           break;

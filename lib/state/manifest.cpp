@@ -29,6 +29,20 @@ std::optional<int> int_or_null(const json& j, const char* key) {
 }
 }  // namespace
 
+json attempt_record(const EntityRecord& r) {
+  const std::string n = std::to_string(r.attempt);
+  return {{"attempt", r.attempt},
+          {"status", to_string(r.status)},
+          {"exit_code", optional_int(r.exit_code)},
+          {"signal", optional_int(r.signal)},
+          {"reason", r.reason},
+          {"start", r.start},
+          {"end", r.end},
+          {"job_id", r.job_id},
+          {"stdout", r.name + ".out." + n},
+          {"stderr", r.name + ".err." + n}};
+}
+
 json to_json(const Manifest& m) {
   json entities = json::array();
   for (const auto& e : m.entities) {

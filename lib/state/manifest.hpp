@@ -54,6 +54,10 @@ struct Manifest {
   const EntityRecord* find(const std::string& name) const;
 };
 
+// How an attempt of `r` ended, for its earlier_attempts once it runs again: attempt,
+// status, exit_code, signal, reason, start, end, job_id, and where its output was kept.
+nlohmann::json attempt_record(const EntityRecord& r);
+
 nlohmann::json to_json(const Manifest& m);
 Manifest manifest_from_json(const nlohmann::json& j);
 

@@ -21,7 +21,7 @@ models:
   - name: c
     after: [p]
     exe: /bin/sh
-    args: [-c, 'test -e ../go || exit 3; /usr/bin/python3 -c "{GET}"']
+    args: [-c, 'test -e ../go || {{ echo not yet >&2; exit 3; }}; /usr/bin/python3 -c "{GET}"']
 """)
 
     def test_resume_gives_the_rerun_consumer_the_earlier_producers_data(self):
@@ -33,6 +33,13 @@ models:
         _, e = self.status()
         self.assertEqual((e["p"]["attempt"], e["c"]["attempt"]), (1, 2))  # p did not run again
         self.assertEqual(self.ssim("logs", "c", check=0).stdout, "[0.0, 1.0, 2.0, 3.0, 4.0]\n")
+        # The first attempt is remembered, and what it printed is kept beside the new output.
+        earlier = e["c"]["earlier_attempts"]
+        self.assertEqual([(a["attempt"], a["status"], a["exit_code"], a["stderr"]) for a in earlier],
+                         [(1, "failed", 3, "c.err.1")])
+        with open(os.path.join(self.dir, "r/c/c.err.1")) as f:
+            self.assertEqual(f.read(), "not yet\n")
+        self.assertEqual(self.ssim("logs", "c", "--stderr", check=0).stdout, "")
 
     def test_resume_of_a_persistent_experiment_reuses_its_running_database(self):
         self.experiment("false", persist="true")  # no snapshot: only the running server has x
