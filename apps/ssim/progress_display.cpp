@@ -1,6 +1,7 @@
 #include "apps/ssim/progress_display.hpp"
 
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -32,9 +33,23 @@ class PlainProgress : public engine::Progress {
  public:
   void event(const engine::Event& e) override { std::fprintf(stderr, "ssim: %s\n", to_text(e).c_str()); }
 
-  void counts(const std::map<Status, int>&) override {}
+  void counts(const engine::Tally&) override {}
   void finish() override {}
 };
+
+// "sim [######----] 12/20"
+std::string bar(const engine::Tally::Ensemble& e) {
+  constexpr int kWidth = 10;
+  const int full = e.total ? e.ended * kWidth / e.total : 0;
+  return e.name + " [" + std::string(full, '#') + std::string(kWidth - full, '-') + "] " + std::to_string(e.ended) +
+         "/" + std::to_string(e.total);
+}
+
+// The terminal's width, so the live line never wraps (a wrapped line cannot be redrawn).
+size_t columns() {
+  winsize w{};
+  return ::ioctl(STDERR_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 20 ? w.ws_col : 80;
+}
 
 // Red for failures and errors, yellow for warnings; nothing when NO_COLOR is set.
 const char* colour_of(const engine::Event& e) {
@@ -54,8 +69,9 @@ class TerminalProgress : public engine::Progress {
     std::fprintf(stderr, "\r\033[K%s%s%s\n", colour, to_text(e).c_str(), *colour ? "\033[0m" : "");
     if (e.kind != engine::EventKind::Finished) draw(true);  // the last line stays the last
   }
-  void counts(const std::map<Status, int>& counts) override {
-    line_ = counts_line(counts);
+  void counts(const engine::Tally& t) override {
+    line_ = counts_line(t.counts);
+    for (const auto& e : t.ensembles) line_ += "  " + bar(e);
     draw(false);
   }
   void finish() override { std::fprintf(stderr, "\r\033[K"); }
@@ -66,7 +82,11 @@ class TerminalProgress : public engine::Progress {
     if (!force && now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
     const long t = static_cast<long>(std::chrono::duration<double>(now - started_).count());
-    std::fprintf(stderr, "\r\033[K[ssim %02ld:%02ld:%02ld] %s", t / 3600, t % 3600 / 60, t % 60, line_.c_str());
+    char clock[48];
+    std::snprintf(clock, sizeof clock, "[ssim %02ld:%02ld:%02ld] ", t / 3600, t % 3600 / 60, t % 60);
+    std::string line = clock + line_;
+    if (line.size() >= columns()) line = line.substr(0, columns() - 4) + "...";
+    std::fprintf(stderr, "\r\033[K%s", line.c_str());
     std::fflush(stderr);
   }
   std::string line_;
@@ -91,7 +111,7 @@ class EventLines : public engine::Progress {
     }
     person_->event(e);
   }
-  void counts(const std::map<Status, int>& c) override { person_->counts(c); }
+  void counts(const engine::Tally& t) override { person_->counts(t); }
   void finish() override { person_->finish(); }
 
  private:

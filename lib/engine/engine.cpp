@@ -306,10 +306,18 @@ bool Engine::schedule_retries() {
 }
 
 void Engine::report_counts() {
-  std::map<Status, int> counts;
-  for (const auto& e : m_.entities)
-    if (!is_database(e)) counts[e.status]++;  // the database is not an entity people wait for
-  progress_->counts(counts);
+  Tally t;
+  std::map<std::string, size_t> index;
+  for (const auto& e : m_.entities) {
+    if (is_database(e)) continue;  // the database is not an entity people wait for
+    t.counts[e.status]++;
+    if (e.ensemble.empty()) continue;
+    auto [it, fresh] = index.emplace(e.ensemble, t.ensembles.size());
+    if (fresh) t.ensembles.push_back({e.ensemble, 0, 0});
+    t.ensembles[it->second].total++;
+    t.ensembles[it->second].ended += state::is_terminal(e.status);
+  }
+  progress_->counts(t);
 }
 
 int Engine::exit_code() const {
