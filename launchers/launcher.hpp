@@ -45,6 +45,7 @@ struct JobStatus {
   double end = 0;
   int pid = 0;            // local: the program's pid (its process group), once known
   std::string native_id;  // the scheduler's id (Slurm: JOB.STEP or JOB), once known
+  std::string nodes;      // where it runs, when the scheduler says ("n[2-3]")
 };
 
 class Launcher {

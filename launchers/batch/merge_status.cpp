@@ -4,6 +4,9 @@ namespace ssim::launchers {
 
 using state::Status;
 
+static JobStatus merge_job_status(const std::optional<JobStatus>& scheduler, const std::optional<JobStatus>& wrapped,
+                                  bool cancelled_by_ssim, const std::string& scheduler_name, const std::string& job_id);
+
 JobStatus merge_step(const JobStatus& local, const std::optional<JobStatus>& scheduler) {
   if (!scheduler || scheduler->status == Status::Unknown) return local;
   JobStatus a = *scheduler;
@@ -21,6 +24,13 @@ JobStatus merge_step(const JobStatus& local, const std::optional<JobStatus>& sch
 
 JobStatus merge_job(const std::optional<JobStatus>& scheduler, const std::optional<JobStatus>& wrapped,
                     bool cancelled_by_ssim, const std::string& scheduler_name, const std::string& job_id) {
+  JobStatus s = merge_job_status(scheduler, wrapped, cancelled_by_ssim, scheduler_name, job_id);
+  if (s.nodes.empty() && scheduler) s.nodes = scheduler->nodes;  // where, from the scheduler
+  return s;
+}
+
+static JobStatus merge_job_status(const std::optional<JobStatus>& scheduler, const std::optional<JobStatus>& wrapped,
+                                  bool cancelled_by_ssim, const std::string& scheduler_name, const std::string& job_id) {
   JobStatus s;
   if (wrapped && state::is_terminal(wrapped->status)) {
     s = *wrapped;

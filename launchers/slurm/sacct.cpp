@@ -71,7 +71,9 @@ std::map<std::string, JobStatus> parse_sacct(const std::string& output) {
     if (line.empty()) continue;
     const auto f = split(line, '|');
     if (f.size() < 3) continue;
-    out[f[0]] = status_from_slurm(f[1], f[2]);
+    JobStatus s = status_from_slurm(f[1], f[2]);
+    if (f.size() > 3 && f[3] != "None assigned") s.nodes = f[3];
+    out[f[0]] = s;
   }
   return out;
 }

@@ -11,7 +11,7 @@ namespace ssim::launchers::slurm {
 // "3:0", "CANCELLED by 0", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", ...
 JobStatus status_from_slurm(const std::string& state, const std::string& exit_code);
 
-// `sacct --parsable2 --noheader --format=JobID,State,ExitCode` -> id ("12", "12.0",
+// `sacct --parsable2 --noheader --format=JobID,State,ExitCode[,NodeList]` -> id ("12", "12.0",
 // "12.batch") -> status.
 std::map<std::string, JobStatus> parse_sacct(const std::string& output);
 

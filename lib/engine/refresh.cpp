@@ -30,6 +30,10 @@ bool refresh(state::Manifest& m, launchers::Launcher& launcher,
       r.native_id = s.native_id;
       changed = true;
     }
+    if (!s.nodes.empty() && s.nodes != r.nodes) {  // the scheduler's word beats ssim's placement guess
+      r.nodes = s.nodes;
+      changed = true;
+    }
     if (s.status == before && s.reason == r.reason) continue;
     r.status = s.status;
     r.exit_code = s.exit_code;

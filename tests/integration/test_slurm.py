@@ -100,6 +100,7 @@ models:
             _, cpus, node, _, _, state = acct[step]
             self.assertEqual((node, state), ("n2", "COMPLETED"), name)
             self.assertEqual(int(cpus), 3 if name == "wide" else 1, name)
+            self.assertEqual(s[name]["nodes"], "n2", name)  # ssim recorded where it ran
         # sacct's times are whole seconds: count CPUs held at each start, by step.
         spans = [(acct[st][3], acct[st][4], int(acct[st][1])) for st in steps.values()]
         for t, _, _ in spans:
@@ -166,6 +167,7 @@ models:
         _, s = self.status()
         self.assertEqual(s["good"]["status"], "completed")
         self.assertRegex(s["good"]["native_id"], r"^\d+$")  # the job itself
+        self.assertRegex(s["good"]["nodes"], r"^n\d$")  # where it ran, from sacct
         self.assertEqual(s["bad"]["status"], "failed")
         self.assertEqual(s["bad"]["exit_code"], 3)
         out = self.ssim("logs", "good", check=0).stdout

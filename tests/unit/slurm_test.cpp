@@ -50,6 +50,17 @@ TEST_CASE("sacct states map to ssim statuses") {
   CHECK(status_from_slurm("WEIRD_NEW_STATE", "0:0").status == Status::Unknown);
 }
 
+// Recorded from the local test cluster with NodeList (pending jobs say "None assigned").
+TEST_CASE("sacct's NodeList says where a job or step runs") {
+  const auto s = parse_sacct("32|COMPLETED|0:0|n[1-2]\n32.0|COMPLETED|0:0|n1\n32.1|RUNNING|0:0|n2\n"
+                             "33|PENDING|0:0|None assigned\n34|COMPLETED|0:0\n");
+  CHECK(s.at("32").nodes == "n[1-2]");
+  CHECK(s.at("32.0").nodes == "n1");
+  CHECK(s.at("32.1").nodes == "n2");
+  CHECK(s.at("33").nodes.empty());
+  CHECK(s.at("34").nodes.empty());  // an older format: no NodeList
+}
+
 TEST_CASE("squeue without accounting, and salloc's job id") {
   const auto s = parse_squeue("2|COMPLETED|None\n3|PENDING|Priority\n4|FAILED|NonZeroExitCode\n");
   CHECK(s.at("2").status == Status::Completed);
