@@ -35,26 +35,27 @@ void print_status_table(std::ostream& out, const state::Manifest& m) {
 
 nlohmann::json status_json(const state::Manifest& m, const std::optional<state::LockHolder>& runner) {
   nlohmann::json entities = nlohmann::json::array();
-  for (const auto& e : m.entities) {
-    nlohmann::json j = {{"name", e.name},
-                        {"type", e.type},
-                        {"ensemble", e.ensemble},
-                        {"job_id", e.job_id},
-                        {"pid", e.pid ? nlohmann::json(e.pid) : nlohmann::json()},
-                        {"native_id", e.native_id},
-                        {"status", to_string(e.status)},
-                        {"exit_code", e.exit_code ? nlohmann::json(*e.exit_code) : nlohmann::json()},
-                        {"signal", e.signal ? nlohmann::json(launchers::signal_name(*e.signal)) : nlohmann::json()},
-                        {"reason", e.reason},
-                        {"submitted", e.submitted},
-                        {"start", e.start},
-                        {"end", e.end},
-                        {"elapsed", elapsed(e)},
-                        {"attempt", e.attempt},
-                        {"nodes", e.nodes},
-                        {"params", e.params},
-                        {"earlier_attempts", e.earlier_attempts},
-                        {"run_dir", e.run_dir}};
+  for (const auto& e : m.entities) {  // field by field: much faster than initializer lists
+    nlohmann::json j = nlohmann::json::object();
+    j["name"] = e.name;
+    j["type"] = e.type;
+    j["ensemble"] = e.ensemble;
+    j["job_id"] = e.job_id;
+    j["pid"] = e.pid ? nlohmann::json(e.pid) : nlohmann::json();
+    j["native_id"] = e.native_id;
+    j["status"] = to_string(e.status);
+    j["exit_code"] = e.exit_code ? nlohmann::json(*e.exit_code) : nlohmann::json();
+    j["signal"] = e.signal ? nlohmann::json(launchers::signal_name(*e.signal)) : nlohmann::json();
+    j["reason"] = e.reason;
+    j["submitted"] = e.submitted;
+    j["start"] = e.start;
+    j["end"] = e.end;
+    j["elapsed"] = elapsed(e);
+    j["attempt"] = e.attempt;
+    j["nodes"] = e.nodes;
+    j["params"] = e.params;
+    j["earlier_attempts"] = e.earlier_attempts;
+    j["run_dir"] = e.run_dir;
     entities.push_back(std::move(j));
   }
   nlohmann::json out = {{"experiment", m.experiment}, {"path", m.path},         {"id", m.id},
