@@ -12,6 +12,7 @@
 #include "apps/ssim/report_input.hpp"
 #include "apps/ssim/status_table.hpp"
 #include "lib/state/history.hpp"
+#include "lib/util/split.hpp"
 
 namespace ssim::app {
 
@@ -119,15 +120,9 @@ Target parse_target(const std::string& target) {
   const size_t q = target.find('?');
   t.path = url_decode(target.substr(0, q));
   if (q == std::string::npos) return t;
-  const std::string query = target.substr(q + 1);
-  size_t i = 0;
-  while (i <= query.size()) {
-    size_t j = query.find('&', i);
-    if (j == std::string::npos) j = query.size();
-    const std::string pair = query.substr(i, j - i);
+  for (const auto& pair : split(target.substr(q + 1), '&')) {
     const size_t eq = pair.find('=');
     if (!pair.empty()) t.query[url_decode(pair.substr(0, eq))] = eq == std::string::npos ? "" : url_decode(pair.substr(eq + 1));
-    i = j + 1;
   }
   return t;
 }

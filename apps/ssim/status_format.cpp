@@ -5,6 +5,7 @@
 
 #include "launchers/local/proc.hpp"
 #include "lib/util/errors.hpp"
+#include "lib/util/split.hpp"
 
 namespace ssim::app {
 
@@ -57,18 +58,12 @@ double elapsed(const state::EntityRecord& e, double now) {
 StatusFormat parse_status_format(const std::string& text) {
   StatusFormat f;
   if (text.find('{') == std::string::npos) {  // "name,status,elapsed"
-    size_t i = 0;
-    while (i <= text.size()) {
-      size_t j = text.find(',', i);
-      if (j == std::string::npos) j = text.size();
-      std::string name = text.substr(i, j - i);
+    for (std::string name : split(text, ',')) {
       name.erase(0, name.find_first_not_of(' '));
       name.erase(name.find_last_not_of(' ') + 1);
-      if (!name.empty()) {
-        f.literals.push_back(f.fields.empty() ? "" : "  ");
-        add_field(f, name);
-      }
-      i = j + 1;
+      if (name.empty()) continue;
+      f.literals.push_back(f.fields.empty() ? "" : "  ");
+      add_field(f, name);
     }
     f.literals.push_back("");
   } else {

@@ -4,20 +4,12 @@
 #include <sstream>
 #include <vector>
 
+#include "lib/util/split.hpp"
+
 namespace ssim::launchers::slurm {
 
 using state::Status;
 
-namespace {
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string cur;
-  std::istringstream in(s);
-  while (std::getline(in, cur, sep)) out.push_back(cur);
-  if (!s.empty() && s.back() == sep) out.emplace_back();
-  return out;
-}
-}  // namespace
 
 JobStatus status_from_slurm(const std::string& state_text, const std::string& exit_code) {
   JobStatus s;
