@@ -1,7 +1,10 @@
 #include "launchers/pbs/qstat_json.hpp"
 
 #include <csignal>
+#include <algorithm>
 #include <nlohmann/json.hpp>
+
+#include "lib/util/split.hpp"
 
 namespace ssim::launchers::pbs {
 
@@ -57,6 +60,17 @@ JobStatus status_from_pbs(const std::string& state, std::optional<int> exit_stat
   return s;
 }
 
+std::string hosts_of_exec_host(const std::string& exec_host) {
+  std::vector<std::string> hosts;
+  for (const auto& part : split(exec_host, '+')) {
+    const std::string host = part.substr(0, part.find('/'));
+    if (!host.empty() && std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
+  }
+  std::string out;
+  for (const auto& h : hosts) out += (out.empty() ? "" : ",") + h;
+  return out;
+}
+
 std::optional<std::map<std::string, JobStatus>> parse_qstat_json(const std::string& out, const std::string& err,
                                                                  const std::vector<std::string>& asked) {
   const size_t begin = out.find('{'), end = out.rfind('}');
@@ -74,6 +88,7 @@ std::optional<std::map<std::string, JobStatus>> parse_qstat_json(const std::stri
         return v != job.end() && v->is_string() ? v->get<std::string>() : std::string();
       };
       result[id] = status_from_pbs(text("job_state"), exit_status, text("comment"));
+      result[id].nodes = hosts_of_exec_host(text("exec_host"));
     }
   }
   for (const auto& id : asked) {

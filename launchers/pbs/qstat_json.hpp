@@ -17,6 +17,9 @@ namespace ssim::launchers::pbs {
 // cancelled.
 JobStatus status_from_pbs(const std::string& state, std::optional<int> exit_status, const std::string& comment);
 
+// exec_host ("node1/0*2+node2/0*2") -> "node1,node2": each host once, in order.
+std::string hosts_of_exec_host(const std::string& exec_host);
+
 // The whole answer: a status for every id in `asked` (Unknown for those qstat does not
 // list: PBS knows a job from the moment qsub returns, and forgets it when it ends
 // unless job history is on); nullopt when the output holds no JSON at all. Junk around

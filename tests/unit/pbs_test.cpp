@@ -33,8 +33,13 @@ TEST_CASE("pbs: qstat -x -f -F json, running, held and finished jobs") {
   REQUIRE(running);
   // The capture's own job, whatever its id: its state is R.
   bool saw_running = false;
-  for (const auto& [id, s] : *running) saw_running = saw_running || s.status == Status::Running;
+  for (const auto& [id, s] : *running) {
+    saw_running = saw_running || s.status == Status::Running;
+    if (s.status == Status::Running) CHECK(s.nodes == "pbs-sim");  // exec_host "pbs-sim/0"
+  }
   CHECK(saw_running);
+  CHECK(hosts_of_exec_host("node1/0*2+node2/0*2+node1/1*2") == "node1,node2");
+  CHECK(hosts_of_exec_host("").empty());
 
   const auto finished = pbs.parse_status_output(capture("qstat_x_json_finished"), {"1.pbs-sim"});
   REQUIRE(finished);
