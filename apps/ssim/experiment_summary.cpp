@@ -14,9 +14,7 @@ nlohmann::json experiment_summary(const std::string& path) {
   } catch (const std::exception&) {
     return {{"name", ""}, {"path", path}, {"outcome", "gone"}, {"counts", nlohmann::json::object()}};
   }
-  std::map<state::Status, int> counts;
-  for (const auto& e : m.entities)
-    if (e.type != "database") counts[e.status]++;
+  const auto counts = state::entity_counts(m);
   const bool failed = counts.count(state::Status::Failed) > 0;
   const bool running = state::RunLock::holder(path).has_value();
   nlohmann::json c = nlohmann::json::object();

@@ -151,8 +151,7 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   if (detached_parent) return 0;
   release(run_launcher);
   engine::Event finished = engine::text_event(engine::EventKind::Finished, "");
-  for (const auto& e : m.entities)
-    if (e.type != "database") finished.counts[e.status]++;
+  finished.counts = state::entity_counts(m);
   finished.exit_code = code;
   finished.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
   engine::append_event(m.path, finished);

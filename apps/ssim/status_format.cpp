@@ -47,12 +47,6 @@ void add_field(StatusFormat& f, const std::string& field) {
   if (!known(field)) throw UsageError("unknown status field \"" + field + "\" (fields: " + field_list() + ")");
   f.fields.push_back(field);
 }
-
-double elapsed(const state::EntityRecord& e, double now) {
-  if (e.start <= 0 || e.status == state::Status::New) return -1;
-  const double end = e.end > 0 ? e.end : (state::is_terminal(e.status) ? e.start : now);
-  return std::max(0.0, end - e.start);
-}
 }  // namespace
 
 StatusFormat parse_status_format(const std::string& text) {
@@ -103,9 +97,9 @@ std::string status_field(const state::EntityRecord& e, const std::string& field,
   if (field == "job") return !e.native_id.empty() ? e.native_id : e.pid ? std::to_string(e.pid) : or_dash(e.job_id);
   if (field == "status") return to_string(e.status);
   if (field == "exit") return e.signal ? launchers::signal_name(*e.signal) : e.exit_code ? std::to_string(*e.exit_code) : "-";
-  if (field == "elapsed") return clock_text(elapsed(e, now));
+  if (field == "elapsed") return clock_text(state::seconds_run(e, now));
   if (field == "seconds") {
-    const double s = elapsed(e, now);
+    const double s = state::seconds_run(e, now);
     if (s < 0) return "-";
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3f", s);

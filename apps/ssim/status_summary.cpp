@@ -7,17 +7,6 @@
 
 namespace ssim::app {
 
-namespace {
-const state::Status kOrder[] = {state::Status::Completed, state::Status::Failed,  state::Status::Cancelled,
-                                state::Status::Running,   state::Status::Pending, state::Status::New,
-                                state::Status::Unknown};
-
-double seconds(const state::EntityRecord& e, double now) {
-  if (e.start <= 0 || e.status == state::Status::New) return -1;
-  return std::max(0.0, (e.end > 0 ? e.end : state::is_terminal(e.status) ? e.start : now) - e.start);
-}
-}  // namespace
-
 void print_status_summary(std::ostream& out, const state::Manifest& m, double now) {
   // One line per group: models together, each ensemble, the database.
   std::vector<std::string> order;
@@ -33,7 +22,7 @@ void print_status_summary(std::ostream& out, const state::Manifest& m, double no
   for (const auto& g : order) width = std::max(width, g.size());
   for (const auto& g : order) {
     std::string line = g + std::string(width - g.size() + 2, ' ') + std::to_string(totals[g]) + " total:";
-    for (state::Status s : kOrder)
+    for (state::Status s : state::kSummaryOrder)
       if (counts[g].count(s)) line += " " + std::to_string(counts[g][s]) + " " + to_string(s) + ",";
     line.pop_back();
     out << line << "\n";
@@ -41,14 +30,14 @@ void print_status_summary(std::ostream& out, const state::Manifest& m, double no
   std::vector<const state::EntityRecord*> ran, failed;
   for (const auto& e : m.entities) {
     if (e.type == "database") continue;
-    if (seconds(e, now) >= 0) ran.push_back(&e);
+    if (state::seconds_run(e, now) >= 0) ran.push_back(&e);
     if (e.status == state::Status::Failed) failed.push_back(&e);
   }
-  std::sort(ran.begin(), ran.end(), [&](auto* a, auto* b) { return seconds(*a, now) > seconds(*b, now); });
+  std::sort(ran.begin(), ran.end(), [&](auto* a, auto* b) { return state::seconds_run(*a, now) > state::seconds_run(*b, now); });
   if (!ran.empty()) {
     out << "slowest:";
     for (size_t i = 0; i < std::min<size_t>(5, ran.size()); ++i)
-      out << (i ? ", " : " ") << ran[i]->name << " " << clock_text(seconds(*ran[i], now));
+      out << (i ? ", " : " ") << ran[i]->name << " " << clock_text(state::seconds_run(*ran[i], now));
     out << "\n";
   }
   if (!failed.empty()) {

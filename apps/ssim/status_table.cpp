@@ -9,14 +9,6 @@
 
 namespace ssim::app {
 
-namespace {
-double elapsed(const state::EntityRecord& e) {
-  if (e.start <= 0) return 0;
-  const double end = e.end > 0 ? e.end : (state::is_terminal(e.status) ? e.start : now_seconds());
-  return std::max(0.0, end - e.start);
-}
-}  // namespace
-
 void print_status_table(std::ostream& out, const std::vector<const state::EntityRecord*>& rows,
                         const std::string& format) {
   std::string text = format;
@@ -50,7 +42,7 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
     j["submitted"] = e.submitted;
     j["start"] = e.start;
     j["end"] = e.end;
-    j["elapsed"] = elapsed(e);
+    j["elapsed"] = std::max(0.0, state::seconds_run(e, now_seconds()));
     j["attempt"] = e.attempt;
     j["nodes"] = e.nodes;
     j["params"] = e.params;

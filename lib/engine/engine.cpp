@@ -149,7 +149,8 @@ void Engine::keep_earlier_output(const state::EntityRecord& r) {
 }
 
 std::string Engine::where_it_runs(const state::EntityRecord& r) const {
-  if (plan_.launcher == "local") return host_name();
+  static const std::string host = host_name();  // once, not per start
+  if (plan_.launcher == "local") return host;
   std::string nodes;
   if (const launchers::Grant* g = pool_.held_by(r.name))
     for (const auto& n : g->nodes) nodes += (nodes.empty() ? "" : ",") + n;

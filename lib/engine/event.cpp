@@ -18,12 +18,6 @@ std::string to_string(EventKind k) {
   return "info";
 }
 
-namespace {
-const state::Status kOrder[] = {state::Status::Completed, state::Status::Failed,  state::Status::Cancelled,
-                                state::Status::Running,   state::Status::Pending, state::Status::New,
-                                state::Status::Unknown};
-}
-
 std::string to_text(const Event& e) {
   switch (e.kind) {
     case EventKind::Entity: {
@@ -40,7 +34,7 @@ std::string to_text(const Event& e) {
     case EventKind::Info: return e.text;
     case EventKind::Finished: {
       std::string line;
-      for (state::Status s : kOrder) {
+      for (state::Status s : state::kSummaryOrder) {
         const auto it = e.counts.find(s);
         if (it != e.counts.end() && it->second > 0)
           line += (line.empty() ? "" : ", ") + std::to_string(it->second) + " " + state::to_string(s);

@@ -25,9 +25,8 @@ std::vector<Group> groups_of(const state::Manifest& m) {
 }
 
 double runtime_of(const state::EntityRecord& e, double now) {
-  if (e.start <= 0 || e.status == state::Status::New || e.status == state::Status::Pending) return -1;
-  const double end = e.end > 0 ? e.end : now;
-  return end > e.start ? end - e.start : 0;
+  // A pending entity's start is only its submission: no bar until it runs.
+  return e.status == state::Status::Pending ? -1 : state::seconds_run(e, now);
 }
 
 const char* colour_of(state::Status s) {

@@ -28,16 +28,9 @@ pre { background: #f6f6f6; padding: 8px 12px; overflow-x: auto; font-size: 12px;
 td.s-failed { color: #c62828; } td.s-completed { color: #2e7d32; }
 )";
 
-std::map<state::Status, int> counts(const state::Manifest& m) {
-  std::map<state::Status, int> c;
-  for (const auto& e : m.entities)
-    if (e.type != "database") c[e.status]++;
-  return c;
-}
-
 void header(const ReportInput& in, std::string& out) {
   const auto& m = in.manifest;
-  const auto c = counts(m);
+  const auto c = state::entity_counts(m);
   const int failed = c.count(state::Status::Failed) ? c.at(state::Status::Failed) : 0;
   const double end = m.finished > 0 && !in.running ? m.finished : in.now;
   std::string outcome = in.running ? "running (a snapshot taken " + date_time(in.now) + ")"

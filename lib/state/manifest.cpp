@@ -1,10 +1,10 @@
 #include "lib/state/manifest.hpp"
 
-#include "lib/state/start_journal.hpp"
-
+#include <algorithm>
 #include <cstdio>
 #include <random>
 
+#include "lib/state/start_journal.hpp"
 #include "lib/util/atomic_file.hpp"
 
 namespace ssim::state {
@@ -28,6 +28,19 @@ std::optional<int> int_or_null(const json& j, const char* key) {
   return j[key].get<int>();
 }
 }  // namespace
+
+double seconds_run(const EntityRecord& e, double now) {
+  if (e.start <= 0 || e.status == Status::New) return -1;
+  const double end = e.end > 0 ? e.end : is_terminal(e.status) ? e.start : now;
+  return std::max(0.0, end - e.start);
+}
+
+std::map<Status, int> entity_counts(const Manifest& m) {
+  std::map<Status, int> counts;
+  for (const auto& e : m.entities)
+    if (e.type != "database") counts[e.status]++;
+  return counts;
+}
 
 json attempt_record(const EntityRecord& r) {
   const std::string n = std::to_string(r.attempt);

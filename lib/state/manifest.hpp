@@ -54,6 +54,12 @@ struct Manifest {
   const EntityRecord* find(const std::string& name) const;
 };
 
+// How long the entity has run: start to end, or to `now` while it runs; -1 when it has
+// not started (a pending entity's start is its submission until the scheduler says).
+double seconds_run(const EntityRecord& e, double now);
+// Entities by status; the database shards are not counted.
+std::map<Status, int> entity_counts(const Manifest& m);
+
 // How an attempt of `r` ended, for its earlier_attempts once it runs again: attempt,
 // status, exit_code, signal, reason, start, end, job_id, and where its output was kept.
 nlohmann::json attempt_record(const EntityRecord& r);
