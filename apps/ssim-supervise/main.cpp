@@ -116,7 +116,25 @@ bool write_atomically(const std::string& path, const std::string& text) {
   return true;
 }
 
-std::string g_me;  // "supervisor_pid":N,"supervisor_start_ticks":"T"
+std::string g_me;  // "supervisor_pid":N,"supervisor_start_ticks":"T","node":"NAME"
+
+// Who writes the status file, and on which node the job runs (Slurm's node name, which
+// differs from the host name on a test cluster, else the host): recorded with the
+// outcome, so ssim knows where a job ran even when the scheduler's accounting lags.
+std::string identity() {
+  std::string node;
+  if (const char* n = getenv("SLURMD_NODENAME"); n && *n) node = n;
+  else {
+    char host[256] = {0};
+    gethostname(host, sizeof host - 1);
+    node = host;
+  }
+  std::string safe;
+  for (char c : node)
+    if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) safe += c;
+  return "\"supervisor_pid\":" + std::to_string(getpid()) + ",\"supervisor_start_ticks\":\"" + start_ticks() +
+         "\",\"node\":\"" + safe + "\"";
+}
 
 bool write_status(const Job& job, const std::string& fields) {
   return write_atomically(job.run_dir + "/.ssim-status.json",
@@ -405,7 +423,7 @@ int wrap_and_wait(int argc, char** argv) {
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}) sigaction(sig, &sa, nullptr);
-  g_me = "\"supervisor_pid\":" + std::to_string(getpid()) + ",\"supervisor_start_ticks\":\"" + start_ticks() + "\"";
+  g_me = identity();
   const std::string start = ",\"start\":" + std::to_string(now());
   pid_t pid = 0;
   const int rc = posix_spawnp(&pid, argv[4], nullptr, nullptr, argv + 4, environ);
@@ -457,7 +475,7 @@ void wake_ssim() {
 
 int keep_job(Job& job, const sigset_t& waited) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
-  g_me = "\"supervisor_pid\":" + std::to_string(getpid()) + ",\"supervisor_start_ticks\":\"" + start_ticks() + "\"";
+  g_me = identity();
   g_job = job;
   start(g_job);
   bool terminating = false;

@@ -7,7 +7,11 @@ using state::Status;
 static JobStatus merge_job_status(const std::optional<JobStatus>& scheduler, const std::optional<JobStatus>& wrapped,
                                   bool cancelled_by_ssim, const std::string& scheduler_name, const std::string& job_id);
 
-JobStatus merge_step(const JobStatus& local, const std::optional<JobStatus>& scheduler) {
+JobStatus merge_step(const JobStatus& local_status, const std::optional<JobStatus>& scheduler) {
+  // The local supervisor runs the launch command (srun, mpirun) on this host, not where
+  // the step runs: only the scheduler can say which nodes.
+  JobStatus local = local_status;
+  local.nodes.clear();
   if (!scheduler || scheduler->status == Status::Unknown) return local;
   JobStatus a = *scheduler;
   a.native_id = local.native_id;

@@ -169,6 +169,7 @@ JobStatus from_exit(const nlohmann::json& j, double cancelled_at) {
   s.start = j.value("start", 0.0);
   s.end = j.value("end", 0.0);
   s.pid = j.value("pid", 0);
+  s.nodes = j.value("node", "");
   if (j.contains("exit_code") && !j["exit_code"].is_null()) s.exit_code = j["exit_code"].get<int>();
   if (j.contains("signal") && !j["signal"].is_null()) s.signal = j["signal"].get<int>();
   s.reason = j.value("error", "");
@@ -284,6 +285,7 @@ JobStatus poll_one(const JobRef& job) {
     s.status = Status::Running;
     s.start = j.value("start", 0.0);
     s.pid = j.value("pid", 0);
+    s.nodes = j.value("node", "");
     return s;
   }
   const bool unsaved = (supervisor_status >= 0 && WIFEXITED(supervisor_status) &&
@@ -304,6 +306,7 @@ std::optional<JobStatus> read_job_status(const std::string& run_dir) {
   s.status = Status::Running;
   s.pid = j.value("pid", 0);
   s.start = j.value("start", 0.0);
+  s.nodes = j.value("node", "");
   return s;
 }
 
