@@ -132,8 +132,14 @@ std::string identity() {
   std::string safe;
   for (char c : node)
     if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) safe += c;
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  std::string safe_host;
+  for (const char* c = host; *c; ++c)
+    if (*c != '"' && *c != '\\' && static_cast<unsigned char>(*c) >= 0x20) safe_host += *c;
+  // "host": whose process table the pids are in (a login node's is another).
   return "\"supervisor_pid\":" + std::to_string(getpid()) + ",\"supervisor_start_ticks\":\"" + start_ticks() +
-         "\",\"node\":\"" + safe + "\"";
+         "\",\"node\":\"" + safe + "\",\"host\":\"" + safe_host + "\"";
 }
 
 bool write_status(const Job& job, const std::string& fields) {
@@ -571,7 +577,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: ssim-supervise RUN_DIR NAME [RUN_DIR NAME ...]\n");
     return 2;
   }
-  setsid();  // out of ssim's session: a terminal hang-up or Ctrl-C does not reach us
+  // Out of ssim's session: a terminal hang-up or Ctrl-C does not reach us. Inside a PBS
+  // or LSF job, only out of its process group: their execution daemons end a job by
+  // signalling its session, and what ssim started must end with the job.
+  if (std::getenv("PBS_JOBID") || std::getenv("LSB_JOBID")) setpgid(0, 0);
+  else setsid();
   take_wake_fd();
   sigset_t waited;
   sigemptyset(&waited);

@@ -1,4 +1,5 @@
 // ssim run FILE: validate, generate, and (with the engine) run the experiment.
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -53,6 +54,16 @@ Action add_run(CLI::App& app) {
       return submit_experiment(b, RunRequest{false, false, o->overwrite, o->json, false, o->file});
     }
     const Loaded l = load(o->file, o->launcher);
+    // A PBS or LSF batch job ends when its script does, and its execution daemon then
+    // ends everything the job started: a detached run would be killed with it.
+    const char* pbs_env = std::getenv("PBS_ENVIRONMENT");
+    const char* lsf_interactive = std::getenv("LSB_INTERACTIVE");
+    const bool in_batch_script = (pbs_env && std::string(pbs_env) == "PBS_BATCH") ||
+                                 (std::getenv("LSB_JOBID") && !(lsf_interactive && std::string(lsf_interactive) == "Y"));
+    if (o->detach && in_batch_script && !o->dry_run)
+      throw UsageError("--detach inside a batch job script: the job ends when its script does, and with it "
+                       "everything ssim starts; run ssim run without --detach there (ssim status and ssim stop "
+                       "work from the login node)");
     if (o->dry_run) {
       const auto rl = prepare_launcher(l.plan, false);
       if (o->json)

@@ -12,7 +12,12 @@ CurrentState current_state(const std::string& path) {
   s.runner = state::RunLock::holder(path);
   auto launcher = launchers::make_launcher(s.manifest.launcher);
   bool changed = engine::refresh(s.manifest, *launcher);
-  if (!s.runner) {
+  // ssim run --batch: until its job starts, nothing runs the experiment, yet nothing
+  // ended: the entities wait with the job.
+  const state::EntityRecord* outer = nullptr;
+  for (const auto& e : s.manifest.entities)
+    if (e.type == "batch" && !state::is_terminal(e.status)) outer = &e;
+  if (!s.runner && !outer) {
     for (auto& e : s.manifest.entities) {
       if (e.job_id.empty() && !state::is_terminal(e.status)) {
         e.status = state::Status::Cancelled;
@@ -23,6 +28,14 @@ CurrentState current_state(const std::string& path) {
     if (changed) {
       if (auto lock = state::RunLock::try_acquire(path, "status")) state::save_manifest(s.manifest);
     }
+  }
+  if (outer && !s.runner) {
+    const std::string why = "waiting for batch job " + (outer->native_id.empty() ? outer->job_id : outer->native_id);
+    for (auto& e : s.manifest.entities)
+      if (e.type != "batch" && e.job_id.empty() && e.status == state::Status::New) {
+        e.status = state::Status::Pending;  // shown, not saved: the job's own run starts from new
+        e.reason = why;
+      }
   }
   s.all_ended = true;
   for (const auto& e : s.manifest.entities) s.all_ended = s.all_ended && state::is_terminal(e.status);

@@ -136,9 +136,10 @@ void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::
                     bp::extend::on_exec_setup = [wake](auto&) {
                       if (wake >= 0) ::fcntl(wake, F_SETFD, 0);
                     });
-    // "PID@START_TICKS": the supervisor is never confused with a later process that
-    // reuses its pid.
-    const std::string id = std::to_string(child.id()) + "@" + start_ticks(child.id());
+    // "PID@START_TICKS@HOST": the supervisor is never confused with a later process that
+    // reuses its pid, nor judged from a host whose process table it is not in.
+    static const std::string here = host_name();
+    const std::string id = std::to_string(child.id()) + "@" + start_ticks(child.id()) + "@" + here;
     child.detach();  // reaped in poll(); the jobs must outlive this object
     for (const auto& r : batch) refs.push_back(JobRef{id, r.name, r.run_dir});
   } catch (const bp::process_error& e) {
@@ -199,11 +200,34 @@ bool disk_full(const std::string& run_dir) {
 struct SupervisorRef {
   int pid = 0;
   std::string ticks;  // empty for ids written before ticks were recorded
+  std::string host;   // empty for ids written before hosts were recorded: this one
 };
 
 SupervisorRef parse_supervisor(const std::string& id) {
+  SupervisorRef r{std::atoi(id.c_str()), "", ""};
   const size_t at = id.find('@');
-  return {std::atoi(id.c_str()), at == std::string::npos ? "" : id.substr(at + 1)};
+  if (at == std::string::npos) return r;
+  const size_t at2 = id.find('@', at + 1);
+  r.ticks = id.substr(at + 1, at2 == std::string::npos ? std::string::npos : at2 - at - 1);
+  if (at2 != std::string::npos) r.host = id.substr(at2 + 1);
+  return r;
+}
+
+// A job whose supervisor runs on another host (ssim status on a login node, the run
+// inside a job): its pids mean nothing here, so its status file is the only witness.
+// Running per its file stays running; the run on that host (or the scheduler's end of
+// the job it runs in) decides the rest.
+JobStatus remote_status(const nlohmann::json& j, double cancelled_at, const std::string& host) {
+  if (j.is_object() && j.value("state", "") == "exited") return from_exit(j, cancelled_at);
+  JobStatus s;
+  s.status = j.is_object() ? Status::Running : Status::Pending;
+  if (j.is_object()) {
+    s.start = j.value("start", 0.0);
+    s.pid = j.value("pid", 0);
+    s.nodes = j.value("node", "");
+  }
+  s.reason = "per its status file (supervised on " + host + ")";
+  return s;
 }
 
 // The program's supervisor is gone but its status still says running. If the program
@@ -244,8 +268,13 @@ JobStatus without_supervisor(const JobRef& job, const nlohmann::json& j, double 
   return s;
 }
 
-JobStatus poll_one(const JobRef& job) {
+JobStatus poll_one(const JobRef& job, const std::string& here) {
   const SupervisorRef supervisor = parse_supervisor(job.id);
+  if (!supervisor.host.empty() && supervisor.host != here) {
+    const auto text = read_file(status_file(job.run_dir));
+    return remote_status(text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json(),
+                         cancel_time(job.run_dir), supervisor.host);
+  }
   int supervisor_status = -1;
   if (supervisor.pid > 0) {
     int wstatus = 0;  // reap our own supervisors; ECHILD for the ones another ssim started
@@ -313,7 +342,8 @@ std::optional<JobStatus> read_job_status(const std::string& run_dir) {
 std::vector<JobStatus> LocalLauncher::poll(std::span<const JobRef> jobs) {
   std::vector<JobStatus> out;
   out.reserve(jobs.size());
-  for (const auto& job : jobs) out.push_back(poll_one(job));
+  static const std::string here = host_name();
+  for (const auto& job : jobs) out.push_back(poll_one(job, here));
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include "lib/engine/failure_pointer.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/state/start_journal.hpp"
+#include "lib/state/stop_request.hpp"
 #include "lib/plan/resources.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/orchestrator/database.hpp"
@@ -322,6 +323,9 @@ void Engine::report_counts() {
 }
 
 int Engine::exit_code() const {
+  // A job the scheduler can never run: the environment failed, not the workflow.
+  for (const auto& e : m_.entities)
+    if (e.status == Status::Failed && e.reason.find(launchers::kNeverRuns) != std::string::npos) return 3;
   for (const auto& e : m_.entities) {
     // A persistent database is still running, and that is what was asked.
     if (is_database(e) && (e.status == Status::Running || e.status == Status::Completed)) continue;
@@ -351,16 +355,50 @@ std::string Engine::wait_for_signal(int timeout_ms) {
   return info.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM";
 }
 
+// `ssim stop` from another shell or host (stop_request.hpp): named entities are stopped
+// here, by the process that would otherwise start them; a request for everything ends
+// the run as SIGTERM does. Returns true when the run must end.
+bool Engine::handle_stop_requests() {
+  const auto requests = state::pending_stop_requests(m_.path);
+  bool everything = false;
+  for (const auto& r : requests) {
+    if (r.names.empty()) {
+      everything = true;
+      continue;  // acknowledged once everything is stopped
+    }
+    std::string list;
+    for (const auto& n : r.names) list += (list.empty() ? "" : " ") + n;
+    log_->info("ssim stop from {}: stopping {}", r.host, list);
+    std::vector<std::pair<std::string, Status>> before;
+    for (const auto& e : m_.entities) before.emplace_back(e.name, e.status);
+    stop_entities(m_, launcher_, r.names, "stopped by ssim stop");
+    for (size_t i = 0; i < before.size(); ++i) {
+      const auto& e = m_.entities[i];
+      if (e.status != before[i].second)
+        emit(entity_event(e.name, e.type, e.status, e.exit_code, e.reason));
+    }
+    save();
+    state::acknowledge_stop_request(m_.path, r.id);
+  }
+  if (!everything) return false;
+  interrupted("ssim stop");
+  for (const auto& r : requests)
+    if (r.names.empty()) state::acknowledge_stop_request(m_.path, r.id);
+  return true;
+}
+
 void Engine::interrupted(const std::string& why) {
   log_->warn("{} received: stopping every entity", why);
   emit(text_event(EventKind::Info, why + " received: stopping everything"));
-  stop_entities(m_, launcher_, {}, "interrupted by " + why);
+  stop_entities(m_, launcher_, {}, why == "ssim stop" ? "stopped by ssim stop" : "interrupted by " + why);
   save();
 }
 
 int Engine::run(const EngineHooks& hooks) {
   log_->info("experiment {} starting: {} entities, launcher {}", m_.experiment, m_.entities.size(),
              launcher_.name());
+  // A request left from an earlier run (its runner died before acting) is not this run's.
+  for (const auto& r : state::pending_stop_requests(m_.path)) state::acknowledge_stop_request(m_.path, r.id);
   save();
   const auto first_start = std::chrono::steady_clock::now();
   if (plan_.database) {
@@ -394,6 +432,10 @@ int Engine::run(const EngineHooks& hooks) {
     const std::string sig = wait_for_signal(changed && throttled_ ? 0 : tick_ms);
     if (!sig.empty()) {
       interrupted(sig);
+      stopped = true;
+      break;
+    }
+    if (handle_stop_requests()) {
       stopped = true;
       break;
     }

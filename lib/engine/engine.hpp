@@ -72,6 +72,7 @@ class Engine {
   bool take_room(const state::EntityRecord& r);
   void release_room();
   void interrupted(const std::string& why);
+  bool handle_stop_requests();
   void save();
   void save_soon();
   void report_counts();
