@@ -36,6 +36,10 @@ struct PrepareOptions {
   int placeholder_nodes = 0;  // outside any allocation, pretend N nodes (dry run of ssim run --batch)
 };
 
+// In the reason of a job the scheduler says can never start (ssim then cancels it, and
+// the run ends with exit code 3, an environment failure).
+inline constexpr const char* kNeverRuns = " says it can never run: ";
+
 struct JobStatus {
   state::Status status = state::Status::Unknown;
   std::optional<int> exit_code;
@@ -46,6 +50,7 @@ struct JobStatus {
   int pid = 0;            // local: the program's pid (its process group), once known
   std::string native_id;  // the scheduler's id (Slurm: JOB.STEP or JOB), once known
   std::string nodes;      // where it runs, when the scheduler says ("n[2-3]")
+  bool never_runs = false;  // pending, and the scheduler says it can never start (PBS "Can Never Run")
 };
 
 class Launcher {

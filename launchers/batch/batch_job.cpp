@@ -1,5 +1,7 @@
 #include "launchers/batch/batch_job.hpp"
 
+#include "launchers/ranks/rank_command.hpp"
+
 #include "lib/plan/resources.hpp"
 
 #include <cstdlib>
@@ -23,7 +25,12 @@ std::string script_body(const BatchJob& job) {
   s += "cd " + shell_quote(job.run_dir) + "\n";
   for (const auto& [k, v] : job.env) s += "export " + k + "=" + shell_quote(v) + "\n";
   for (const auto& line : job.setup) s += line + "\n";
-  s += "exec " + shell_join(job.command) + "\n";
+  std::string words;
+  for (const auto& w : job.command) {
+    const std::string var = job_variable_of(w);
+    words += (words.empty() ? "" : " ") + (var.empty() ? shell_quote(w) : "\"$" + var + "\"");
+  }
+  s += "exec " + words + "\n";
   return s;
 }
 

@@ -16,6 +16,7 @@ struct BatchJob {
   // hand-written script would; nodes come from settings.nodes, else res.nodes.
   plan::Resources res;
   bool whole_nodes = false;          // exclusive nodes (ssim run --batch)
+  int node_cpus = 0;                 // CPUs of a node of the queue, when the scheduler said (0: unknown)
   std::vector<std::string> after;    // scheduler ids that must end with exit code 0 first
   std::vector<std::string> setup;    // shell lines, as written (experiment's, then the job's)
   std::string run_dir;               // where the command runs

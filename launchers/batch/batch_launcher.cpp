@@ -71,7 +71,11 @@ void BatchLauncher::prepare(const plan::Plan& plan, const PrepareOptions& option
     return a;
   };
   if (!needs_allocation && !allocation) return place_on(Allocation{});
-  if (allocation) return place_on(*allocation);
+  if (allocation) {
+    if (const auto detail = scheduler_->allocation_detail_command(*allocation))
+      scheduler_->refine_allocation(*allocation, runner_->run(*detail, 20s));
+    return place_on(*allocation);
+  }
   if (!plan.allocation) {
     if (options.placeholder_nodes > 0) return place_on(placeholder("<job>", options.placeholder_nodes));
     throw UsageError("launcher " + me + " needs an allocation: " + scheduler_->allocation_hint());
@@ -134,8 +138,8 @@ std::vector<std::string> BatchLauncher::record_step(const std::string& run_dir,
 
 StepLaunch BatchLauncher::launch(const std::string& name, const StepInfo& i, const std::string& run_dir,
                                  const std::vector<std::string>& program) const {
-  const RankContext context{scheduler_->name(), i.placement.nodes.empty() ? "" : allocation_.job_id,
-                            ::geteuid() == 0};
+  RankContext context{scheduler_->name(), i.placement.nodes.empty() ? "" : allocation_.job_id, ::geteuid() == 0};
+  if (i.placement.nodes.empty()) context.hostfile_variable = scheduler_->job_hostfile_variable();
   return rank_command(launcher_for(i.res, i.placement), name, i.res, i.placement, context,
                       record_step(run_dir, program));
 }
@@ -237,6 +241,8 @@ std::string BatchLauncher::experiment_script(const plan::Plan& plan, const std::
   if (plan.batch) job.settings = *plan.batch;
   job.settings.nodes = experiment_nodes(plan);  // the database's and each exclusive entity's own
   job.whole_nodes = true;
+  if (const auto query = scheduler_->cpus_per_node_command(job.settings))
+    job.node_cpus = scheduler_->parse_cpus_per_node(runner_->run(*query, 20s));
   job.setup = plan.setup;
   if (plan.batch) job.setup.insert(job.setup.end(), plan.batch->setup.begin(), plan.batch->setup.end());
   const std::string state_dir = plan.path + "/.ssim";
@@ -334,31 +340,44 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
     native[i] = is_job_ref(jobs[i].id) ? job_ref_id(jobs[i].id) : recorded_step(jobs[i].run_dir);
     if (!native[i].empty()) ids.push_back(native[i]);
   }
-  std::map<std::string, JobStatus> said;
-  if (!ids.empty()) {
-    ++queries_;
-    for (int attempt = 0; attempt < 2; ++attempt) {
-      const auto r = runner_->run(scheduler_->status_command(ids), 20s);
-      if (auto parsed = scheduler_->parse_status_output(r, ids)) {
-        said = std::move(*parsed);
-        break;
-      }
-      if (log_)
-        log_(scheduler_->status_command(ids)[0] + " failed (" +
-             (r.timed_out ? "timed out" : "exit " + std::to_string(r.exit_code)) + "): " + r.err.substr(0, 200));
-      // A failing query is not a job state: the supervisors' view stands this time.
-      if (!scheduler_->switch_status_source(r)) break;
-    }
-  }
+  std::map<std::string, JobStatus> said = query_scheduler(ids);
   std::vector<JobStatus> out;
+  std::vector<std::string> never;
   size_t next_local = 0;
+  const auto now = clock_();
   for (size_t i = 0; i < jobs.size(); ++i) {
     const auto it = native[i].empty() ? said.end() : said.find(native[i]);
     const std::optional<JobStatus> scheduler = it == said.end() ? std::nullopt : std::optional(it->second);
     JobStatus s;
     if (is_job_ref(jobs[i].id)) {
       const bool cancelled = ::access(cancel_marker(jobs[i].run_dir).c_str(), F_OK) == 0;
-      s = merge_job(scheduler, read_job_status(jobs[i].run_dir), cancelled, scheduler_->name(), native[i]);
+      const auto wrapped = read_job_status(jobs[i].run_dir);
+      s = merge_job(scheduler, wrapped, cancelled, scheduler_->name(), native[i]);
+      if (scheduler && scheduler->status == Status::Unknown && !cancelled &&
+          !(wrapped && state::is_terminal(wrapped->status))) {
+        // Not listed: it ended a moment ago and its status file is on its way, or the
+        // scheduler forgets ended jobs (PBS without history). Never failed on one answer.
+        const auto since = unlisted_since_.emplace(native[i], now).first->second;
+        if (now - since < kUnlistedGrace) {
+          s.status = wrapped && wrapped->status == Status::Running ? Status::Running : Status::Pending;
+          s.reason = "not listed by " + scheduler_->status_command({native[i]})[0] + "; waiting for its status file";
+          if (wrapped) s.start = wrapped->start;
+        }
+      } else {
+        unlisted_since_.erase(native[i]);
+      }
+      if (s.status == Status::Pending && scheduler && scheduler->never_runs && !cancelled) {
+        // Waiting would be for ever: the job goes, and says why.
+        std::string why = scheduler->reason;
+        if (why.rfind("pending: ", 0) == 0) why = why.substr(9);
+        if (why.rfind("Can Never Run: ", 0) == 0) why = why.substr(15);
+        s.status = Status::Failed;
+        s.reason = scheduler_->name() + kNeverRuns + why;
+        write_file_atomically(status_file(jobs[i].run_dir),
+                              nlohmann::json{{"state", "exited"}, {"exit_code", nullptr}, {"signal", nullptr},
+                                             {"error", s.reason}, {"never_runs", true}}.dump());
+        never.push_back(native[i]);
+      }
     } else {
       JobStatus l = local[next_local++];
       l.native_id = native[i];
@@ -367,7 +386,50 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
     s.native_id = native[i];
     out.push_back(s);
   }
+  if (!never.empty()) run_with_retries(*runner_, scheduler_->cancel_command(never), 20s, log_, 2);
   return out;
+}
+
+// One query for every job and step, at a pace a production server accepts: at once
+// for a job it has not answered about yet, then every second, slowing to every
+// kMaxQueryInterval while nothing changes. A job's end is seen sooner anyway, through
+// the status file its supervisor writes.
+std::map<std::string, JobStatus> BatchLauncher::query_scheduler(const std::vector<std::string>& ids) {
+  if (ids.empty()) return {};
+  const auto now = clock_();
+  bool fresh = now >= next_query_;
+  for (const auto& id : ids) fresh = fresh || !last_said_.count(id);
+  if (!fresh) return last_said_;
+  ++queries_;
+  std::map<std::string, JobStatus> said;
+  bool answered = false;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const auto r = runner_->run(scheduler_->status_command(ids), 20s);
+    if (auto parsed = scheduler_->parse_status_output(r, ids)) {
+      said = std::move(*parsed);
+      answered = true;
+      break;
+    }
+    // A failing query is not a job state: the supervisors' view stands this time. A
+    // switch (PBS history off, Slurm accounting off) is no failure: asked again at once.
+    const std::string program = scheduler_->status_command(ids)[0];
+    if (scheduler_->switch_status_source(r)) continue;
+    if (log_)
+      log_(program + " failed (" + (r.timed_out ? "timed out" : "exit " + std::to_string(r.exit_code)) + "): " +
+           r.err.substr(0, 200));
+    break;
+  }
+  if (!answered) return {};
+  bool changed = said.size() != last_said_.size();
+  for (const auto& [id, st] : said) {
+    const auto before = last_said_.find(id);
+    changed = changed || before == last_said_.end() || before->second.status != st.status;
+  }
+  query_interval_ = changed ? kMinQueryInterval
+                            : std::min<std::chrono::milliseconds>(query_interval_ * 3 / 2, kMaxQueryInterval);
+  next_query_ = now + query_interval_;
+  last_said_ = said;
+  return said;
 }
 
 void BatchLauncher::cancel(std::span<const JobRef> jobs, bool force) {

@@ -6,6 +6,7 @@
 // one status query per poll for every job and step, merging the scheduler's word with
 // what the supervisors wrote, cancelling and releasing. What differs per scheduler is a
 // pure Scheduler (scheduler.hpp) that builds command lines and reads answers.
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -56,6 +57,9 @@ class BatchLauncher : public Launcher {
   const Allocation& allocation() const { return allocation_; }
   const PlacementPlan& placement() const { return placement_; }
   Scheduler& scheduler() { return *scheduler_; }
+  // What the query pace and the grace for unlisted jobs read the time from (tests).
+  using Clock = std::function<std::chrono::steady_clock::time_point()>;
+  void set_clock(Clock clock) { clock_ = std::move(clock); }
 
  private:
   struct StepInfo {
@@ -75,6 +79,11 @@ class BatchLauncher : public Launcher {
   std::string submit_script(const std::string& path, const std::string& script, std::string& error);
   JobRef submit(const LaunchRequest& r);
   const StepInfo* info(const std::string& name) const;
+  std::map<std::string, JobStatus> query_scheduler(const std::vector<std::string>& ids);
+
+  static constexpr std::chrono::milliseconds kMinQueryInterval{1000};
+  static constexpr std::chrono::milliseconds kMaxQueryInterval{10000};
+  static constexpr std::chrono::seconds kUnlistedGrace{15};
 
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<CommandRunner> runner_;
@@ -88,6 +97,11 @@ class BatchLauncher : public Launcher {
   StepInfo database_;
   std::vector<std::string> setup_;  // experiment.setup, for batch scripts
   int queries_ = 0;
+  Clock clock_ = [] { return std::chrono::steady_clock::now(); };
+  std::chrono::steady_clock::time_point next_query_{};
+  std::chrono::milliseconds query_interval_ = kMinQueryInterval;
+  std::map<std::string, JobStatus> last_said_;  // the last answer, reused until the next query
+  std::map<std::string, std::chrono::steady_clock::time_point> unlisted_since_;  // jobs it stopped listing
 };
 
 // The recorded scheduler id of the step running in `run_dir` (.ssim-step), or "".

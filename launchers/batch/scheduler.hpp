@@ -47,6 +47,19 @@ class Scheduler {
   // scheduler names there); nullopt outside a job.
   virtual std::optional<Allocation> current_allocation(const Getenv& getenv, const ReadText& read) const = 0;
 
+  // Inside a job: a query that says more of it than its environment does (PBS: the CPUs
+  // the job holds on each host, where PBS_NODEFILE has a line per MPI process only), and
+  // how to read it into `a`; nullopt when the environment says it all.
+  virtual std::optional<std::vector<std::string>> allocation_detail_command(const Allocation& a) const {
+    (void)a;
+    return std::nullopt;
+  }
+  virtual void refine_allocation(Allocation& a, const CommandResult& r) const { (void)a, (void)r; }
+  // The variable that names a job's host file (one line per MPI slot): a multi-rank
+  // step in a job of its own gets it as mpirun --hostfile, since an MPI built without
+  // the scheduler's support cannot see the job's hosts. "" when the launcher needs none.
+  virtual std::string job_hostfile_variable() const { return ""; }
+
   // The batch script; throws UsageError for a value a directive cannot hold.
   virtual std::string render_script(const BatchJob& job) const = 0;
   virtual SubmitCommand submit_command(const std::string& script_path) const = 0;

@@ -3,6 +3,10 @@
 #include "launchers/batch/output_lines.hpp"
 #include "launchers/pbs/pbs_script.hpp"
 #include "launchers/pbs/qstat_json.hpp"
+#include "launchers/pbs/pbsnodes.hpp"
+
+#include <algorithm>
+#include <cstdlib>
 
 namespace ssim::launchers::pbs {
 
@@ -11,8 +15,33 @@ std::optional<Allocation> PbsScheduler::current_allocation(const Getenv& getenv,
   if (!id || !*id) return std::nullopt;
   const char* nodefile = getenv("PBS_NODEFILE");
   const auto text = nodefile && *nodefile ? read(nodefile) : std::nullopt;
-  return allocation_from_host_lines(id, text.value_or(""));
+  Allocation a = allocation_from_host_lines(id, text.value_or(""));
+  // PBS_NODEFILE has a line per MPI process (mpiprocs, 1 unless asked), not per CPU:
+  // select=2:ncpus=8 writes one line per host. NCPUS is a chunk's CPUs; exec_host, when
+  // it can be asked (refine_allocation), says each host's exactly.
+  if (const char* n = getenv("NCPUS"); n && std::atoi(n) > 0)
+    for (const auto& h : a.hosts) a.slots[h] = std::max(a.slots[h], std::atoi(n));
+  return a;
 }
+
+std::optional<std::vector<std::string>> PbsScheduler::allocation_detail_command(const Allocation& a) const {
+  if (a.job_id.empty() || a.hosts.empty()) return std::nullopt;
+  return std::vector<std::string>{"qstat", "-f", "-F", "json", a.job_id};  // running: no -x needed
+}
+
+void PbsScheduler::refine_allocation(Allocation& a, const CommandResult& r) const {
+  if (r.exit_code != 0) return;
+  for (const auto& [host, cpus] : cpus_of_exec_host(exec_host_of(r.out, a.job_id))) {
+    if (std::find(a.hosts.begin(), a.hosts.end(), host) == a.hosts.end()) continue;  // vnode names: keep the file's
+    a.slots[host] = std::max(a.slots[host], cpus);
+  }
+}
+
+std::optional<std::vector<std::string>> PbsScheduler::cpus_per_node_command(const spec::BatchSettings&) const {
+  return std::vector<std::string>{"pbsnodes", "-a"};
+}
+
+int PbsScheduler::parse_cpus_per_node(const CommandResult& r) const { return smallest_node_cpus(r.out); }
 
 std::string PbsScheduler::render_script(const BatchJob& job) const { return pbs_script(job); }
 
@@ -29,8 +58,17 @@ std::string PbsScheduler::job_id_from_submit_output(const CommandResult& r) cons
 std::vector<std::string> PbsScheduler::status_command(const std::vector<std::string>& ids) const {
   // With several ids, OpenPBS's -F json prints only the first job (openpbs#2672, seen on
   // 23.06.06): ask for every job and keep ours, still one call.
-  if (ids.size() == 1) return {"qstat", "-x", "-f", "-F", "json", ids[0]};
-  return {"qstat", "-x", "-f", "-F", "json"};
+  std::vector<std::string> argv = {"qstat"};
+  if (history_) argv.push_back("-x");
+  argv.insert(argv.end(), {"-f", "-F", "json"});
+  if (ids.size() == 1) argv.push_back(ids[0]);
+  return argv;
+}
+
+bool PbsScheduler::switch_status_source(const CommandResult& r) {
+  if (!history_ || !history_is_off(r.err)) return false;
+  history_ = false;
+  return true;
 }
 
 std::optional<std::map<std::string, JobStatus>> PbsScheduler::parse_status_output(

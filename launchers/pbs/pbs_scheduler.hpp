@@ -13,6 +13,9 @@ class PbsScheduler : public Scheduler {
   std::string script_extension() const override { return "pbs"; }
   std::string submit_program() const override { return "qsub"; }
   std::optional<Allocation> current_allocation(const Getenv& getenv, const ReadText& read) const override;
+  std::optional<std::vector<std::string>> allocation_detail_command(const Allocation& a) const override;
+  void refine_allocation(Allocation& a, const CommandResult& r) const override;
+  std::string job_hostfile_variable() const override { return "PBS_NODEFILE"; }
   std::string render_script(const BatchJob& job) const override;
   SubmitCommand submit_command(const std::string& script_path) const override;
   std::string job_id_from_submit_output(const CommandResult& r) const override;
@@ -20,12 +23,21 @@ class PbsScheduler : public Scheduler {
   std::optional<std::map<std::string, JobStatus>> parse_status_output(
       const CommandResult& r, const std::vector<std::string>& ids) const override;
   std::vector<std::string> cancel_command(const std::vector<std::string>& ids) const override;
+  bool switch_status_source(const CommandResult& r) override;
   bool cancel_output_ok(const CommandResult& r) const override;
+  std::optional<std::vector<std::string>> cpus_per_node_command(const spec::BatchSettings& settings) const override;
+  int parse_cpus_per_node(const CommandResult& r) const override;
   std::string allocation_hint() const override {
     return "run ssim inside a PBS job (qsub -I, or a job script), submit the whole experiment with "
            "ssim run --batch, or give every entity a batch: section";
   }
   RankLauncher default_rank_launcher(const plan::Resources&) const override { return RankLauncher::Mpirun; }
+
+ private:
+  // Job history on (qstat -x lists finished jobs too) until qstat says it is off, the
+  // OpenPBS default; then running and queued jobs are asked without -x, and a job's end
+  // comes from the status file its supervisor writes.
+  bool history_ = true;
 };
 
 }  // namespace ssim::launchers::pbs

@@ -2,6 +2,7 @@
 
 #include <csignal>
 #include <algorithm>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "lib/util/split.hpp"
@@ -19,6 +20,7 @@ JobStatus status_from_pbs(const std::string& state, std::optional<int> exit_stat
   if (state == "Q" || state == "H" || state == "W" || state == "T" || state == "M" || state == "S" || state == "U") {
     s.status = Status::Pending;
     if (!comment.empty()) s.reason = "pending: " + comment;  // "Can Never Run: ..." says why
+    s.never_runs = comment.rfind("Can Never Run", 0) == 0;
     return s;
   }
   if (state != "F" && state != "X") {
@@ -71,8 +73,47 @@ std::string hosts_of_exec_host(const std::string& exec_host) {
   return out;
 }
 
+std::vector<std::pair<std::string, int>> cpus_of_exec_host(const std::string& exec_host) {
+  std::vector<std::pair<std::string, int>> out;
+  for (const auto& part : split(exec_host, '+')) {
+    const std::string host = part.substr(0, part.find('/'));
+    if (host.empty()) continue;
+    int cpus = 1;
+    if (const size_t star = part.find('*'); star != std::string::npos) cpus = std::max(1, std::atoi(part.c_str() + star + 1));
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == host; });
+    if (it == out.end()) out.emplace_back(host, cpus);
+    else it->second += cpus;
+  }
+  return out;
+}
+
+namespace {
+std::optional<nlohmann::json> json_document(const std::string& out) {
+  const size_t begin = out.find('{'), end = out.rfind('}');
+  if (begin == std::string::npos || end == std::string::npos || end < begin) return std::nullopt;
+  auto doc = nlohmann::json::parse(out.substr(begin, end - begin + 1), nullptr, false);
+  if (!doc.is_object()) return std::nullopt;
+  return doc;
+}
+}  // namespace
+
+std::string exec_host_of(const std::string& out, const std::string& id) {
+  const auto doc = json_document(out);
+  if (!doc || !doc->contains("Jobs") || !(*doc)["Jobs"].is_object()) return "";
+  for (const auto& [job_id, job] : (*doc)["Jobs"].items()) {
+    if (job_id != id && job_id.substr(0, job_id.find('.')) != id.substr(0, id.find('.'))) continue;
+    if (job.is_object() && job.contains("exec_host") && job["exec_host"].is_string()) return job["exec_host"];
+  }
+  return "";
+}
+
+bool history_is_off(const std::string& err) {
+  return err.find("not configured to maintain job history") != std::string::npos;
+}
+
 std::optional<std::map<std::string, JobStatus>> parse_qstat_json(const std::string& out, const std::string& err,
                                                                  const std::vector<std::string>& asked) {
+  if (history_is_off(err)) return std::nullopt;  // it listed nothing, whatever runs
   const size_t begin = out.find('{'), end = out.rfind('}');
   if (begin == std::string::npos || end == std::string::npos || end < begin) return std::nullopt;
   const auto doc = nlohmann::json::parse(out.substr(begin, end - begin + 1), nullptr, false);

@@ -1,4 +1,6 @@
 // mpirun / mpiexec (Open MPI, MPICH) inside a job.
+#include <cctype>
+
 #include "launchers/batch/allocation.hpp"
 #include "launchers/ranks/rank_command.hpp"
 
@@ -26,6 +28,20 @@ void slurm_view(std::vector<std::string>& argv, const Placement& p, const RankCo
 }
 }  // namespace
 
+// The marker cannot come from an experiment file: names are validated, and words hold
+// no control characters the script would keep.
+static const std::string kJobVariable = "\x1fjob-variable:";
+
+std::string job_variable_word(const std::string& name) { return kJobVariable + name; }
+
+std::string job_variable_of(const std::string& word) {
+  if (word.rfind(kJobVariable, 0) != 0) return "";
+  const std::string name = word.substr(kJobVariable.size());
+  for (char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return "";
+  return name;
+}
+
 std::vector<std::string> mpirun_command(const std::string& exe, const plan::Resources& res, const Placement& placement,
                                         const RankContext& context, plan::Env& env) {
   std::vector<std::string> argv = {exe, "-np", std::to_string(res.ntasks)};
@@ -41,6 +57,9 @@ std::vector<std::string> mpirun_command(const std::string& exe, const plan::Reso
       for (const auto& h : placement.nodes) hosts += (hosts.empty() ? "" : ",") + h + ":" + std::to_string(per_node);
       argv.insert(argv.end(), {"--host", hosts});
     }
+  } else if (!context.hostfile_variable.empty() && res.ntasks > 1) {
+    // A job of its own: its hosts, one line per slot, from the file the scheduler wrote.
+    argv.insert(argv.end(), {"--hostfile", job_variable_word(context.hostfile_variable)});
   }
   // Open MPI's mpirun takes "--key value", not "--key=value".
   for (const auto& [k, v] : res.launcher_args) {

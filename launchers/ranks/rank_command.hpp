@@ -17,7 +17,16 @@ struct RankContext {
   std::string scheduler;      // slurm, pbs, lsf: how mpirun finds the step's nodes
   std::string allocation_id;  // the job whose nodes the step uses; "" inside its own job
   bool is_root = false;       // Open MPI refuses root without --allow-run-as-root
+  // In a job of its own: the variable naming the job's host file (PBS_NODEFILE), given
+  // to mpirun as --hostfile; "" when mpirun finds the hosts itself.
+  std::string hostfile_variable;
 };
+
+// A command word that the batch script renders as "$NAME" (the job's own variable,
+// known only inside it); no other word is ever expanded.
+std::string job_variable_word(const std::string& name);
+// NAME when `word` is such a word, else "".
+std::string job_variable_of(const std::string& word);
 
 struct StepLaunch {
   std::vector<std::string> argv;

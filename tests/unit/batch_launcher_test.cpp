@@ -38,6 +38,7 @@ class RecordedRunner : public CommandRunner {
 
 struct Rig {
   test::TempDir dir;
+  std::chrono::steady_clock::time_point now{};  // the launcher's clock: moved by the test
   std::vector<std::vector<std::string>> calls;
   RecordedRunner* runner;
   std::unique_ptr<BatchLauncher> launcher;
@@ -46,6 +47,7 @@ struct Rig {
     auto r = std::make_unique<RecordedRunner>(&calls);
     runner = r.get();
     launcher = std::make_unique<BatchLauncher>(std::move(scheduler), std::move(r), "/opt/ssim/ssim-supervise");
+    launcher->set_clock([this] { return now; });
     plan = test::plan_of("experiment: {name: b}\nmodels:\n"
                          "  - {name: a, exe: /bin/true, batch: {nodes: 1}}\n"
                          "  - {name: c, exe: /bin/true, batch: {nodes: 1}}\n",
@@ -58,6 +60,7 @@ struct Rig {
     for (const auto& s : plan.steps) reqs.push_back({s.name, s.run_dir, launcher->command(s), s.env, s.batch});
     return launcher->start(reqs);
   }
+  void wait(double seconds) { now += std::chrono::milliseconds(static_cast<long>(seconds * 1000)); }
   int count(const std::string& program) const {
     int n = 0;
     for (const auto& c : calls) n += c[0] == program;
@@ -99,10 +102,17 @@ TEST_CASE("batch launcher: PBS jobs through qsub, one qstat per poll, qdel") {
   CHECK(rig.calls.back() == std::vector<std::string>{"qstat", "-x", "-f", "-F", "json"});
 
   rig.runner->answers["qstat"] = {{153, R"({"timestamp":1})", "qstat: Unknown Job Id 11.pbs-sim\n"}};
+  rig.wait(1);
+  s = rig.launcher->poll(std::span(refs).first(1));
+  // One answer that does not list a job it saw a moment ago is not its end.
+  CHECK(s[0].status == Status::Pending);
+  CHECK_THAT(s[0].reason, Catch::Contains("not listed by qstat"));
+  CHECK(rig.launcher->scheduler_queries() == 2);
+  rig.wait(16);
   s = rig.launcher->poll(std::span(refs).first(1));
   CHECK(s[0].status == Status::Failed);
   CHECK_THAT(s[0].reason, Catch::Contains("no longer knows job 11.pbs-sim"));
-  CHECK(rig.launcher->scheduler_queries() == 2);
+  CHECK(rig.launcher->scheduler_queries() == 3);
 
   rig.runner->answers["qdel"] = {{35, "", "qdel: Job has finished 11.pbs-sim\n"}};
   rig.launcher->cancel(refs, false);
@@ -142,9 +152,11 @@ TEST_CASE("batch launcher: Slurm jobs, sacct lag is pending, accounting off swit
   CHECK(s[1].status == Status::Pending);  // not in accounting yet
   rig.runner->answers["sacct"] = {{1, "", "sacct: error: Slurm accounting storage is disabled\n"}};
   rig.runner->answers["squeue"] = {{0, "31|COMPLETED|None\n32|FAILED|NonZeroExitCode\n", ""}};
+  rig.wait(1);
   s = rig.launcher->poll(refs);
   CHECK(s[0].status == Status::Completed);
   CHECK(s[1].status == Status::Failed);
+  rig.wait(1);
   s = rig.launcher->poll(refs);
   CHECK(rig.count("sacct") == 2);  // never asked again once it said accounting is off
   CHECK(rig.count("squeue") == 2);
@@ -232,4 +244,72 @@ TEST_CASE("registry: auto finds the scheduler whose job we are in; one line per 
   CHECK(submit_launcher([](const std::string& p) { return p == "qsub"; }) == "pbs");
   CHECK(submit_launcher([](const std::string&) { return false; }).empty());
   for (const auto& name : {"local", "slurm", "pbs", "lsf"}) CHECK(make_launcher(name)->name() == name);
+}
+
+TEST_CASE("batch launcher: PBS with job history off, as the real server's default") {
+  Rig rig(std::make_unique<pbs::PbsScheduler>());
+  rig.runner->answers["qsub"] = {{0, "66.pbs-sim\n", ""}, {0, "67.pbs-sim\n", ""}};
+  const auto refs = rig.submit_both();
+  const auto histoff = test::recorded("pbs-captures-s3", "histoff_qstat_x_json_all");
+  const auto listed = test::recorded("pbs-captures-s3", "histoff_qstat_json_all_no_x");  // 66 running
+  rig.runner->answers["qstat"] = {histoff, listed};
+  auto s = rig.launcher->poll(refs);
+  // Asked again without -x in the same poll: 66 runs; 67 is not listed (ended or not
+  // yet seen), which is not a failure.
+  CHECK(rig.calls[rig.calls.size() - 2] == std::vector<std::string>{"qstat", "-x", "-f", "-F", "json"});
+  CHECK(rig.calls.back() == std::vector<std::string>{"qstat", "-f", "-F", "json"});
+  CHECK(s[0].status == Status::Running);
+  CHECK(s[1].status == Status::Pending);
+  // 67's supervisor wrote how it ended: that is its outcome, at once.
+  write_status(rig.plan.steps[1].run_dir, R"({"state":"exited","exit_code":0,"signal":null,"start":1,"end":2})");
+  rig.wait(1);
+  s = rig.launcher->poll(refs);
+  CHECK(s[1].status == Status::Completed);
+  CHECK(rig.calls.back() == std::vector<std::string>{"qstat", "-f", "-F", "json"});  // never -x again
+  // 66 still runs though qstat -x says nothing: ssim stop still qdels it.
+  rig.runner->answers["qdel"] = {{0, "", ""}};
+  rig.launcher->cancel(std::span(refs).first(1), false);
+  CHECK(rig.calls.back() == std::vector<std::string>{"qdel", "66.pbs-sim"});
+}
+
+TEST_CASE("batch launcher: the scheduler is asked at a server's pace, at once about a new job") {
+  Rig rig(std::make_unique<pbs::PbsScheduler>());
+  rig.runner->answers["qsub"] = {{0, "11.pbs-sim\n", ""}, {0, "12.pbs-sim\n", ""}};
+  const auto refs = rig.submit_both();
+  rig.runner->answers["qstat"] = {{0, R"({"Jobs":{"11.pbs-sim":{"job_state":"R"}}})", ""}};
+  rig.launcher->poll(std::span(refs).first(1));
+  CHECK(rig.count("qstat") == 1);
+  for (int i = 0; i < 5; ++i) {
+    rig.wait(0.1);
+    CHECK(rig.launcher->poll(std::span(refs).first(1))[0].status == Status::Running);
+  }
+  CHECK(rig.count("qstat") == 1);  // the answer stands for a second
+  rig.launcher->poll(refs);        // 12 is new to it: asked at once
+  CHECK(rig.count("qstat") == 2);
+  // Nothing changes: the pace slows down, to at most every 10 s.
+  for (int i = 0; i < 120; ++i) {
+    rig.wait(1);
+    rig.launcher->poll(refs);
+  }
+  CHECK(rig.count("qstat") < 40);
+  CHECK(rig.count("qstat") >= 12);
+}
+
+TEST_CASE("batch launcher: a job the scheduler can never run fails at once and is deleted") {
+  Rig rig(std::make_unique<pbs::PbsScheduler>());
+  rig.runner->answers["qsub"] = {{0, "20.pbs-sim\n", ""}, {0, "21.pbs-sim\n", ""}};
+  const auto refs = rig.submit_both();
+  rig.runner->answers["qstat"] = {{0, R"j({"Jobs":{"20.pbs-sim":{"job_state":"Q","comment":"Can Never Run: Insufficient amount of resource: ncpus (R: 64 A: 32 T: 32)"},
+                                          "21.pbs-sim":{"job_state":"Q","comment":"Not Running: Insufficient amount of resource: ncpus"}}})j", ""}};
+  rig.runner->answers["qdel"] = {{0, "", ""}};
+  const auto s = rig.launcher->poll(refs);
+  CHECK(s[0].status == Status::Failed);
+  CHECK_THAT(s[0].reason, Catch::Contains("pbs says it can never run: Insufficient amount of resource: ncpus (R: 64"));
+  CHECK(s[1].status == Status::Pending);  // it only waits
+  CHECK(rig.calls.back() == std::vector<std::string>{"qdel", "20.pbs-sim"});
+  // Its outcome is on disk, for every later reader.
+  const auto later = read_job_status(rig.plan.steps[0].run_dir);
+  REQUIRE(later);
+  CHECK(later->status == Status::Failed);
+  CHECK_THAT(later->reason, Catch::Contains("can never run"));
 }

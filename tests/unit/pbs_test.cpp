@@ -138,7 +138,7 @@ TEST_CASE("pbs: scripts ask for chunks, walltime, placement and dependencies") {
   CHECK(s == "#!/bin/bash\n#PBS -N train\n#PBS -q workq\n#PBS -A acct42\n"
              "#PBS -l select=2:ncpus=8:mpiprocs=4:ngpus=4\n#PBS -l walltime=26:03:04\n#PBS -l place=scatter\n"
              "#PBS -W depend=afterok:7.pbs-sim:8.pbs-sim\n#PBS -o \"/runs/x y/train.out\"\n"
-             "#PBS -e \"/runs/x y/train.err\"\n#PBS -m abe\n"
+             "#PBS -e \"/runs/x y/train.err\"\n#PBS -k oed\n#PBS -m abe\n"
              "# Written by ssim. Runs in /runs/x y.\nset -e\ncd '/runs/x y'\nmodule load cuda\n"
              "exec python3 'it'\\''s'\n");
   job.whole_nodes = true;
