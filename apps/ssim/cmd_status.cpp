@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "apps/ssim/current_state.hpp"
+#include "lib/util/proc_stat.hpp"
 #include "apps/ssim/experiment_ref.hpp"
 #include "apps/ssim/status_format.hpp"
 #include "apps/ssim/status_summary.hpp"
@@ -78,8 +79,12 @@ Action add_status(CLI::App& app) {
     if (!o->format.empty()) parse_status_format(o->format);  // a bad format fails before anything is read
     const std::string path = resolve_experiment(o->exp);
     const bool terminal = ::isatty(STDOUT_FILENO);
+    bool failed = false;
     for (bool first = true;; first = false) {
       const CurrentState s = current_state(path);
+      const auto counts = state::entity_counts(s.manifest);
+      const auto f = counts.find(state::Status::Failed);
+      failed = f != counts.end() && f->second > 0;
       std::vector<const state::EntityRecord*> rows;
       for (const auto& e : s.manifest.entities)
         if (filter.empty() || filter.count(e.status)) rows.push_back(&e);
@@ -97,7 +102,8 @@ Action add_status(CLI::App& app) {
         if (watch && terminal) std::cout << "\033[H\033[2J";
         else if (watch && !first) std::cout << "\n";
         std::cout << s.manifest.experiment << "  " << s.manifest.path << "  "
-                  << (s.runner ? "(" + s.runner->role + " pid " + std::to_string(s.runner->pid) + ")"
+                  << (s.runner ? "(" + s.runner->role + " pid " + std::to_string(s.runner->pid) +
+                                     (s.runner->host == host_name() ? "" : " on " + s.runner->host) + ")"
                                : s.manifest.finished > 0 ? "(finished)" : "(no ssim process tracking it)")
                   << "\n";
         if (o->summary) print_status_summary(std::cout, s.manifest, now_seconds());
@@ -107,7 +113,7 @@ Action add_status(CLI::App& app) {
       if (!watch || s.all_ended) break;
       std::this_thread::sleep_for(std::chrono::duration<double>(interval));  // the refresh period
     }
-    return 0;
+    return failed ? 1 : 0;  // a gate for scripts: `ssim status EXP && next-step`
   };
 }
 

@@ -29,7 +29,8 @@ JobStatus merge_step(const JobStatus& local_status, const std::optional<JobStatu
 JobStatus merge_job(const std::optional<JobStatus>& scheduler, const std::optional<JobStatus>& wrapped,
                     bool cancelled_by_ssim, const std::string& scheduler_name, const std::string& job_id) {
   JobStatus s = merge_job_status(scheduler, wrapped, cancelled_by_ssim, scheduler_name, job_id);
-  if (s.nodes.empty() && scheduler) s.nodes = scheduler->nodes;  // where, from the scheduler
+  // Where: the scheduler names every host of the job; the supervisor only its own.
+  if (scheduler && !scheduler->nodes.empty()) s.nodes = scheduler->nodes;
   return s;
 }
 

@@ -16,6 +16,7 @@
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 #include <boost/process/posix.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -141,6 +142,8 @@ void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::
     static const std::string here = host_name();
     const std::string id = std::to_string(child.id()) + "@" + start_ticks(child.id()) + "@" + here;
     child.detach();  // reaped in poll(); the jobs must outlive this object
+    supervisors_.insert(static_cast<int>(child.id()));
+    ended_supervisors_.erase(static_cast<int>(child.id()));  // a reused pid
     for (const auto& r : batch) refs.push_back(JobRef{id, r.name, r.run_dir});
   } catch (const bp::process_error& e) {
     // Reported through the jobs' status files, like any other failure to start.
@@ -268,7 +271,7 @@ JobStatus without_supervisor(const JobRef& job, const nlohmann::json& j, double 
   return s;
 }
 
-JobStatus poll_one(const JobRef& job, const std::string& here) {
+JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<int, int>& ended) {
   const SupervisorRef supervisor = parse_supervisor(job.id);
   if (!supervisor.host.empty() && supervisor.host != here) {
     const auto text = read_file(status_file(job.run_dir));
@@ -276,10 +279,7 @@ JobStatus poll_one(const JobRef& job, const std::string& here) {
                          cancel_time(job.run_dir), supervisor.host);
   }
   int supervisor_status = -1;
-  if (supervisor.pid > 0) {
-    int wstatus = 0;  // reap our own supervisors; ECHILD for the ones another ssim started
-    if (::waitpid(supervisor.pid, &wstatus, WNOHANG) == supervisor.pid) supervisor_status = wstatus;
-  }
+  if (const auto it = ended.find(supervisor.pid); it != ended.end()) supervisor_status = it->second;
   const double cancelled_at = cancel_time(job.run_dir);
   // The file is read before asking whether its writer lives, so a writer found dead may
   // have written (and ended) in between: read it once more before concluding anything.
@@ -339,11 +339,32 @@ std::optional<JobStatus> read_job_status(const std::string& run_dir) {
   return s;
 }
 
+void LocalLauncher::reap_supervisors() {
+  for (auto it = supervisors_.begin(); it != supervisors_.end();) {
+    int wstatus = 0;
+    const pid_t got = ::waitpid(*it, &wstatus, WNOHANG);
+    if (got == *it || (got < 0 && errno == ECHILD)) {
+      if (got == *it) ended_supervisors_[*it] = wstatus;
+      it = supervisors_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 std::vector<JobStatus> LocalLauncher::poll(std::span<const JobRef> jobs) {
+  reap_supervisors();
+  for (const auto& job : jobs) {  // a supervisor another launcher of this process started
+    const int pid = std::atoi(job.id.c_str());
+    int wstatus = 0;
+    if (pid > 0 && !supervisors_.count(pid) && !ended_supervisors_.count(pid) &&
+        ::waitpid(pid, &wstatus, WNOHANG) == pid)
+      ended_supervisors_[pid] = wstatus;
+  }
   std::vector<JobStatus> out;
   out.reserve(jobs.size());
   static const std::string here = host_name();
-  for (const auto& job : jobs) out.push_back(poll_one(job, here));
+  for (const auto& job : jobs) out.push_back(poll_one(job, here, ended_supervisors_));
   return out;
 }
 
@@ -362,7 +383,7 @@ void LocalLauncher::cancel(std::span<const JobRef> jobs, bool force) {
     // The job's own supervisor ends what the job detaches after this moment, once the
     // job has ended (it always gets SIGTERM: it kills them itself after a grace).
     if (j.is_object()) {
-      const SupervisorRef watcher{j.value("supervisor_pid", 0), j.value("supervisor_start_ticks", "")};
+      const SupervisorRef watcher{j.value("supervisor_pid", 0), j.value("supervisor_start_ticks", ""), ""};
       if (watcher.pid > 1 && !watcher.ticks.empty() && process_alive(watcher.pid, watcher.ticks))
         ::kill(watcher.pid, SIGTERM);
     }
@@ -376,7 +397,7 @@ void LocalLauncher::end_detached(std::span<const JobRef> jobs) {
     const auto text = read_file(status_file(job.run_dir));
     auto j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
     if (!j.is_object()) continue;
-    const SupervisorRef sup{j.value("supervisor_pid", 0), j.value("supervisor_start_ticks", "")};
+    const SupervisorRef sup{j.value("supervisor_pid", 0), j.value("supervisor_start_ticks", ""), ""};
     if (sup.pid <= 1 || sup.ticks.empty() || !process_alive(sup.pid, sup.ticks)) continue;
     ::kill(sup.pid, SIGTERM);
     waiting.push_back(sup);

@@ -1,6 +1,8 @@
 #pragma once
 #include <chrono>
+#include <map>
 #include <optional>
+#include <set>
 
 #include "launchers/launcher.hpp"
 #include "launchers/mpi_command.hpp"
@@ -36,8 +38,14 @@ class LocalLauncher : public Launcher {
 
  private:
   void spawn_supervisor(std::span<const LaunchRequest> batch, std::vector<JobRef>& refs);
+  // Reaps every supervisor this launcher started that has ended, whether or not its
+  // jobs are still polled (a job is done once its status file says so, a moment before
+  // its supervisor exits): no zombie waits for the end of the run.
+  void reap_supervisors();
   std::string supervisor_;
   HostFacts host_;
+  std::set<int> supervisors_;          // started here, not reaped yet
+  std::map<int, int> ended_supervisors_;  // reaped: pid -> wait status
   int wake_[2] = {-1, -1};  // the supervisors' watchers write a byte when a job ends
 };
 

@@ -1,8 +1,19 @@
 #include "lib/engine/refresh.hpp"
 
+#include "lib/util/split.hpp"
+
 #include "lib/util/clock.hpp"
 
 namespace ssim::engine {
+
+namespace {
+bool names_one_of(const std::string& host, const std::string& hosts) {
+  if (host.find(',') != std::string::npos) return false;
+  for (const auto& h : split(hosts, ','))
+    if (h == host) return true;
+  return false;
+}
+}  // namespace
 
 using state::Status;
 
@@ -30,7 +41,9 @@ bool refresh(state::Manifest& m, launchers::Launcher& launcher,
       r.native_id = s.native_id;
       changed = true;
     }
-    if (!s.nodes.empty() && s.nodes != r.nodes) {  // the scheduler's word beats ssim's placement guess
+    // The scheduler's word beats ssim's placement guess; a job's own supervisor naming
+    // one of the hosts the scheduler listed (after the scheduler forgot the job) does not.
+    if (!s.nodes.empty() && s.nodes != r.nodes && !names_one_of(s.nodes, r.nodes)) {
       r.nodes = s.nodes;
       changed = true;
     }

@@ -10,6 +10,7 @@ import time
 import unittest
 
 SSIM = os.environ.get("SSIM", os.path.join(os.path.dirname(__file__), "../../build/apps/ssim/ssim"))
+FAKE_HOST = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures/fake-sched/fake-host"))
 
 
 def wait_for(condition, timeout=20.0, what="condition"):
@@ -95,6 +96,25 @@ class SsimTestCase(unittest.TestCase):
         self.popens.append(p)
         return p
 
+    def ssim_elsewhere(self, host, *args):
+        """Starts ssim on another "host": its own PID and UTS namespace named `host`
+        (tests/fixtures/fake-sched/fake-host), whose processes this one cannot see by
+        pid, as a login node cannot see a compute node's. Returns (Popen, a function
+        giving ssim's exit code once it ended, else None)."""
+        result = os.path.join(self.dir, f".{host}.{len(self.popens)}.result")
+        p = subprocess.Popen(["unshare", "--pid", "--uts", "--mount", "--fork", "--kill-child", "--mount-proc", FAKE_HOST, host, result,
+                              "--", SSIM, *args], cwd=self.dir, env=self.env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+        self.popens.append(p)
+
+        def exit_code():
+            try:
+                with open(result) as f:
+                    return int(f.read())
+            except (OSError, ValueError):
+                return None
+        return p, exit_code
+
     def run_until(self, path, entity, condition=lambda e: e["status"] == "running", what="running"):
         """Starts `ssim run experiment.yaml` in the background and waits until `entity`
         of the experiment at `path` meets `condition`; returns the Popen."""
@@ -104,7 +124,8 @@ class SsimTestCase(unittest.TestCase):
         return run
 
     def status(self, exp="experiment.yaml"):
-        p = self.ssim("status", exp, "--json", check=0)
+        p = self.ssim("status", exp, "--json")
+        self.assertIn(p.returncode, (0, 1), p.stderr)  # 1: an entity failed
         doc = json.loads(p.stdout)
         return doc, {e["name"]: e for e in doc["entities"]}
 

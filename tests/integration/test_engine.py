@@ -211,6 +211,86 @@ models:
         self.assertEqual(s["victim"]["status"], "cancelled")
         self.assertEqual(s["worker"]["status"], "completed")
 
+    def stop_pending_members(self, detach):
+        # 12 members, 2 at a time: stopping the ensemble while most wait must leave every
+        # one of them cancelled, never started later, by the run or by its monitor.
+        self.write("experiment.yaml", """
+experiment: {name: steer, max_running: 2}
+ensembles:
+  - {name: sweep, exe: /bin/sleep, args: ["300"], replicas: 12}
+models:
+  - {name: other, exe: /bin/sleep, args: ["1"]}
+  - {name: one, exe: /bin/sleep, args: ["300"], after: [other]}
+""")
+        if detach:
+            self.ssim("run", "experiment.yaml", "--detach", check=0)
+            run = None
+        else:
+            run = self.ssim_background("run", "experiment.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "steer/.ssim/manifest.json")), what="manifest")
+        wait_for(lambda: sum(e["status"] == "running" for e in self.status()[1].values()) >= 2, what="two running")
+        # A member that has not started, alone, then the whole ensemble.
+        p = self.ssim("stop", "steer", "one", check=0)
+        self.assertIn("one", p.stdout)
+        self.assertEqual(self.status()[1]["one"]["status"], "cancelled")
+        self.ssim("stop", "steer", "sweep", check=0)
+        _, s = self.status()
+        self.assertEqual({s[f"sweep_{i}"]["status"] for i in range(12)}, {"cancelled"}, s)
+        # The run ends once `other` has: a member it started after the stop would hold it
+        # (sleep 300) and this would time out.
+        wait_for(lambda: self.manifest("steer")["finished"] > 0, timeout=20, what="the run to end")
+        if run:
+            self.assertEqual(run.wait(timeout=20), 1)
+        _, s = self.status()
+        self.assertEqual(s["other"]["status"], "completed")
+        never = [n for n, e in s.items() if n.startswith("sweep_") and not e["job_id"]]
+        self.assertTrue(never, "some members were stopped before they started")
+        for n in never + ["one"]:
+            self.assertIn("before it started", s[n]["reason"])
+        self.assertEqual({s[f"sweep_{i}"]["status"] for i in range(12)} | {s["one"]["status"]}, {"cancelled"})
+
+    def test_stop_an_ensemble_and_a_pending_member_keeps_them_stopped(self):
+        self.stop_pending_members(detach=False)
+
+    def test_stop_an_ensemble_of_a_detached_run_keeps_them_stopped(self):
+        self.stop_pending_members(detach=True)
+
+    def test_no_zombie_supervisors_while_a_long_model_runs(self):
+        self.write("experiment.yaml", """
+experiment: {name: reap}
+ensembles:
+  - {name: short, exe: /bin/true, replicas: 40}
+models:
+  - {name: long, exe: /bin/sleep, args: ["300"]}
+""")
+        run = self.ssim_background("run", "experiment.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "reap/.ssim/manifest.json")), what="manifest")
+        wait_for(lambda: all(e["status"] == "completed" for n, e in self.status()[1].items() if n != "long"),
+                 timeout=60, what="the short members to complete")
+
+        def zombies():
+            out = []
+            for pid in os.listdir("/proc"):
+                try:
+                    with open(f"/proc/{pid}/stat") as f:
+                        fields = f.read().rsplit(")", 1)[1].split()
+                except (OSError, ValueError):
+                    continue
+                if fields[0] == "Z" and int(fields[1]) == run.pid:
+                    out.append(int(pid))
+            return out
+        wait_for(lambda: not zombies(), timeout=5, what="no <defunct> child left under ssim run")
+        self.assertEqual(self.status()[1]["long"]["status"], "running")
+
+    def test_status_exit_code_is_a_gate(self):
+        self.write("experiment.yaml", "experiment: {name: gate}\nmodels:\n  - {name: a, exe: /bin/true}\n")
+        self.ssim("run", "experiment.yaml", check=0)
+        self.ssim("status", "gate", check=0)
+        self.write("bad.yaml", "experiment: {name: gate2}\nmodels:\n  - {name: a, exe: /bin/false}\n")
+        self.ssim("run", "bad.yaml", check=1)
+        self.ssim("status", "gate2", check=1)
+        self.ssim("status", "gate2", "--json", check=1)
+
     def test_logs_follow_prints_until_the_entity_ends(self):
         self.write("experiment.yaml", """
 experiment: {name: fol}

@@ -167,21 +167,22 @@ class StatusAndRunLines(SsimTestCase):
         self.assertRegex(self.run.stderr.splitlines()[-1], r"^ssim: 6 completed, 1 failed in \d+\.\d s$")
 
     def test_status_filter_format_summary_and_watch_without_a_terminal(self):
-        rows = self.ssim("status", "--filter", "failed", check=0).stdout.splitlines()
+        # Every form exits 1 while an entity failed: scripts gate on `ssim status EXP`.
+        rows = self.ssim("status", "--filter", "failed", check=1).stdout.splitlines()
         self.assertEqual([r.split()[0] for r in rows[2:]], ["sim_5"])
         self.assertIn("PARAMS", rows[1])
         self.assertIn("mode=slow,n=3", rows[2])
         self.assertIn('unknown status "bogus"', self.ssim("status", "--filter", "bogus", check=2).stderr)
-        out = self.ssim("status", "-o", "{name}={status}", check=0).stdout.splitlines()
+        out = self.ssim("status", "-o", "{name}={status}", check=1).stdout.splitlines()
         self.assertEqual(out[1:3], ["NAME =STATUS", "prep =completed"])
         self.assertIn("unknown status field", self.ssim("status", "-o", "nme", check=2).stderr)
-        summary = self.ssim("status", "--summary", check=0).stdout
+        summary = self.ssim("status", "--summary", check=1).stdout
         self.assertIn("sim       6 total: 5 completed, 1 failed", summary)
         self.assertIn("failed (1): sim_5 (exit 5)", summary)
-        watched = self.ssim("status", "--watch", "sweep", check=0).stdout  # --watch EXP
+        watched = self.ssim("status", "--watch", "sweep", check=1).stdout  # --watch EXP
         self.assertNotIn("\033[", watched)  # piped: no screen clearing
         self.assertIn("sim_5", watched)
-        lines = self.ssim("status", "--json", "--watch", check=0).stdout.splitlines()
+        lines = self.ssim("status", "--json", "--watch", check=1).stdout.splitlines()
         self.assertEqual(len(lines), 1)  # one JSON line per refresh
         doc = json.loads(lines[0])
         self.assertEqual({e["name"]: e["params"] for e in doc["entities"]}["sim_5"], {"mode": "slow", "n": "3"})

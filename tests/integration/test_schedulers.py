@@ -10,15 +10,15 @@ import subprocess
 import tempfile
 import unittest
 
-from ssimtest import SsimTestCase, free_port, processes_with_env, wait_for
+from ssimtest import SSIM, SsimTestCase, free_port, processes_with_env, wait_for
 
 FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures/fake-sched"))
 # What every entity prints to say where it ran: Slurm's node name, or the fake host.
 WHERE = 'echo "$${SLURMD_NODENAME:-$$SSIM_FAKE_HOST}"'
 
 
-def sh(argv, env=None, check=True, stdin=None):
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=env, stdin=stdin)
+def sh(argv, env=None, check=True, stdin=None, cwd=None):
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=env, stdin=stdin, cwd=cwd)
     if check and p.returncode != 0:
         raise AssertionError(f"{argv}: {p.returncode} {p.stderr}")
     return p
@@ -90,6 +90,31 @@ models:
         _, s = self.status()
         self.assertEqual((s["long"]["status"], s["job"]["status"]), ("cancelled", "cancelled"))
         wait_for(lambda: self.job_ended(job), timeout=30, what=f"job {job} out of the queue")
+        wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), timeout=30, what="no process left")
+
+    def test_status_and_stop_from_a_login_node(self):
+        # ssim run on a compute "host" of the allocation (its own pids and hostname); status
+        # and stop from here, a login node that cannot see those pids.
+        self.allocate(2)
+        self.yaml("ensembles:\n  - {name: m, exe: /bin/sleep, args: ['300'], replicas: 2}\n"
+                  "models:\n  - {name: later, exe: /bin/true, after: [m]}\n", name="far")
+        run, exit_code = self.ssim_elsewhere("cn1", "run", "experiment.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "far/.ssim/manifest.json")), what="manifest")
+        running = lambda: all(self.status()[1][f"m_{i}"]["status"] == "running" for i in range(2))
+        wait_for(running, timeout=60, what="both members running, seen from the login node")
+        for _ in range(5):  # and they stay so: their pids mean nothing here
+            _, s = self.status()
+            self.assertEqual([s[f"m_{i}"]["status"] for i in range(2)], ["running"] * 2, s)
+            self.assertEqual(s["later"]["status"], "new")
+        self.assertIn("on cn1", self.ssim("status").stdout)
+        exp_id = self.manifest("far")["id"]
+        p = self.ssim("stop", timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        wait_for(lambda: exit_code() is not None, timeout=30, what="the run on cn1 to end")
+        self.assertEqual(exit_code(), 1)
+        _, s = self.status()
+        self.assertEqual({n: e["status"] for n, e in s.items()},
+                         {"m_0": "cancelled", "m_1": "cancelled", "later": "cancelled"})
         wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), timeout=30, what="no process left")
 
     def test_kill_9_of_run_then_exact_status(self):
@@ -225,16 +250,16 @@ class Fake(Schedulers):
     def queue_size(self):
         return len(self.jobs())
 
-    def allocate(self, nodes):
+    def allocate(self, nodes, **kwargs):
         """A holder job; ssim then runs inside it, with the environment the job got."""
         envfile = os.path.join(self.state, "holder.env")
-        script = self.write("holder.sh", self.holder_script(nodes, envfile))
+        script = self.write("holder.sh", self.holder_script(nodes, envfile, **kwargs))
         job = self.submit(script)
         self.addCleanup(self.cancel, job)
         wait_for(lambda: os.path.exists(envfile) and open(envfile).read().endswith("END\n"), what="holder job env")
         for line in open(envfile).read().split("\0"):
             k, _, v = line.partition("=")
-            if k.startswith((self.prefix, "OMPI_MCA_plm_rsh_agent", "SSIM_FAKE_HOST")):
+            if k.startswith((self.prefix, "OMPI_MCA_plm_rsh_agent", "SSIM_FAKE_HOST", "NCPUS")):
                 self.env[k] = v
 
     def database_host(self):
@@ -267,16 +292,111 @@ class Pbs(Fake, SsimTestCase):
     kill_command = "qdel"
     directive = "#PBS -l walltime=00:05:00"
 
-    def holder_script(self, nodes, envfile):
-        return (f"#!/bin/bash\n#PBS -N holder\n#PBS -l select={nodes}:ncpus=1:mpiprocs=1\n"
+    def holder_script(self, nodes, envfile, ncpus=1):
+        mpiprocs = ":mpiprocs=1" if ncpus == 1 else ""
+        return (f"#!/bin/bash\n#PBS -N holder\n#PBS -l select={nodes}:ncpus={ncpus}{mpiprocs}\n"
                 f"env -0 > {envfile}.tmp; echo END >> {envfile}.tmp; mv {envfile}.tmp {envfile}\nexec sleep 600\n")
 
     def submit(self, script):
-        return sh(["qsub", script], env=self.env).stdout.strip()
+        return sh(["qsub", script], env=self.env, cwd=self.dir).stdout.strip()  # NAME.oSEQ land here
 
     def job_ended(self, job):
-        p = sh(["qstat", "-x", "-f", "-F", "json", job], env=self.env, check=False)
-        return json.loads(p.stdout).get("Jobs", {}).get(job, {}).get("job_state") == "F"
+        # Job history is off, as on a default server: an ended job is no longer listed.
+        p = sh(["qstat", "-f", "-F", "json", job], env=self.env, check=False)
+        return json.loads(p.stdout).get("Jobs", {}).get(job, {}).get("job_state", "F") == "F"
+
+    def test_history_off_is_the_default_and_jobs_still_end_right(self):
+        p = sh(["qstat", "-x", "-f", "-F", "json"], env=self.env)
+        self.assertIn("not configured to maintain job history", p.stderr)
+        self.yaml("models:\n  - {name: ok, exe: /bin/sh, args: [-c, 'sleep 1'], batch: {nodes: 1}}\n"
+                  "  - {name: bad, exe: /bin/sh, args: [-c, 'sleep 1; exit 4'], batch: {nodes: 1}}\n")
+        self.ssim("run", "experiment.yaml", check=1, timeout=120)
+        _, s = self.status()
+        self.assertEqual((s["ok"]["status"], s["ok"]["exit_code"]), ("completed", 0))
+        self.assertEqual((s["bad"]["status"], s["bad"]["exit_code"]), ("failed", 4))
+        qstats = [json.loads(line) for line in open(os.path.join(self.state, "calls.log")) if '"qstat"' in line]
+        self.assertTrue(any("-x" not in c for c in qstats), qstats)  # switched to queries that work
+        self.assertLess(len(qstats), 20, "qstat asked at a server's pace")
+
+    def test_packed_steps_overlap_on_the_cpus_a_job_holds(self):
+        # select=2:ncpus=4 writes one PBS_NODEFILE line per host; the job still holds 4 CPUs
+        # on each, so two one-task members run side by side.
+        self.allocate(2, ncpus=4)
+        self.yaml("ensembles:\n  - {name: m, exe: /bin/sh, args: [-c, 'sleep 1.5'], replicas: 2}\n", name="pair")
+        self.ssim("run", "experiment.yaml", check=0, timeout=120)
+        _, s = self.status()
+        a, b = s["m_0"], s["m_1"]
+        self.assertTrue(a["start"] < b["end"] and b["start"] < a["end"], (a, b))
+
+    def test_multi_rank_job_of_its_own_spans_its_hosts(self):
+        self.yaml("models:\n  - {name: wide, exe: /bin/sh, args: [-c, 'echo $$SSIM_FAKE_HOST'],\n"
+                  "     run: {ntasks: 4, nodes: 2, mpi: mpirun}, batch: {nodes: 2}}\n")
+        p = self.ssim("run", "experiment.yaml", timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr + self.ssim("logs", "wide", "--stderr", check=None).stdout)
+        self.assertEqual(sorted(self.ssim("logs", "wide", check=0).stdout.split()), ["fn1", "fn1", "fn2", "fn2"])
+
+    def test_queued_batch_experiment_is_pending_then_runs(self):
+        holder = self.submit(self.write("hog.sh", "#!/bin/bash\n#PBS -l select=4:ncpus=4\nexec sleep 600\n"))
+        self.addCleanup(self.cancel, holder)
+        wait_for(lambda: not self.job_ended(holder) and self.jobs_by_id()[holder]["state"] == "R", what="hog running")
+        self.yaml("batch: {time: '00:10:00'}\nmodels:\n  - {name: a, exe: /bin/true}\n", name="queued")
+        self.ssim("run", "experiment.yaml", "--batch", check=0)
+        for _ in range(3):
+            _, s = self.status()
+            self.assertEqual({n: e["status"] for n, e in s.items()}, {"batch": "pending", "a": "pending"})
+        self.assertIn("waiting for batch job", self.ssim("status").stdout)
+        self.cancel(holder)
+        wait_for(lambda: self.status()[1]["a"]["status"] == "completed", timeout=60, what="a completed once it ran")
+
+    def test_a_job_that_can_never_run_ends_the_run_at_once(self):
+        self.yaml("models:\n  - {name: fat, exe: /bin/true, batch: {nodes: 8}}\n"
+                  "  - {name: after_fat, exe: /bin/true, after: [fat], batch: {nodes: 1}}\n")
+        p = self.ssim("run", "experiment.yaml", timeout=60)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("says it can never run: Not enough total nodes available", p.stderr)
+        _, s = self.status()
+        self.assertEqual((s["fat"]["status"], s["after_fat"]["status"]), ("failed", "cancelled"))
+        self.assertTrue(all(j["state"] == "F" for j in self.jobs()), "nothing left queued")
+
+    def test_kill_9_of_the_run_inside_a_job_leaves_nothing_once_the_job_ends(self):
+        self.yaml("orchestrator: {port: %d}\nensembles:\n  - {name: m, exe: /bin/sleep, args: ['300'], replicas: 2}\n"
+                  % free_port(), name="injob")
+        script = self.write("job.sh", f"#!/bin/bash\n#PBS -l select=2:ncpus=2\ncd {self.dir}\n"
+                                      f"exec {os.path.abspath(SSIM)} run experiment.yaml\n")
+        job = self.submit(script)
+        self.addCleanup(self.cancel, job)
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "injob/.ssim/manifest.json")), timeout=60, what="manifest")
+        wait_for(lambda: all(self.status()[1][f"m_{i}"]["status"] == "running" for i in range(2)), timeout=60,
+                 what="members running in the job")
+        exp_id = self.manifest("injob")["id"]
+        self.assertTrue(processes_with_env("SSIM_EXPERIMENT_ID", exp_id))
+        runs = [pid for pid in os.listdir("/proc") if pid.isdigit() and self.is_ssim_run(int(pid))]
+        self.assertEqual(len(runs), 1, runs)
+        os.kill(int(runs[0]), signal.SIGKILL)
+        wait_for(lambda: self.job_ended(job), timeout=30, what="the job to end with its script")
+        wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), timeout=15,
+                 what="nothing of the experiment left once the job ended")
+
+    def test_detach_inside_a_batch_script_is_refused(self):
+        self.yaml("models:\n  - {name: a, exe: /bin/true}\n")
+        env = dict(self.env, PBS_JOBID="5.pbs-sim", PBS_ENVIRONMENT="PBS_BATCH")
+        p = subprocess.run([SSIM, "run", "experiment.yaml", "--detach"], cwd=self.dir, env=env,
+                           capture_output=True, text=True, timeout=30)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--detach inside a batch job script", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "exp")))
+
+    def is_ssim_run(self, pid):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            return False
+        return len(argv) > 2 and argv[0].endswith(b"/ssim") and argv[1] == b"run" and \
+            os.path.realpath(f"/proc/{pid}/cwd") == os.path.realpath(self.dir)
+
+    def jobs_by_id(self):
+        return {j["id"]: j for j in self.jobs()}
 
 
 class Lsf(Fake, SsimTestCase):
@@ -291,7 +411,7 @@ class Lsf(Fake, SsimTestCase):
 
     def submit(self, script):
         with open(script) as f:
-            out = sh(["bsub"], env=self.env, stdin=f).stdout
+            out = sh(["bsub"], env=self.env, stdin=f, cwd=self.dir).stdout
         return re.search(r"Job <(\d+)>", out).group(1)
 
     def job_ended(self, job):
