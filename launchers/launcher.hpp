@@ -36,9 +36,11 @@ struct PrepareOptions {
   int placeholder_nodes = 0;  // outside any allocation, pretend N nodes (dry run of ssim run --batch)
 };
 
-// In the reason of a job the scheduler says can never start (ssim then cancels it, and
-// the run ends with exit code 3, an environment failure).
+// In the reason of a job the scheduler says can never start (ssim then cancels it), and
+// of one the scheduler refused at submission: the run ends with exit code 3, an
+// environment failure, not a failure of the workflow.
 inline constexpr const char* kNeverRuns = " says it can never run: ";
+inline constexpr const char* kSubmitRefused = " refused the job: ";
 
 struct JobStatus {
   state::Status status = state::Status::Unknown;
@@ -83,6 +85,12 @@ class Launcher {
   }
   // The allocation the steps run in, and whether ssim requested it (and releases it).
   virtual std::string allocation_id() const { return ""; }
+  // The nodes the plan placed step `name` on (whole-node and pinned steps inside an
+  // allocation), "" when placement is the pool's or the scheduler's.
+  virtual std::string placed_nodes(const std::string& name) const {
+    (void)name;
+    return "";
+  }
   virtual bool allocation_owned() const { return false; }
   virtual void release_allocation(const std::string& id) { (void)id; }
 

@@ -55,9 +55,16 @@ std::string resolve_launcher(const std::string& requested, const std::function<c
 }
 
 std::string submit_launcher(const std::function<bool(const std::string&)>& on_path) {
+  std::vector<std::string> found;
   for (const auto& l : launcher_registry())
-    if (!l.submit_program.empty() && on_path(l.submit_program)) return l.name;
-  return "";
+    if (!l.submit_program.empty() && on_path(l.submit_program)) found.push_back(l.name + " (" + l.submit_program + ")");
+  if (found.size() > 1) {
+    std::string list;
+    for (const auto& f : found) list += (list.empty() ? "" : ", ") + f;
+    throw UsageError("launcher auto: several schedulers can take jobs here: " + list +
+                     "; say which with experiment.launcher or --launcher");
+  }
+  return found.empty() ? "" : found[0].substr(0, found[0].find(' '));
 }
 
 bool program_on_path(const std::string& program) { return !find_on_path(program).empty(); }

@@ -29,8 +29,9 @@ std::unique_ptr<Launcher> make_launcher(const std::string& name);
 // auto -> the scheduler whose job this process runs inside, local otherwise.
 std::string resolve_launcher(const std::string& requested, const std::function<const char*(const char*)>& getenv);
 
-// For ssim run --batch with launcher auto outside any job: the first scheduler whose
-// submit command is on the PATH, or "" when there is none.
+// For launcher auto outside any job, when something is to be submitted (ssim run
+// --batch, entities with batch:): the scheduler whose submit command is on the PATH, ""
+// when there is none; throws UsageError when there are several (ssim cannot guess).
 std::string submit_launcher(const std::function<bool(const std::string&)>& on_path);
 
 // True when `program` is an executable on the PATH.

@@ -1,5 +1,8 @@
 #include "apps/ssim/claim.hpp"
 
+#include "launchers/local/proc.hpp"
+#include "lib/util/proc_stat.hpp"
+
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -26,7 +29,11 @@ state::RunLock acquire_run_lock(const std::string& path, const std::string& role
   while (true) {
     if (auto lock = state::RunLock::try_acquire(path, role)) return std::move(*lock);
     const auto holder = state::RunLock::holder(path);
-    const bool transient = holder && (holder->role == "status" || holder->role == "stop");
+    // The lock file names its holder a moment after the lock is taken: until then it
+    // names the previous one, whose process is gone. That is a reader on its way in.
+    const bool stale = holder && holder->host == host_name() && !holder->ticks.empty() &&
+                       !launchers::process_alive(holder->pid, holder->ticks);
+    const bool transient = holder && (holder->role == "status" || holder->role == "stop" || stale);
     if ((holder && !transient) || std::chrono::steady_clock::now() > deadline) state::refuse_if_running(path);
     if (std::chrono::steady_clock::now() > deadline) throw EnvironmentError("cannot lock " + path + "/.ssim/lock");
     std::this_thread::sleep_for(std::chrono::milliseconds(10));  // the reader is done within milliseconds

@@ -11,6 +11,7 @@
 #include "launchers/registry.hpp"
 #include "apps/ssim/run_session.hpp"
 #include "lib/plan/plan_json.hpp"
+#include "lib/plan/program_checks.hpp"
 #include "lib/util/errors.hpp"
 
 namespace ssim::app {
@@ -54,6 +55,7 @@ Action add_run(CLI::App& app) {
       return submit_experiment(b, RunRequest{false, false, o->overwrite, o->json, false, o->file});
     }
     const Loaded l = load(o->file, o->launcher);
+    plan::check_programs(l.spec, l.plan);  // exit 2 before anything starts, once, not 127 per member
     // A PBS or LSF batch job ends when its script does, and its execution daemon then
     // ends everything the job started: a detached run would be killed with it.
     const char* pbs_env = std::getenv("PBS_ENVIRONMENT");

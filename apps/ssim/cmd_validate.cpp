@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "apps/ssim/load.hpp"
+#include "lib/plan/program_checks.hpp"
 #include "apps/ssim/verbs.hpp"
 
 namespace ssim::app {
@@ -14,6 +15,7 @@ Action add_validate(CLI::App& app) {
   add_max_members_option(*cmd);
   return [file] {
     const Loaded l = load(*file);
+    plan::check_programs(l.spec, l.plan);
     std::cerr << *file << ": ok (" << l.plan.steps.size() << " entities"
               << (l.plan.database ? ", orchestrator" : "") << ")\n";
     return 0;

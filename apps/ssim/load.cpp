@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 #include "launchers/registry.hpp"
 #include "lib/spec/parse.hpp"
@@ -24,6 +25,15 @@ std::vector<std::string> max_members_args() {
   return {"--max-members", std::to_string(g_parse_options.max_members)};
 }
 
+namespace {
+bool wants_submission(const plan::Plan& plan) {
+  if (plan.database && plan.database->batch) return true;
+  for (const auto& s : plan.steps)
+    if (s.batch) return true;
+  return false;
+}
+}  // namespace
+
 Loaded load(const std::string& file, const std::string& launcher_override) {
   Loaded l;
   l.spec = spec::load_experiment(file, g_parse_options);
@@ -32,6 +42,17 @@ Loaded load(const std::string& file, const std::string& launcher_override) {
   const std::string requested = launcher_override.empty() ? l.spec.launcher : launcher_override;
   context.launcher = launchers::resolve_launcher(requested, [](const char* n) { return std::getenv(n); });
   l.plan = plan::build_plan(l.spec, context);
+  if (requested == "auto" && context.launcher == "local" && wants_submission(l.plan)) {
+    // batch: means "a job of its own": on a login node, auto is the scheduler installed here.
+    const std::string scheduler = launchers::submit_launcher(launchers::program_on_path);
+    if (!scheduler.empty()) {
+      context.launcher = scheduler;
+      l.plan = plan::build_plan(l.spec, context);
+    } else {
+      std::cerr << "ssim: warning: " << file << ": batch: sections are ignored: launcher auto found no "
+                << "scheduler here (sbatch, qsub, bsub), so every entity runs on this machine\n";
+    }
+  }
   return l;
 }
 

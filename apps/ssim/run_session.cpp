@@ -1,5 +1,8 @@
 #include "apps/ssim/run_session.hpp"
 
+#include "launchers/local/proc.hpp"
+#include "lib/util/proc_stat.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -70,6 +73,8 @@ void wait_for_submitter(const std::string& path) {
   while (std::chrono::steady_clock::now() < deadline) {
     const auto holder = state::RunLock::holder(path);
     if (!holder || holder->role != "submit") return;
+    if (holder->host == host_name() && !holder->ticks.empty() && !launchers::process_alive(holder->pid, holder->ticks))
+      return;  // the file still names the submitter, which is gone: a reader holds it a moment
     std::this_thread::sleep_for(std::chrono::milliseconds(50));  // waiting for the lock to drop
   }
 }

@@ -138,7 +138,7 @@ std::vector<std::string> BatchLauncher::record_step(const std::string& run_dir,
 
 StepLaunch BatchLauncher::launch(const std::string& name, const StepInfo& i, const std::string& run_dir,
                                  const std::vector<std::string>& program) const {
-  RankContext context{scheduler_->name(), i.placement.nodes.empty() ? "" : allocation_.job_id, ::geteuid() == 0};
+  RankContext context{scheduler_->name(), i.placement.nodes.empty() ? "" : allocation_.job_id, ::geteuid() == 0, ""};
   if (i.placement.nodes.empty()) context.hostfile_variable = scheduler_->job_hostfile_variable();
   return rank_command(launcher_for(i.res, i.placement), name, i.res, i.placement, context,
                       record_step(run_dir, program));
@@ -165,6 +165,11 @@ std::vector<std::string> BatchLauncher::command_for(const plan::Step& step, cons
 }
 
 std::vector<PoolNode> BatchLauncher::pool(const plan::Plan&) const { return placement_.pool; }
+
+std::string BatchLauncher::placed_nodes(const std::string& name) const {
+  const StepInfo* i = info(name);
+  return i ? join_hosts(i->placement.nodes) : "";
+}
 
 bool BatchLauncher::packs(const plan::Step& step) const { return is_packed(step); }
 
@@ -259,7 +264,7 @@ std::string BatchLauncher::submit_script(const std::string& path, const std::str
   const auto r = runner_->run(c.argv, 60s, c.stdin_path);  // never retried: it could submit twice
   const std::string id = scheduler_->job_id_from_submit_output(r);
   if (id.empty()) {
-    error = c.argv[0] + " refused the job: " +
+    error = c.argv[0] + kSubmitRefused +
             (r.err.empty() ? (r.timed_out ? "timed out" : "exit " + std::to_string(r.exit_code)) : r.err);
     while (!error.empty() && error.back() == '\n') error.pop_back();
   }

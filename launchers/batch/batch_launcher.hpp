@@ -34,6 +34,7 @@ class BatchLauncher : public Launcher {
   std::vector<std::string> command(const plan::Step& step) const override;
   std::vector<std::string> command_on(const plan::Step& step, const Grant& grant) const override;
   std::vector<PoolNode> pool(const plan::Plan& plan) const override;
+  std::string placed_nodes(const std::string& name) const override;
   bool packs(const plan::Step& step) const override;
   std::vector<std::string> database_command(int shard, const std::string& run_dir,
                                             const std::vector<std::string>& inner) const override;

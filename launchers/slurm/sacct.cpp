@@ -55,6 +55,21 @@ JobStatus status_from_slurm(const std::string& state_text, const std::string& ex
   return s;
 }
 
+bool reason_never_runs(const std::string& reason) {
+  // Pending reasons that no amount of waiting clears: the request breaks a limit of the
+  // partition, account or QOS, or asks for features no node has (until an admin acts).
+  for (const char* r : {"PartitionNodeLimit", "PartitionTimeLimit", "PartitionConfig", "BadConstraints",
+                        "InvalidAccount", "InvalidQOS", "AccountNotAllowed", "QOSNotAllowed"})
+    if (reason == r) return true;
+  return false;
+}
+
+void add_pending_reason(JobStatus& s, const std::string& reason) {
+  if (s.status != Status::Pending || reason.empty() || reason == "None") return;
+  s.reason = "pending: " + reason;
+  s.never_runs = reason_never_runs(reason);
+}
+
 std::map<std::string, JobStatus> parse_sacct(const std::string& output) {
   std::map<std::string, JobStatus> out;
   std::istringstream in(output);
@@ -65,6 +80,7 @@ std::map<std::string, JobStatus> parse_sacct(const std::string& output) {
     if (f.size() < 3) continue;
     JobStatus s = status_from_slurm(f[1], f[2]);
     if (f.size() > 3 && f[3] != "None assigned") s.nodes = f[3];
+    if (f.size() > 4) add_pending_reason(s, f[4]);
     out[f[0]] = s;
   }
   return out;
@@ -79,7 +95,7 @@ std::map<std::string, JobStatus> parse_squeue(const std::string& output) {
     if (f.size() < 2 || f[0].empty()) continue;
     JobStatus s = status_from_slurm(f[1], "");
     if (s.status == Status::Completed) s.exit_code = 0;
-    if (f.size() > 2 && s.status == Status::Pending && f[2] != "None") s.reason = "pending: " + f[2];
+    if (f.size() > 2) add_pending_reason(s, f[2]);
     out[f[0]] = s;
   }
   return out;

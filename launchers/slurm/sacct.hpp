@@ -11,9 +11,15 @@ namespace ssim::launchers::slurm {
 // "3:0", "CANCELLED by 0", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", ...
 JobStatus status_from_slurm(const std::string& state, const std::string& exit_code);
 
-// `sacct --parsable2 --noheader --format=JobID,State,ExitCode[,NodeList]` -> id ("12", "12.0",
+// `sacct --parsable2 --noheader --format=JobID,State,ExitCode[,NodeList[,Reason]]` -> id ("12", "12.0",
 // "12.batch") -> status.
 std::map<std::string, JobStatus> parse_sacct(const std::string& output);
+
+// A pending job's reason that waiting never clears (PartitionNodeLimit, BadConstraints,
+// InvalidAccount, ...): the job can never run as submitted.
+bool reason_never_runs(const std::string& reason);
+// Sets a pending job's reason ("pending: R") and whether it can never run.
+void add_pending_reason(JobStatus& s, const std::string& reason);
 
 // `squeue -h -t all -o '%i|%T|%r'` (no accounting) -> job id -> status. squeue has no
 // exit codes: a COMPLETED job is completed, a FAILED one failed without a code.

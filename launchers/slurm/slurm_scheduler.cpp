@@ -60,7 +60,7 @@ std::vector<std::string> SlurmScheduler::status_command(const std::vector<std::s
   for (const auto& id : ids) list += (list.empty() ? "" : ",") + id;
   // Without accounting, squeue -t all knows jobs for MinJobAge; steps end with srun.
   if (accounting_off_) return {"squeue", "-h", "-t", "all", "-j", list, "-o", "%i|%T|%r"};
-  return {"sacct", "--parsable2", "--noheader", "--format=JobID,State,ExitCode,NodeList", "-j", list};
+  return {"sacct", "--parsable2", "--noheader", "--format=JobID,State,ExitCode,NodeList,Reason", "-j", list};
 }
 
 std::optional<std::map<std::string, JobStatus>> SlurmScheduler::parse_status_output(

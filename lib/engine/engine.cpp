@@ -155,7 +155,7 @@ std::string Engine::where_it_runs(const state::EntityRecord& r) const {
   std::string nodes;
   if (const launchers::Grant* g = pool_.held_by(r.name))
     for (const auto& n : g->nodes) nodes += (nodes.empty() ? "" : ",") + n;
-  return nodes;
+  return nodes.empty() ? launcher_.placed_nodes(r.name) : nodes;
 }
 
 void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
@@ -325,7 +325,9 @@ void Engine::report_counts() {
 int Engine::exit_code() const {
   // A job the scheduler can never run: the environment failed, not the workflow.
   for (const auto& e : m_.entities)
-    if (e.status == Status::Failed && e.reason.find(launchers::kNeverRuns) != std::string::npos) return 3;
+    if (e.status == Status::Failed && (e.reason.find(launchers::kNeverRuns) != std::string::npos ||
+                                       e.reason.find(launchers::kSubmitRefused) != std::string::npos))
+      return 3;
   for (const auto& e : m_.entities) {
     // A persistent database is still running, and that is what was asked.
     if (is_database(e) && (e.status == Status::Running || e.status == Status::Completed)) continue;

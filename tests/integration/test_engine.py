@@ -79,12 +79,23 @@ models:
         self.assertGreaterEqual(e["b"]["start"], e["a"]["end"])
         self.assertGreaterEqual(e["c"]["start"], e["b"]["end"])
 
-    def test_missing_program_is_a_failure_with_reason(self):
-        self.write("experiment.yaml", "experiment: {name: nope}\nmodels:\n  - {name: a, exe: no-such-program}\n")
-        p = self.ssim("run", "experiment.yaml", check=1)
-        _, s = self.status()
-        self.assertEqual(s["a"]["exit_code"], 127)
-        self.assertIn("no-such-program", s["a"]["reason"])
+    def test_missing_program_is_refused_before_anything_starts(self):
+        self.write("experiment.yaml", "experiment: {name: nope}\nensembles:\n"
+                   "  - {name: a, exe: no-such-program, replicas: 50}\n")
+        for verb in ("validate", "run"):
+            p = self.ssim(verb, "experiment.yaml", check=2)
+            self.assertEqual(p.stderr.count("no-such-program"), 1, p.stderr)  # once, not per member
+            self.assertIn('experiment.yaml:3:20: ensembles[0].exe: no program "no-such-program" on the PATH', p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "nope")))
+        # A program an earlier step builds, or one setup: provides, is not refused.
+        self.write("later.yaml", "experiment: {name: later}\nmodels:\n"
+                   "  - {name: build, exe: /bin/sh, args: [-c, 'printf \"#!/bin/sh\\nexit 0\\n\" > ../made; chmod +x ../made']}\n"
+                   "  - {name: use, exe: ./later/made, after: [build]}\n"
+                   "  - {name: mod, exe: from-a-module, setup: ['true']}\n")
+        p = self.ssim("run", "later.yaml", check=1)
+        _, s = self.status("later.yaml")
+        self.assertEqual(s["use"]["status"], "completed", p.stderr)
+        self.assertEqual(s["mod"]["exit_code"], 127)  # it really was missing: a failure of its own
 
     def test_resume_reruns_only_failed_and_dependents(self):
         self.write("experiment.yaml", """

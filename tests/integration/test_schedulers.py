@@ -68,6 +68,7 @@ models:
         self.assertEqual(got, {"producer_0": self.hosts[1], "producer_1": self.hosts[2], "trainer": self.hosts[3]})
         self.assertEqual(self.database_host(), self.hosts[0])
         _, s = self.status()
+        self.assertEqual({n: s[n]["nodes"] for n in got}, got)  # the NODES column says where each ran
         self.assertTrue(all(e["status"] == "completed" for e in s.values()), s)
 
     def test_failing_step_reports_exit_code_3(self):
@@ -346,7 +347,12 @@ class Pbs(Fake, SsimTestCase):
             self.assertEqual({n: e["status"] for n, e in s.items()}, {"batch": "pending", "a": "pending"})
         self.assertIn("waiting for batch job", self.ssim("status").stdout)
         self.cancel(holder)
-        wait_for(lambda: self.status()[1]["a"]["status"] == "completed", timeout=60, what="a completed once it ran")
+        try:
+            wait_for(lambda: self.status()[1]["a"]["status"] == "completed", timeout=60, what="a completed once it ran")
+        except AssertionError:
+            err = os.path.join(self.dir, "queued/.ssim/batch.err")
+            raise AssertionError(self.ssim("status").stdout + json.dumps(self.jobs(), indent=1)[:3000] +
+                                 (open(err).read() if os.path.exists(err) else "no batch.err"))
 
     def test_a_job_that_can_never_run_ends_the_run_at_once(self):
         self.yaml("models:\n  - {name: fat, exe: /bin/true, batch: {nodes: 8}}\n"
@@ -376,6 +382,36 @@ class Pbs(Fake, SsimTestCase):
         wait_for(lambda: self.job_ended(job), timeout=30, what="the job to end with its script")
         wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), timeout=15,
                  what="nothing of the experiment left once the job ended")
+
+    def test_a_refused_submission_is_an_environment_failure(self):
+        self.yaml("models:\n  - {name: q, exe: /bin/true, batch: {nodes: 1, queue: nope}}\n")
+        p = self.ssim("run", "experiment.yaml", timeout=60)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("qsub refused the job: qsub: Unknown queue", p.stderr)
+
+    def test_auto_on_a_login_node_submits_batch_entities_to_the_scheduler_found(self):
+        only_pbs = tempfile.mkdtemp(prefix="ssim-only-pbs-")
+        self.addCleanup(shutil.rmtree, only_pbs, True)
+        for cmd in ("qsub", "qstat", "qdel", "pbsnodes"):
+            os.symlink(os.path.join(FAKES, "fakesched.py"), os.path.join(only_pbs, cmd))
+        self.write("experiment.yaml", "experiment: {name: auto}\n"
+                   "models:\n  - {name: j, exe: /bin/true, batch: {nodes: 1}}\n")
+        # A login node where PBS is the only scheduler: this machine's programs, less Slurm's.
+        for d in ("/usr/local/bin", "/usr/bin", "/bin"):
+            for name in os.listdir(d) if os.path.isdir(d) else []:
+                if name not in ("sbatch", "salloc", "srun", "bsub") and not os.path.lexists(os.path.join(only_pbs, name)):
+                    os.symlink(os.path.join(d, name), os.path.join(only_pbs, name))
+        self.env["PATH"] = only_pbs
+        p = self.ssim("run", "experiment.yaml", timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        _, s = self.status()
+        self.assertTrue(s["j"]["native_id"].endswith(".pbs-sim"), s["j"])
+        # With two schedulers installed, auto cannot guess: a clear error, nothing written.
+        self.env["PATH"] = FAKES + ":" + only_pbs
+        self.write("two.yaml", "experiment: {name: two}\nmodels:\n  - {name: j, exe: /bin/true, batch: {nodes: 1}}\n")
+        p = self.ssim("run", "two.yaml", check=2)
+        self.assertIn("several schedulers can take jobs here: pbs (qsub), lsf (bsub)", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "two")))
 
     def test_detach_inside_a_batch_script_is_refused(self):
         self.yaml("models:\n  - {name: a, exe: /bin/true}\n")

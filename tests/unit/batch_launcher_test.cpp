@@ -243,6 +243,9 @@ TEST_CASE("registry: auto finds the scheduler whose job we are in; one line per 
   CHECK(launcher_names() == std::vector<std::string>{"auto", "local", "slurm", "pbs", "lsf"});
   CHECK(submit_launcher([](const std::string& p) { return p == "qsub"; }) == "pbs");
   CHECK(submit_launcher([](const std::string&) { return false; }).empty());
+  // Several schedulers installed: auto cannot guess, and says which it found.
+  CHECK_THROWS_WITH(submit_launcher([](const std::string& p) { return p == "qsub" || p == "bsub"; }),
+                    Catch::Contains("several schedulers can take jobs here: pbs (qsub), lsf (bsub)"));
   for (const auto& name : {"local", "slurm", "pbs", "lsf"}) CHECK(make_launcher(name)->name() == name);
 }
 

@@ -61,6 +61,19 @@ TEST_CASE("sacct's NodeList says where a job or step runs") {
   CHECK(s.at("34").nodes.empty());  // an older format: no NodeList
 }
 
+TEST_CASE("slurm: pending reasons, and the ones that mean the job can never run") {
+  const auto s = parse_sacct("40|PENDING|0:0|None assigned|Priority\n41|PENDING|0:0|None assigned|PartitionNodeLimit\n"
+                             "42|RUNNING|0:0|n1|None\n");
+  CHECK(s.at("40").reason == "pending: Priority");
+  CHECK_FALSE(s.at("40").never_runs);
+  CHECK(s.at("41").never_runs);
+  CHECK(s.at("41").reason == "pending: PartitionNodeLimit");
+  CHECK(s.at("42").reason.empty());
+  CHECK_FALSE(s.at("42").never_runs);
+  CHECK(parse_squeue("5|PENDING|BadConstraints\n").at("5").never_runs);
+  CHECK_FALSE(parse_squeue("5|PENDING|Resources\n").at("5").never_runs);
+}
+
 TEST_CASE("squeue without accounting, and salloc's job id") {
   const auto s = parse_squeue("2|COMPLETED|None\n3|PENDING|Priority\n4|FAILED|NonZeroExitCode\n");
   CHECK(s.at("2").status == Status::Completed);
