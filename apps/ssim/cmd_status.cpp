@@ -11,6 +11,7 @@
 
 #include "apps/ssim/current_state.hpp"
 #include "lib/util/proc_stat.hpp"
+#include "lib/util/program_errors.hpp"
 #include "apps/ssim/experiment_ref.hpp"
 #include "apps/ssim/status_format.hpp"
 #include "apps/ssim/status_summary.hpp"
@@ -81,7 +82,7 @@ Action add_status(CLI::App& app) {
     const bool terminal = ::isatty(STDOUT_FILENO);
     bool failed = false;
     for (bool first = true;; first = false) {
-      const CurrentState s = current_state(path);
+      CurrentState s = current_state(path);
       const auto counts = state::entity_counts(s.manifest);
       const auto f = counts.find(state::Status::Failed);
       failed = f != counts.end() && f->second > 0;
@@ -98,6 +99,12 @@ Action add_status(CLI::App& app) {
         }
         std::cout << (watch ? doc.dump() : doc.dump(2)) << std::endl;
       } else {
+        // A failure's note ends with what the program itself said last (not mpirun's banner).
+        int tails = 0;
+        for (auto& e : s.manifest.entities)
+          if (e.status == state::Status::Failed && e.type != "database" && tails++ < 200)
+            if (const auto last = last_program_lines(e.run_dir + "/" + e.name + ".err", 1); !last.empty())
+              e.reason += " | " + last;
         // Clear the screen only on a terminal; piped output gets one block per refresh.
         if (watch && terminal) std::cout << "\033[H\033[2J";
         else if (watch && !first) std::cout << "\n";

@@ -3,7 +3,7 @@
 #include "lib/orchestrator/shard_samples.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/clock.hpp"
-#include "lib/util/file_tail.hpp"
+#include "lib/util/program_errors.hpp"
 
 namespace ssim::app {
 
@@ -15,7 +15,7 @@ report::ReportInput report_input(const CurrentState& s) {
   in.experiment_file = read_file(s.manifest.file).value_or("");
   for (const auto& e : s.manifest.entities)  // the first 200 failures, as the report shows them
     if (e.status == state::Status::Failed && in.stderr_tails.size() < 200)
-      in.stderr_tails[e.name] = last_lines(e.run_dir + "/" + e.name + ".err", 10);
+      in.stderr_tails[e.name] = last_program_lines(e.run_dir + "/" + e.name + ".err", 10);  // not mpirun's banner
   in.db_samples = orchestrator::read_samples(s.manifest.path);
   return in;
 }

@@ -1,5 +1,7 @@
 #include "apps/ssim/status_table.hpp"
 
+#include "lib/util/program_errors.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -27,6 +29,7 @@ void print_status_table(std::ostream& out, const state::Manifest& m) {
 
 nlohmann::json status_json(const state::Manifest& m, const std::optional<state::LockHolder>& runner) {
   nlohmann::json entities = nlohmann::json::array();
+  int tails = 0;  // files read for last_error, bounded for huge failed sweeps
   for (const auto& e : m.entities) {  // field by field: much faster than initializer lists
     nlohmann::json j = nlohmann::json::object();
     j["name"] = e.name;
@@ -48,6 +51,8 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
     j["params"] = e.params;
     j["earlier_attempts"] = e.earlier_attempts;
     j["run_dir"] = e.run_dir;
+    if (e.status == state::Status::Failed && e.type != "database" && tails++ < 200)
+      j["last_error"] = last_program_lines(e.run_dir + "/" + e.name + ".err", 1);  // its own, not mpirun's banner
     entities.push_back(std::move(j));
   }
   nlohmann::json out = {{"experiment", m.experiment}, {"path", m.path},         {"id", m.id},
