@@ -1,5 +1,7 @@
 #include "apps/ssim/run_session.hpp"
 
+#include "apps/ssim/run_summary.hpp"
+
 #include "launchers/local/proc.hpp"
 #include "lib/util/proc_stat.hpp"
 
@@ -166,7 +168,7 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
   } else if (req.json) {
     std::cout << status_json(m, std::nullopt).dump(2) << "\n";
   } else {
-    print_status_table(std::cout, m);
+    print_run_end(std::cout, m, req.file, ::isatty(STDOUT_FILENO));
   }
   return code;
 }

@@ -7,7 +7,7 @@ import subprocess
 import time
 import unittest
 
-from ssimtest import SsimTestCase, processes_with_env, wait_for
+from ssimtest import SSIM, SsimTestCase, processes_with_env, wait_for
 
 BASIC = """
 experiment:
@@ -64,6 +64,39 @@ class RunOutcomes(SsimTestCase):
         self.write("experiment.yaml", "experiment: {name: ok}\nmodels:\n  - {name: a, exe: /bin/true}\n")
         p = self.ssim("run", "experiment.yaml", check=0)
         self.assertRegex(p.stdout, r"a\s+model\s+\d+\s+completed\s+0")
+
+    def test_a_big_run_ends_with_a_summary_on_a_terminal(self):
+        import pty
+        self.write("experiment.yaml", """
+experiment: {name: big}
+ensembles:
+  - {name: sim, exe: /bin/sh, args: [-c, 'if [ $(n) = 7 ] || [ $(n) = 23 ]; then echo "diverged at n=$(n)" >&2; exit 4; fi'],
+     params: {n: [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34]}}
+""")
+        master, slave = pty.openpty()
+        p = subprocess.Popen([os.environ.get("SSIM", SSIM), "run", "experiment.yaml"], cwd=self.dir, env=self.env,
+                             stdout=slave, stderr=subprocess.DEVNULL)
+        os.close(slave)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal closed: ssim ended
+                break
+            if not chunk:
+                break
+            out += chunk
+        os.close(master)
+        self.assertEqual(p.wait(timeout=60), 1)
+        text = out.decode().replace("\r", "")
+        self.assertLess(len(text.splitlines()), 20, text)  # not one row per member
+        self.assertIn("sim    35 total: 33 completed, 2 failed", text)
+        self.assertIn("  sim_7  exit code 4 | diverged at n=7  [n=7]", text)
+        self.assertIn(f"every failure: ssim status {self.dir}/big --filter failed", text)
+        self.assertIn(f"the whole run: ssim report {self.dir}/big -o big.html", text)
+        # Piped, as scripts read it: the whole table.
+        self.write("again.yaml", open(os.path.join(self.dir, "experiment.yaml")).read().replace("name: big", "name: again"))
+        self.assertEqual(len(self.ssim("run", "again.yaml", check=1).stdout.splitlines()), 36)
 
     def test_after_chain_runs_in_order(self):
         self.write("experiment.yaml", """
@@ -326,6 +359,30 @@ models:
         self.ssim("run", "experiment.yaml", check=0)
         out = self.ssim("logs", "ranks", check=0).stdout
         self.assertEqual(sorted(out.splitlines()), ["rank 0 of 3", "rank 1 of 3", "rank 2 of 3"])
+
+    def test_a_failing_rank_speaks_for_itself_not_mpirun(self):
+        self.write("experiment.yaml", """
+experiment: {name: cfl}
+models:
+  - name: solver
+    exe: /bin/sh
+    args: [-c, 'if [ "$$OMPI_COMM_WORLD_RANK" = 1 ]; then echo "ValueError: rank 1: CFL condition violated" >&2; exit 3; fi; sleep 1']
+    run: {ntasks: 2, mpi: mpirun}
+""")
+        p = self.ssim("run", "experiment.yaml", check=1)
+        line = [l for l in p.stderr.splitlines() if l.startswith("ssim: solver failed")]
+        self.assertEqual(len(line), 1, p.stderr)
+        self.assertIn("| ValueError: rank 1: CFL condition violated", line[0])
+        err = open(os.path.join(self.dir, "cfl/solver/solver.err")).read()
+        self.assertIn("-----", err)  # mpirun's banner is there, after the rank's line
+        self.assertIn("ValueError: rank 1: CFL condition violated", self.ssim("status", check=1).stdout)
+        _, s = self.status()
+        self.assertEqual(s["solver"]["last_error"], "ValueError: rank 1: CFL condition violated")
+        self.ssim("report", "cfl", "-o", "r.html", check=0)
+        with open(os.path.join(self.dir, "r.html")) as f:
+            html = f.read()
+        tail = html[html.index("ValueError: rank 1"):][:400]
+        self.assertNotIn("mpirun detected", tail)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,47 @@
+#include "apps/ssim/run_summary.hpp"
+
+#include "apps/ssim/status_summary.hpp"
+#include "apps/ssim/status_table.hpp"
+#include "lib/util/clock.hpp"
+#include "lib/util/program_errors.hpp"
+
+namespace ssim::app {
+
+namespace {
+
+std::string params_text(const state::EntityRecord& e) {
+  std::string out;
+  for (const auto& [k, v] : e.params) {
+    if (k == "entity" || k == "ensemble" || k == "replica" || k == "experiment" || k == "run_dir") continue;
+    out += (out.empty() ? "" : ",") + k + "=" + v;
+  }
+  return out;
+}
+
+}  // namespace
+
+void print_run_end(std::ostream& out, const state::Manifest& m, const std::string& file, bool terminal) {
+  int entities = 0;
+  for (const auto& e : m.entities) entities += e.type != "database";
+  if (!terminal || entities <= kSummaryAbove) return print_status_table(out, m);
+
+  print_status_summary(out, m, now_seconds());
+  int shown = 0, failed = 0;
+  bool interrupted = false;
+  for (const auto& e : m.entities) {
+    interrupted = interrupted || e.reason.rfind("interrupted by", 0) == 0;
+    if (e.status != state::Status::Failed || e.type == "database") continue;
+    ++failed;
+    if (shown++ >= 10) continue;
+    std::string line = "  " + e.name + "  " + e.reason;
+    if (const auto last = last_program_lines(e.run_dir + "/" + e.name + ".err", 1); !last.empty()) line += " | " + last;
+    if (const auto p = params_text(e); !p.empty()) line += "  [" + p + "]";
+    out << line << "\n";
+  }
+  if (failed > 10) out << "  ... and " << failed - 10 << " more\n";
+  if (failed) out << "every failure: ssim status " << m.path << " --filter failed\n";
+  out << "the whole run: ssim report " << m.path << " -o " << m.experiment << ".html\n";
+  if (interrupted) out << "interrupted: ssim run " << file << " --resume runs what did not complete\n";
+}
+
+}  // namespace ssim::app
