@@ -2,7 +2,10 @@
 
 #include "apps/ssim/status_summary.hpp"
 #include "apps/ssim/status_table.hpp"
+#include "lib/spec/template.hpp"
 #include "lib/util/clock.hpp"
+
+#include <algorithm>
 #include "lib/util/program_errors.hpp"
 
 namespace ssim::app {
@@ -11,8 +14,9 @@ namespace {
 
 std::string params_text(const state::EntityRecord& e) {
   std::string out;
+  const auto& builtins = spec::builtin_parameters();
   for (const auto& [k, v] : e.params) {
-    if (k == "entity" || k == "ensemble" || k == "replica" || k == "experiment" || k == "run_dir") continue;
+    if (std::find(builtins.begin(), builtins.end(), k) != builtins.end()) continue;
     out += (out.empty() ? "" : ",") + k + "=" + v;
   }
   return out;

@@ -19,7 +19,7 @@ struct RankContext {
   bool is_root = false;       // Open MPI refuses root without --allow-run-as-root
   // In a job of its own: the variable naming the job's host file (PBS_NODEFILE), given
   // to mpirun as --hostfile; "" when mpirun finds the hosts itself.
-  std::string hostfile_variable;
+  std::string hostfile_variable = {};
 };
 
 // A command word that the batch script renders as "$NAME" (the job's own variable,

@@ -55,6 +55,7 @@ struct Builder {
     for (const auto& combination : combinations(e)) {
       for (int r = 0; r < e.replicas; ++r, ++index) {
         Step s;
+        s.replica = r;
         s.kind = is_member ? StepKind::Member : StepKind::Model;
         s.name = is_member ? e.name + "_" + std::to_string(index) : e.name;
         s.ensemble = is_member ? e.name : "";
@@ -76,7 +77,8 @@ struct Builder {
     }
     values["entity"] = s.name;
     values["ensemble"] = s.ensemble;
-    values["replica"] = s.index >= 0 ? std::to_string(s.index) : "0";
+    values["replica"] = std::to_string(s.replica);
+    values["member_index"] = s.index >= 0 ? std::to_string(s.index) : "0";
     values["experiment"] = plan.name;
     values["run_dir"] = s.run_dir;
     s.params = values;
@@ -114,7 +116,10 @@ struct Builder {
     s.env.emplace_back("SSIM_EXPERIMENT", plan.name);
     s.env.emplace_back("SSIM_ENTITY", s.name);
     s.env.emplace_back("SSIM_RUN_DIR", s.run_dir);
-    if (s.index >= 0) s.env.emplace_back("SSIM_REPLICA", std::to_string(s.index));
+    if (s.index >= 0) {
+      s.env.emplace_back("SSIM_REPLICA", std::to_string(s.replica));
+      s.env.emplace_back("SSIM_MEMBER_INDEX", std::to_string(s.index));
+    }
     for (const auto& [name, value] : s.parameters) s.env.emplace_back("SSIM_PARAM_" + name, value);  // names are identifiers already
 
     s.batch = e.batch;

@@ -40,6 +40,7 @@ struct Step {
   StepKind kind = StepKind::Model;
   std::string ensemble;  // for members
   int index = -1;        // member index within its ensemble
+  int replica = 0;       // which copy of its parameter combination (0..replicas-1)
   std::string exe;
   std::vector<std::string> args;
   Env env;  // added to the inherited environment, in order; later entries win

@@ -2,6 +2,7 @@
 #include <filesystem>
 
 #include "lib/spec/parse_parts.hpp"
+#include "lib/spec/template.hpp"
 
 namespace ssim::spec {
 
@@ -27,8 +28,7 @@ std::vector<Param> read_params(const YamlReader& r, const YAML::Node& node,
   std::vector<Param> params;
   if (node.IsNull()) return params;
   r.expect_free_map(node, field);
-  static const std::vector<std::string> builtins = {"entity", "ensemble", "replica",
-                                                    "experiment", "run_dir"};
+  const std::vector<std::string>& builtins = builtin_parameters();
   for (auto it = node.begin(); it != node.end(); ++it) {
     Param p;
     p.name = it->first.Scalar();

@@ -2,6 +2,12 @@
 
 namespace ssim::spec {
 
+const std::vector<std::string>& builtin_parameters() {
+  static const std::vector<std::string> names = {"entity", "ensemble", "replica", "member_index", "experiment",
+                                                 "run_dir"};
+  return names;
+}
+
 namespace {
 // Walks `text`, calling on_literal for plain runs and on_ref for each $(name).
 template <class Literal, class Ref>

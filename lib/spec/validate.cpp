@@ -13,8 +13,7 @@ namespace ssim::spec {
 
 namespace {
 
-const std::vector<std::string> kBuiltins = {"entity", "ensemble", "replica", "experiment",
-                                            "run_dir"};
+const std::vector<std::string>& kBuiltins = builtin_parameters();
 
 void check_refs(const YamlReader& r, const Text& text, const std::string& field,
                 const std::vector<std::string>& known) {
@@ -29,6 +28,7 @@ void check_refs(const YamlReader& r, const Text& text, const std::string& field,
     std::string message = "unknown parameter $(" + ref + ")";
     const std::string guess = closest_match(ref, known);
     if (!guess.empty()) message += " (did you mean $(" + guess + ")?)";
+    else message += " (for a literal $(" + ref + "), as a shell would read it, write $$(" + ref + "))";
     r.fail(text.loc, field, message);
   }
 }

@@ -29,7 +29,18 @@ TEST_CASE("all_perm: last parameter fastest, replicas repeat each combination") 
   CHECK(args == std::vector<std::string>{"1x", "1x", "1y", "1y", "2x", "2x", "2y", "2y"});
   CHECK(p.steps[7].name == "e_7");
   CHECK(p.steps[7].run_dir == "/work/x/e/e_7");
-  CHECK(env_of(p.steps[7], "SSIM_REPLICA") == "7");
+  CHECK(env_of(p.steps[7], "SSIM_REPLICA") == "1");  // the second copy of (2, y)
+  CHECK(env_of(p.steps[7], "SSIM_MEMBER_INDEX") == "7");
+}
+
+TEST_CASE("$(replica) is the copy of a combination, $(member_index) the place in the ensemble") {
+  auto p = test::plan_of(
+      "experiment: {name: x}\nensembles:\n  - name: e\n    exe: run\n    replicas: 3\n"
+      "    params: {a: [1, 2]}\n    args: [\"$(a).$(replica).$(member_index)\", \"$$(replica)\"]\n");
+  std::vector<std::string> args;
+  for (const auto& s : p.steps) args.push_back(s.args[0]);
+  CHECK(args == std::vector<std::string>{"1.0.0", "1.1.1", "1.2.2", "2.0.3", "2.1.4", "2.2.5"});
+  CHECK(p.steps[0].args[1] == "$(replica)");
 }
 
 TEST_CASE("step zips the lists") {
