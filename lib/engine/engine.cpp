@@ -5,6 +5,7 @@
 #include <climits>
 
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <signal.h>
@@ -19,6 +20,7 @@
 #include "lib/plan/resources.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/orchestrator/database.hpp"
+#include "lib/util/atomic_file.hpp"
 #include "lib/util/layout.hpp"
 #include "lib/util/proc_stat.hpp"
 #include "lib/util/self_exe.hpp"
@@ -108,6 +110,10 @@ bool Engine::start_ready() {
         ready = false;
         if (state::is_terminal(dep->status)) blocked_by = a + " " + to_string(dep->status);
       }
+      for (const auto& a : r.after_any) {  // run regardless: only that they have ended
+        const auto* dep = m_.find(a);
+        if (dep && !state::is_terminal(dep->status)) ready = false;
+      }
       if (!blocked_by.empty()) {
         r.status = Status::Cancelled;
         r.reason = "not started: after " + blocked_by;
@@ -192,6 +198,7 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
         if (v == plan::kPasswordPlaceholder) v = password_;
       }
       add_python_path(req.env);
+      if (!r->after_any.empty()) tell_outcomes(*r, req.env);
     }
     req.env.emplace_back("SSIM_EXPERIMENT_ID", m_.id);
     requests.push_back(std::move(req));
@@ -242,6 +249,34 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
       log_->error("{} failed to start: {}", r->name, r->reason);
     }
   }
+}
+
+// after_any: the entity learns which of what it waited for succeeded, from
+// <run_dir>/after.json (every one: name, status, exit_code, reason) and, when they are
+// short enough for an environment, SSIM_AFTER_OK and SSIM_AFTER_FAILED (comma lists;
+// failed includes cancelled).
+void Engine::tell_outcomes(const state::EntityRecord& r, plan::Env& env) {
+  nlohmann::json doc = nlohmann::json::object();
+  std::string ok, failed;
+  for (const auto& name : r.after_any) {
+    const auto* dep = m_.find(name);
+    if (!dep) continue;
+    nlohmann::json j = nlohmann::json::object();
+    j["status"] = to_string(dep->status);
+    j["exit_code"] = dep->exit_code ? nlohmann::json(*dep->exit_code) : nlohmann::json();
+    j["reason"] = dep->reason;
+    doc[name] = std::move(j);
+    std::string& list = dep->status == Status::Completed && dep->exit_code == 0 ? ok : failed;
+    list += (list.empty() ? "" : ",") + name;
+  }
+  try {
+    write_file_atomically(r.run_dir + "/after.json", doc.dump(1) + "\n");
+  } catch (const std::exception& e) {
+    log_->warn("{}: cannot write after.json: {}", r.name, e.what());
+  }
+  constexpr size_t kMaxVariable = 32 * 1024;  // far below the kernel's 128 KiB per string
+  env.emplace_back("SSIM_AFTER_OK", ok.size() <= kMaxVariable ? ok : "(see after.json)");
+  env.emplace_back("SSIM_AFTER_FAILED", failed.size() <= kMaxVariable ? failed : "(see after.json)");
 }
 
 // `import ssim` works in every entity: the module built or installed with this ssim

@@ -66,6 +66,7 @@ class Engine {
 
   bool start_ready();
   void add_python_path(plan::Env& env) const;
+  void tell_outcomes(const state::EntityRecord& r, plan::Env& env);
   void start_batch(const std::vector<state::EntityRecord*>& records);
   bool poll();
   bool schedule_retries();

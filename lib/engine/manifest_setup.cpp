@@ -17,6 +17,7 @@ state::EntityRecord record_for(const plan::Step& s, const std::string& launcher)
   r.ensemble = s.ensemble;
   r.run_dir = s.run_dir;
   r.after = s.after;
+  r.after_any = s.after_any;
   r.launcher = launcher;
   for (const auto& [name, value] : s.parameters) r.params[name] = value;
   return r;
@@ -74,8 +75,10 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
     // Otherwise the database starts again (from its snapshot); entities keep a clean success.
     if (old && r.type != "database" && old->status == Status::Completed && old->exit_code == 0) {
       const auto after = r.after;
+      const auto after_any = r.after_any;
       r = *old;
       r.after = after;
+      r.after_any = after_any;
     } else {
       if (old) {
         r.attempt = old->attempt;
@@ -91,9 +94,12 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
     grew = false;
     for (auto& r : m.entities) {
       if (rerun.count(r.name)) continue;
-      for (const auto& a : r.after)
+      std::vector<std::string> deps = r.after;
+      deps.insert(deps.end(), r.after_any.begin(), r.after_any.end());
+      for (const auto& a : deps)
         if (rerun.count(a)) {
           const auto after = r.after;
+          const auto after_any = r.after_any;
           const int attempt = r.attempt;
           auto earlier = r.earlier_attempts;
           if (attempt > 0) earlier.push_back(state::attempt_record(r));
@@ -101,6 +107,7 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
                                        [&](const plan::Step& s) { return s.name == r.name; }),
                          plan.launcher);
           r.after = after;
+          r.after_any = after_any;
           r.attempt = attempt;
           r.earlier_attempts = std::move(earlier);
           rerun.insert(r.name);

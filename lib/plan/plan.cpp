@@ -49,6 +49,34 @@ struct Builder {
     return out;
   }
 
+  // after_each: member i of `e` waits for member i of each named ensemble, which must
+  // expand the same way (as many members, the same values of the parameters both have).
+  void match_members(const spec::Entity& e, const std::string& file) {
+    for (size_t k = 0; k < e.after_each.size(); ++k) {
+      const std::string& other = e.after_each[k].value;
+      const std::string field = spec::index_field(e.field + ".after_each", k);
+      std::vector<Step*> mine, theirs;
+      for (auto& s : plan.steps) {
+        if (s.ensemble == e.name) mine.push_back(&s);
+        if (s.ensemble == other) theirs.push_back(&s);
+      }
+      if (mine.size() != theirs.size())
+        throw spec::SpecError(file, e.after_each[k].loc, field,
+                              e.name + " has " + std::to_string(mine.size()) + " members and " + other + " has " +
+                                  std::to_string(theirs.size()) + ": after_each matches them one to one");
+      for (size_t i = 0; i < mine.size(); ++i) {
+        for (const auto& [name, value] : mine[i]->parameters)
+          for (const auto& [oname, ovalue] : theirs[i]->parameters)
+            if (name == oname && value != ovalue)
+              throw spec::SpecError(file, e.after_each[k].loc, field,
+                                    mine[i]->name + " has " + name + "=" + value + " but " + theirs[i]->name +
+                                        " has " + name + "=" + ovalue +
+                                        ": after_each needs both ensembles to expand the same parameters in the same order");
+        mine[i]->after.push_back(theirs[i]->name);
+      }
+    }
+  }
+
   void add_entity(const spec::Entity& e) {
     const bool is_member = e.kind == spec::EntityKind::Ensemble;
     int index = 0;
@@ -210,8 +238,13 @@ Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
   for (size_t i = 0; i < spec.entities.size(); ++i) {
     const auto& e = spec.entities[i];
     const auto after = b.step_names(e.after);
+    const auto after_any = b.step_names(e.after_any);
     for (auto& s : plan.steps)
-      if (s.name == e.name || s.ensemble == e.name) s.after = after;
+      if (s.name == e.name || s.ensemble == e.name) {
+        s.after = after;
+        s.after_any = after_any;
+      }
+    b.match_members(e, spec.file);
   }
   return plan;
 }

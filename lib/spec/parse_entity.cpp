@@ -10,7 +10,8 @@ namespace {
 
 const std::vector<std::string> kModelKeys = {"name",  "exe",      "args",  "env",
                                              "params", "run",     "files", "incoming",
-                                             "after", "batch",    "key_prefixing", "retries", "setup", "colocated_db"};
+                                             "after", "after_any", "after_each", "batch", "key_prefixing", "retries",
+                                             "setup", "colocated_db"};
 const std::vector<std::string> kEnsembleOnlyKeys = {"replicas", "strategy", "samples", "seed"};
 
 Files read_files(const YamlReader& r, const YAML::Node& node, const std::string& field) {
@@ -110,6 +111,8 @@ Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::strin
   if (auto n = node["files"]) e.files = read_files(r, n, f("files"));
   if (auto n = node["incoming"]) e.incoming = r.text_list(n, f("incoming"));
   if (auto n = node["after"]) e.after = r.text_list(n, f("after"));
+  if (auto n = node["after_any"]) e.after_any = r.text_list(n, f("after_any"));
+  if (auto n = node["after_each"]) e.after_each = r.text_list(n, f("after_each"));
   if (auto n = node["batch"]) e.batch = read_batch(r, n, f("batch"), true);
   if (auto n = node["key_prefixing"]) e.key_prefixing = r.boolean(n, f("key_prefixing"));
   if (auto n = node["retries"]) e.retries = r.integer(n, f("retries"), 0, 100);

@@ -84,7 +84,9 @@ struct Entity {
   RunSettings run;
   Files files;
   std::vector<Text> incoming;
-  std::vector<Text> after;
+  std::vector<Text> after;       // must complete with exit code 0 first (every member of an ensemble)
+  std::vector<Text> after_any;   // must have ended first, whatever the outcome (run regardless)
+  std::vector<Text> after_each;  // ensembles: member i waits for member i of each (same parameters)
   std::optional<BatchSettings> batch;
   bool key_prefixing = false;
   int retries = 0;  // reruns of a failed entity (each member on its own)
@@ -108,7 +110,7 @@ size_t combination_space(const Entity& e);
 enum class PasswordMode { Auto, None };
 
 struct Orchestrator {
-  int port = 6780;
+  int port = 6780;  // 0: auto, a free port chosen when the run starts
   int shards = 1;
   std::string interface;
   std::string binary = "redis-server";

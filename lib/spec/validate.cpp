@@ -63,11 +63,20 @@ void check_names(const YamlReader& r, const ExperimentSpec& spec,
       }
     };
     check_list(e.after, "after");
+    check_list(e.after_any, "after_any");
+    check_list(e.after_each, "after_each");
     check_list(e.incoming, "incoming");
-    for (size_t i = 0; i < e.after.size(); ++i)
-      if (e.after[i].value == e.name)
-        r.fail(e.after[i].loc, index_field(join_field(e.field, "after"), i),
-               "an entity cannot wait for itself");
+    for (const auto& [list, key] : {std::pair{&e.after, "after"}, std::pair{&e.after_any, "after_any"},
+                                    std::pair{&e.after_each, "after_each"}})
+      for (size_t i = 0; i < list->size(); ++i)
+        if ((*list)[i].value == e.name)
+          r.fail((*list)[i].loc, index_field(join_field(e.field, key), i), "an entity cannot wait for itself");
+    for (size_t i = 0; i < e.after_each.size(); ++i) {
+      const auto* other = by_name.at(e.after_each[i].value);
+      if (e.kind != EntityKind::Ensemble || other->kind != EntityKind::Ensemble)
+        r.fail(e.after_each[i].loc, index_field(join_field(e.field, "after_each"), i),
+               "after_each matches members of two ensembles; for a model use after (every member) or after_any");
+    }
   }
 }
 
@@ -80,16 +89,19 @@ void check_cycles(const YamlReader& r, const ExperimentSpec& spec,
   std::function<void(const Entity&)> visit = [&](const Entity& e) {
     mark[e.name] = Mark::Active;
     path.push_back(e.name);
-    for (size_t i = 0; i < e.after.size(); ++i) {
-      const std::string& next = e.after[i].value;
-      if (mark[next] == Mark::Active) {
-        std::string cycle;
-        auto start = std::find(path.begin(), path.end(), next);
-        for (auto it = start; it != path.end(); ++it) cycle += *it + " -> ";
-        r.fail(e.after[i].loc, index_field(join_field(e.field, "after"), i),
-               "after: forms a cycle: " + cycle + next);
+    for (const auto& [list, key] : {std::pair{&e.after, "after"}, std::pair{&e.after_any, "after_any"},
+                                    std::pair{&e.after_each, "after_each"}}) {
+      for (size_t i = 0; i < list->size(); ++i) {
+        const std::string& next = (*list)[i].value;
+        if (mark[next] == Mark::Active) {
+          std::string cycle;
+          auto start = std::find(path.begin(), path.end(), next);
+          for (auto it = start; it != path.end(); ++it) cycle += *it + " -> ";
+          r.fail((*list)[i].loc, index_field(join_field(e.field, key), i),
+                 std::string(key) + ": forms a cycle: " + cycle + next);
+        }
+        if (mark[next] == Mark::None) visit(*by_name.at(next));
       }
-      if (mark[next] == Mark::None) visit(*by_name.at(next));
     }
     path.pop_back();
     mark[e.name] = Mark::Done;

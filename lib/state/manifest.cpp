@@ -70,6 +70,7 @@ json to_json(const Manifest& m) {
     j["ensemble"] = e.ensemble;
     j["run_dir"] = e.run_dir;
     j["after"] = e.after;
+    if (!e.after_any.empty()) j["after_any"] = e.after_any;
     j["status"] = to_string(e.status);
     j["launcher"] = e.launcher;
     j["job_id"] = e.job_id;
@@ -114,6 +115,7 @@ Manifest manifest_from_json(const json& j) {
     r.ensemble = e.value("ensemble", "");
     r.run_dir = e.value("run_dir", "");
     r.after = e.value("after", std::vector<std::string>{});
+    r.after_any = e.value("after_any", std::vector<std::string>{});
     r.status = status_from_string(e.value("status", "unknown"));
     r.launcher = e.value("launcher", "");
     r.job_id = e.value("job_id", "");

@@ -18,6 +18,7 @@ struct EntityRecord {
   std::string ensemble;
   std::string run_dir;
   std::vector<std::string> after;
+  std::vector<std::string> after_any;  // ended first, whatever the outcome
   Status status = Status::New;
   std::string launcher;
   std::string job_id;  // pid of the supervisor (local), job or step id (schedulers)

@@ -98,6 +98,52 @@ ensembles:
         self.write("again.yaml", open(os.path.join(self.dir, "experiment.yaml")).read().replace("name: big", "name: again"))
         self.assertEqual(len(self.ssim("run", "again.yaml", check=1).stdout.splitlines()), 36)
 
+    def test_run_regardless_sees_which_inputs_succeeded(self):
+        self.write("experiment.yaml", """
+experiment: {name: anyway}
+ensembles:
+  - {name: sim, exe: /bin/sh, args: [-c, 'exit $$(( $(n) == 2 ? 3 : 0 ))'], params: {n: [0, 1, 2, 3]}}
+models:
+  - name: analysis
+    exe: /bin/sh
+    args: [-c, 'echo "ok=$$SSIM_AFTER_OK failed=$$SSIM_AFTER_FAILED"; cat after.json']
+    after_any: [sim]
+  - {name: strict, exe: /bin/true, after: [sim]}
+""")
+        self.ssim("run", "experiment.yaml", check=1)
+        _, s = self.status()
+        self.assertEqual(s["analysis"]["status"], "completed")
+        self.assertEqual(s["strict"]["status"], "cancelled")  # after: still means "all succeeded"
+        out = self.ssim("logs", "analysis", check=0).stdout
+        self.assertEqual(out.splitlines()[0], "ok=sim_0,sim_1,sim_3 failed=sim_2")
+        doc = json.loads(out[out.index("{"):])
+        self.assertEqual((doc["sim_2"]["status"], doc["sim_2"]["exit_code"]), ("failed", 3))
+        self.assertTrue(all(e["end"] <= s["analysis"]["start"] for n, e in s.items() if n.startswith("sim_")))
+
+    def test_after_each_chains_members_one_to_one(self):
+        self.write("experiment.yaml", """
+experiment: {name: chains}
+ensembles:
+  - {name: sim, exe: /bin/sh, args: [-c, 'sleep 0.$(n); [ $(n) != 2 ] && echo $(n) > ../../out.$(n)'], params: {n: [1, 2, 3]}}
+  - {name: post, exe: /bin/sh, args: [-c, 'cat ../../out.$(n)'], params: {n: [1, 2, 3]}, after_each: [sim]}
+""")
+        self.ssim("run", "experiment.yaml", check=1)
+        _, s = self.status()
+        self.assertEqual([s[f"post_{i}"]["status"] for i in range(3)], ["completed", "cancelled", "completed"])
+        self.assertEqual(s["post_1"]["reason"], "not started: after sim_1 failed")
+        for i in (0, 2):
+            self.assertGreaterEqual(s[f"post_{i}"]["start"], s[f"sim_{i}"]["end"])
+        self.assertEqual(self.ssim("logs", "post_2", check=0).stdout, "3\n")
+        # Ensembles that do not expand alike are refused with the place to fix.
+        self.write("bad.yaml", """
+experiment: {name: bad}
+ensembles:
+  - {name: sim, exe: /bin/true, params: {n: [1, 2, 3]}}
+  - {name: post, exe: /bin/true, params: {n: [3, 2, 1]}, after_each: [sim]}
+""")
+        p = self.ssim("validate", "bad.yaml", check=2)
+        self.assertIn("bad.yaml:5:71: ensembles[1].after_each[0]: post_0 has n=3 but sim_0 has n=1", p.stderr)
+
     def test_after_chain_runs_in_order(self):
         self.write("experiment.yaml", """
 experiment: {name: chain}
