@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "apps/ssim/current_state.hpp"
+#include "lib/orchestrator/database.hpp"
 #include "lib/util/proc_stat.hpp"
 #include "lib/util/program_errors.hpp"
 #include "apps/ssim/experiment_ref.hpp"
@@ -99,6 +100,11 @@ Action add_status(CLI::App& app) {
         }
         std::cout << (watch ? doc.dump() : doc.dump(2)) << std::endl;
       } else {
+        // A running database shard's note is where it listens (port: auto chose it).
+        for (auto& e : s.manifest.entities)
+          if (e.type == "database" && e.status == state::Status::Running && e.reason.empty())
+            if (const auto a = orchestrator::read_address(e.run_dir); a && a->port)
+              e.reason = "at " + a->host + ":" + std::to_string(a->port);
         // A failure's note ends with what the program itself said last (not mpirun's banner).
         int tails = 0;
         for (auto& e : s.manifest.entities)

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "apps/ssim/load.hpp"
+#include "launchers/local/local_devices.hpp"
 #include "lib/plan/program_checks.hpp"
 #include "apps/ssim/verbs.hpp"
 
@@ -16,6 +17,7 @@ Action add_validate(CLI::App& app) {
   return [file] {
     const Loaded l = load(*file);
     plan::check_programs(l.spec, l.plan);
+    launchers::check_device_variables();
     std::cerr << *file << ": ok (" << l.plan.steps.size() << " entities"
               << (l.plan.database ? ", orchestrator" : "") << ")\n";
     return 0;

@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "launchers/registry.hpp"
+#include "lib/orchestrator/address.hpp"
+#include "lib/util/errors.hpp"
 #include "lib/spec/parse.hpp"
 
 namespace ssim::app {
@@ -53,7 +55,27 @@ Loaded load(const std::string& file, const std::string& launcher_override) {
                 << "scheduler here (sbatch, qsub, bsub), so every entity runs on this machine\n";
     }
   }
+  if (l.plan.database && !l.plan.database->external() && l.spec.orchestrator && l.spec.orchestrator->port == 0) {
+    // port: auto. Free here when ssim starts the database here; inside an allocation the
+    // shard's node decides, and a port taken there is reported by the shard.
+    const auto& db = *l.plan.database;
+    const std::string address = orchestrator::resolve_bind_address(db.interface, l.plan.launcher == "local");
+    l.plan.database->port = orchestrator::free_port_base(address, db.shards, db.shards > 1);
+  }
   return l;
+}
+
+void check_ports(const plan::Plan& plan) {
+  if (!plan.database || plan.database->external() || plan.launcher != "local") return;
+  const auto& db = *plan.database;
+  const std::string address = orchestrator::resolve_bind_address(db.interface, true);
+  for (int i = 0; i < db.shards; ++i)
+    for (const int port : {db.port + i, db.port + i + 10000}) {
+      const std::string problem = orchestrator::port_problem(address, port);
+      if (!problem.empty())
+        throw EnvironmentError("the database cannot listen: " + problem + (port > db.port + i ? " (its cluster bus port)" : ""));
+      if (db.shards == 1) break;
+    }
 }
 
 }  // namespace ssim::app

@@ -15,6 +15,11 @@ struct Loaded {
 
 // spec + plan for FILE, with the launcher resolved (--launcher overrides the file).
 // Throws spec::SpecError for bad input.
+// Before anything is written (local launcher, a database ssim starts, not --resume, whose
+// database may be running on them already): its ports are free here, or exit 3 naming
+// who holds them (another experiment's database: which, and how to stop it).
+void check_ports(const plan::Plan& plan);
+
 Loaded load(const std::string& file, const std::string& launcher_override = "");
 
 // --max-members of validate and run: the cap on ensemble members for every load() of

@@ -1,7 +1,9 @@
 #include "apps/ssim/run_session.hpp"
 
+#include "apps/ssim/coschedule_check.hpp"
 #include "apps/ssim/run_summary.hpp"
 
+#include "launchers/local/local_devices.hpp"
 #include "launchers/local/proc.hpp"
 #include "lib/util/proc_stat.hpp"
 
@@ -85,11 +87,14 @@ void wait_for_submitter(const std::string& path) {
 
 int run_experiment(const Loaded& l, const RunRequest& req) {
   const plan::Plan& plan = l.plan;
+  launchers::check_device_variables();
   {
     const auto checked = prepare_launcher(plan, false);  // fits? (exit 2 before anything is written)
     check_batch_scripts(plan, *checked.launcher);
     check_gpus(plan, *checked.launcher);         // exit 2: more GPUs than there are
     check_environment(plan, *checked.launcher);  // exit 3, still before anything is written
+    if (!req.resume) check_ports(plan);
+    for (const auto& w : coscheduling_warnings(plan, *checked.launcher)) std::cerr << "ssim: warning: " << w << "\n";
   }
   if (plan.launcher == "local")
     for (const auto& s : plan.steps)

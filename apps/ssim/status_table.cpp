@@ -1,5 +1,6 @@
 #include "apps/ssim/status_table.hpp"
 
+#include "lib/orchestrator/database.hpp"
 #include "lib/util/program_errors.hpp"
 
 #include <algorithm>
@@ -51,6 +52,9 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
     j["params"] = e.params;
     j["earlier_attempts"] = e.earlier_attempts;
     j["run_dir"] = e.run_dir;
+    if (e.type == "database")
+      if (const auto a = orchestrator::read_address(e.run_dir); a && a->port)
+        j["address"] = a->host + ":" + std::to_string(a->port);  // port: auto chose it
     if (e.status == state::Status::Failed && e.type != "database" && tails++ < 200)
       j["last_error"] = last_program_lines(e.run_dir + "/" + e.name + ".err", 1);  // its own, not mpirun's banner
     entities.push_back(std::move(j));

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "launchers/command_runner.hpp"
+#include "lib/util/errors.hpp"
 #include "lib/util/layout.hpp"
 
 namespace ssim::launchers {
@@ -42,6 +43,25 @@ GpuList find_gpus() {
 GpuList detect_gpus() {
   static const GpuList found = find_gpus();
   return found;
+}
+
+void check_device_variables() {
+  if (const char* s = std::getenv("SSIM_CPUS"); s && *s) {  // empty: as if unset
+    const std::string v = s;
+    const bool digits = !v.empty() && v.size() <= 6 && v.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || std::atoi(s) < 1 || std::atoi(s) > 100000)
+      throw UsageError("SSIM_CPUS=" + v + ": expected a whole number of CPUs from 1 to 100000 (or unset it)");
+  }
+  if (const char* s = std::getenv("SSIM_GPUS")) {
+    for (const auto& id : split_ids(s)) {
+      const bool index = id.find_first_not_of("0123456789") == std::string::npos && id.size() <= 4;
+      const bool uuid = (id.rfind("GPU-", 0) == 0 || id.rfind("MIG-", 0) == 0) && id.size() > 4 &&
+                        id.find_first_not_of("0123456789abcdefABCDEF-/GPUMI") == std::string::npos;
+      if (!index && !uuid)
+        throw UsageError(std::string("SSIM_GPUS=") + s + ": \"" + id +
+                         "\" is not a device: expected indexes (0,1), GPU-/MIG- UUIDs, or none");
+    }
+  }
 }
 
 int local_cpus() {

@@ -18,4 +18,8 @@ GpuList detect_gpus();
 // The CPUs entities may take: $SSIM_CPUS when set, else the cores this process may run on.
 int local_cpus();
 
+// SSIM_CPUS and SSIM_GPUS, when set, must say something: throws UsageError (exit 2)
+// naming the variable for 0, -1, abc, 1e9, 4abc, 1.5 and the like.
+void check_device_variables();
+
 }  // namespace ssim::launchers

@@ -12,6 +12,8 @@
 #include <cerrno>
 #include <cstring>
 #include <sstream>
+#include <random>
+#include <filesystem>
 #include <stdexcept>
 
 #include "lib/util/atomic_file.hpp"
@@ -88,6 +90,39 @@ std::string port_holder(int port) {
         std::string comm = read_file(std::string("/proc/") + d->d_name + "/comm").value_or("?\n");
         comm.pop_back();
         holder = comm + " (pid " + d->d_name + ")";
+        // An ssim database: say whose, and how to end it.
+        const std::string env = read_file(std::string("/proc/") + d->d_name + "/environ").value_or("");
+        std::string run_dir, experiment;
+        for (size_t at = 0; at < env.size();) {
+          const size_t end = env.find('\0', at);
+          const std::string kv = env.substr(at, end == std::string::npos ? std::string::npos : end - at);
+          if (kv.rfind("SSIM_RUN_DIR=", 0) == 0) run_dir = kv.substr(13);
+          if (kv.rfind("SSIM_EXPERIMENT=", 0) == 0) experiment = kv.substr(16);
+          if (end == std::string::npos) break;
+          at = end + 1;
+        }
+        if (run_dir.empty()) {
+          // redis-server writes its process title over its environment: its working
+          // directory, the shard's run directory, says whose it is.
+          char cwd[4096];
+          const ssize_t n = readlink((std::string("/proc/") + d->d_name + "/cwd").c_str(), cwd, sizeof cwd - 1);
+          if (n > 0) {
+            cwd[n] = 0;
+            if (::access((std::string(cwd) + "/address.json").c_str(), F_OK) == 0) run_dir = cwd;
+          }
+        }
+        if (!run_dir.empty()) {
+          std::filesystem::path shard(run_dir);
+          if (shard.filename().string().rfind("orchestrator_", 0) == 0) shard = shard.parent_path();
+          if (experiment.empty()) experiment = shard.parent_path().filename().string();
+        }
+        if (!run_dir.empty() && !experiment.empty()) {
+          std::filesystem::path shard(run_dir);  // <path>/orchestrator or <path>/orchestrator/orchestrator_N
+          if (shard.filename().string().rfind("orchestrator_", 0) == 0) shard = shard.parent_path();
+          const std::string path = shard.parent_path().string();
+          holder += ", the database of experiment " + experiment + " (" + path + "); end it with ssim stop " + path +
+                    ", or give this one another port (or port: auto)";
+        }
         break;
       }
     }
@@ -96,6 +131,20 @@ std::string port_holder(int port) {
   }
   closedir(proc);
   return holder;
+}
+
+int free_port_base(const std::string& address, int span, bool bus) {
+  std::random_device rd;
+  std::mt19937 gen(rd());
+  std::uniform_int_distribution<int> pick(20000, 55000 - span);
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    const int base = pick(gen);
+    bool ok = true;
+    for (int i = 0; i < span && ok; ++i)
+      ok = port_problem(address, base + i).empty() && (!bus || port_problem(address, base + i + 10000).empty());
+    if (ok) return base;
+  }
+  throw std::runtime_error("no free port for the database on " + address + " after 200 tries");
 }
 
 std::string port_problem(const std::string& address, int port) {

@@ -14,6 +14,10 @@ std::string resolve_bind_address(const std::string& interface, bool local);
 // process holding it when it can be found.
 std::string port_problem(const std::string& address, int port);
 
+// A base port with `span` consecutive ports free on `address` (and each port + 10000,
+// the cluster bus, when `bus`), picked at random in 20000-55000: orchestrator.port: auto.
+int free_port_base(const std::string& address, int span, bool bus);
+
 // "redis-server (pid 123)" for the process listening on TCP `port`, or "".
 std::string port_holder(int port);
 

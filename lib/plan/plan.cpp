@@ -138,7 +138,10 @@ struct Builder {
     if (e.key_prefixing) s.env.emplace_back("SSKEYOUT", s.name);
     if (!e.incoming.empty()) {
       std::string keyin;
-      for (const auto& n : step_names_of(e.incoming)) keyin += (keyin.empty() ? "" : ",") + n;
+      for (const auto& n : step_names_of(e.incoming)) {
+        keyin += (keyin.empty() ? "" : ",") + n;
+        s.incoming.push_back(n);
+      }
       s.env.emplace_back("SSKEYIN", keyin);
     }
     s.env.emplace_back("SSIM_EXPERIMENT", plan.name);

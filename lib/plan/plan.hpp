@@ -48,6 +48,7 @@ struct Step {
   Resources res;
   std::vector<std::string> after;  // step names that must complete with exit code 0 first
   std::vector<std::string> after_any;  // step names that must have ended first, whatever the outcome
+  std::vector<std::string> incoming;   // step names it reads from (SSKEYIN)
   int retries = 0;                 // reruns after a failure (not after a cancellation)
   std::vector<std::string> setup;  // experiment.setup, then the entity's own setup lines
   std::optional<spec::ColocatedDb> colocated_db;

@@ -120,7 +120,10 @@ Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node,
   }
   if (auto n = node["password_file"]) r.fail(n, f("password_file"), "only with orchestrator.address (an external database)");
   if (auto n = node["snapshot"]) o.snapshot = r.boolean(n, f("snapshot"));
-  if (auto n = node["port"]) o.port = r.integer(n, f("port"), 1, 65535);
+  if (auto n = node["port"]) {
+    if (n.IsScalar() && n.Scalar() == "auto") o.port = 0;
+    else o.port = r.integer(n, f("port"), 1, 65535);
+  }
   if (auto n = node["shards"]) o.shards = r.integer(n, f("shards"), 1, 1024);
   if (auto n = node["interface"]) o.interface = r.line(n, f("interface")).value;
   if (auto n = node["binary"]) {

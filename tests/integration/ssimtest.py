@@ -73,6 +73,19 @@ class SsimTestCase(unittest.TestCase):
                         os.kill(pid, signal.SIGKILL)
                     except ProcessLookupError:
                         pass
+        # redis-server writes its title over its environment: found by where it runs.
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                cwd = os.readlink(f"/proc/{entry}/cwd")
+            except OSError:
+                continue
+            if cwd.startswith(self.dir + "/"):
+                try:
+                    os.kill(int(entry), signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def write(self, name, text):

@@ -144,6 +144,26 @@ ensembles:
         p = self.ssim("validate", "bad.yaml", check=2)
         self.assertIn("bad.yaml:5:71: ensembles[1].after_each[0]: post_0 has n=3 but sim_0 has n=1", p.stderr)
 
+    def test_a_stream_that_packing_would_serialise_is_warned_about(self):
+        body = """
+ensembles:
+  - {name: producer, exe: /bin/true, replicas: 2}
+models:
+  - {name: trainer, exe: /bin/true, incoming: [producer]%s}
+"""
+        self.write("a.yaml", "experiment: {name: a, max_running: 2}" + body % "")
+        err = self.ssim("run", "a.yaml", check=0).stderr
+        self.assertIn("ssim: warning: trainer reads from producer (incoming:) while they run, but "
+                      "experiment.max_running is 2 and they are 3", err)
+        self.write("b.yaml", "experiment: {name: b}" + body % ", run: {cpus_per_task: 4096}")
+        err = self.ssim("run", "b.yaml", check=0).stderr
+        self.assertRegex(err, r"trainer reads from producer .* together they need 4098 CPUs and this machine has \d+")
+        # Waiting for them (after:) or oversubscribing is no stream to break: no warning.
+        self.write("c.yaml", "experiment: {name: c, max_running: 2}" + body % ", after: [producer]")
+        self.assertNotIn("warning", self.ssim("run", "c.yaml", check=0).stderr)
+        self.write("d.yaml", "experiment: {name: d, oversubscribe: true}" + body % ", run: {cpus_per_task: 4096}")
+        self.assertNotIn("warning", self.ssim("run", "d.yaml", check=0).stderr)
+
     def test_after_chain_runs_in_order(self):
         self.write("experiment.yaml", """
 experiment: {name: chain}
@@ -338,6 +358,38 @@ models:
         for n in never + ["one"]:
             self.assertIn("before it started", s[n]["reason"])
         self.assertEqual({s[f"sweep_{i}"]["status"] for i in range(12)} | {s["one"]["status"]}, {"cancelled"})
+
+    def test_stop_ends_a_retry_chain(self):
+        self.write("experiment.yaml", """
+experiment: {name: chain}
+models:
+  - {name: flaky, exe: /bin/sh, args: [-c, 'sleep 0.2; exit 1'], retries: 100}
+""")
+        run = self.ssim_background("run", "experiment.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "chain/.ssim/manifest.json")), what="manifest")
+        wait_for(lambda: self.status()[1]["flaky"]["attempt"] >= 3, timeout=30, what="a few attempts")
+        self.ssim("stop", "chain", "flaky", check=0)
+        # Stopped between attempts or during one: no attempt after the stop, the run ends.
+        self.assertEqual(run.wait(timeout=20), 1)
+        _, s = self.status()
+        self.assertEqual(s["flaky"]["status"], "cancelled")
+        attempts = s["flaky"]["attempt"]
+        self.assertLess(attempts, 20)
+
+    def test_device_variables_that_say_nothing_are_refused(self):
+        self.write("experiment.yaml", "experiment: {name: dev}\nmodels:\n  - {name: a, exe: /bin/true}\n")
+        for var, value in [("SSIM_CPUS", v) for v in ("0", "-1", "abc", "1e9", "4abc", "1.5")] + \
+                          [("SSIM_GPUS", v) for v in ("abc", "0,x", "-1")]:
+            env = dict(self.env, **{var: value})
+            for verb in ("validate", "run"):
+                p = subprocess.run([SSIM, verb, "experiment.yaml"], cwd=self.dir, env=env, capture_output=True,
+                                   text=True, timeout=30)
+                self.assertEqual(p.returncode, 2, (var, value, verb, p.stderr))
+                self.assertIn(f"{var}={value}:", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "dev")))
+        env = dict(self.env, SSIM_CPUS="3", SSIM_GPUS="0,1,GPU-8a1f2c3d-1111-2222-3333-444455556666")
+        self.assertEqual(subprocess.run([SSIM, "validate", "experiment.yaml"], cwd=self.dir, env=env,
+                                        capture_output=True, timeout=30).returncode, 0)
 
     def test_stop_an_ensemble_and_a_pending_member_keeps_them_stopped(self):
         self.stop_pending_members(detach=False)

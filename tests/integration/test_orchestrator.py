@@ -149,13 +149,39 @@ models:
         return p.stderr
 
     def test_port_in_use_names_the_port_and_holder(self):
+        # Known before anything starts: exit 3, one line, nothing written.
         port = free_port()
+        self.write("experiment.yaml", f"experiment: {{name: bad}}\norchestrator: {{port: {port}}}\n"
+                   "models:\n  - {name: a, exe: /bin/true}\n")
         with socket.socket() as s:
             s.bind(("127.0.0.1", port))
             s.listen()
-            err = self.run_failing(f"{{port: {port}}}")
+            err = self.ssim("run", "experiment.yaml", check=3).stderr
         self.assertIn(f"port {port} on 127.0.0.1 is already in use by python", err)
         self.assertIn(f"pid {os.getpid()}", err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "bad")))
+
+    def test_port_auto_and_a_port_held_by_another_experiment(self):
+        self.write("first.yaml", "experiment: {name: first}\norchestrator: {port: auto}\n"
+                   "models:\n  - {name: long, exe: /bin/sleep, args: ['300']}\n")
+        run = self.ssim_background("run", "first.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "first/.ssim/manifest.json")), what="manifest")
+        wait_for(lambda: self.status("first.yaml")[1]["long"]["status"] == "running", what="long running")
+        address = self.status("first.yaml")[1]["orchestrator"]["address"]
+        port = int(address.split(":")[1])
+        self.assertTrue(20000 <= port < 55000, address)
+        self.assertIn(f"at {address}", self.ssim("status", "first.yaml", check=0).stdout)
+        self.assertIn(f"SSDB={address}", self.ssim("env", "first.yaml", check=0).stdout.replace("'", ""))
+        # A second experiment asking for that port is told whose it is and how to free it.
+        self.write("second.yaml", f"experiment: {{name: second}}\norchestrator: {{port: {port}}}\n"
+                   "models:\n  - {name: a, exe: /bin/true}\n")
+        err = self.ssim("run", "second.yaml", check=3).stderr
+        first = os.path.join(self.dir, "first")
+        self.assertIn(f"the database of experiment first ({first}); end it with ssim stop {first}", err)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "second")))
+        self.ssim("stop", "first", check=0)
+        self.assertEqual(run.wait(timeout=30), 1)
 
     def test_missing_binary(self):
         # Known before anything starts: exit 3, one line naming it and where it was looked for.

@@ -79,7 +79,9 @@ models:
         steps = {name: e["native_id"] for name, e in s.items()}
         for name, step in steps.items():
             self.assertRegex(step, r"^\d+\.\d+$", name)
-        acct = sacct(steps.values())
+        # Accounting catches up with a step's end a moment after srun returns.
+        acct = wait_for(lambda: (lambda a: a if all(a[st][2] != "RUNNING" for st in steps.values()) else None)(
+            sacct(steps.values())), timeout=30, what="sacct to record the steps' end")
         nodes = {name: acct[step][4] for name, step in steps.items()}
         self.assertEqual(nodes, {"orchestrator": "n1", "producer_0": "n2", "producer_1": "n3", "trainer": "n4"})
         for step in steps.values():

@@ -1,0 +1,17 @@
+#pragma once
+// Streaming needs company: an entity that reads from others while they run (incoming:
+// without after:) is useless if they run one after another, which is what packing by
+// CPUs does when together they need more than the pool has (a 2-core laptop), or when
+// experiment.max_running is smaller than the group. Said before anything starts.
+#include <string>
+#include <vector>
+
+#include "launchers/launcher.hpp"
+#include "lib/plan/plan.hpp"
+
+namespace ssim::app {
+
+// One warning per reading entity (or ensemble) that cannot run beside its inputs.
+std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const launchers::Launcher& launcher);
+
+}  // namespace ssim::app
