@@ -6,10 +6,16 @@
 
 namespace ssim::app {
 
+// One rule for who may write the manifest besides the engine: a reader that finds no run
+// tracking the experiment, holds the lock, and saves only over the very version it read.
+// The runner is looked for before the manifest is read: a run saves its last manifest
+// before it lets go of the lock, so a reader that found none reads that last one, and a
+// reader that found one never guesses "not started" from a manifest a moment old.
 CurrentState current_state(const std::string& path) {
   CurrentState s;
-  s.manifest = state::load_manifest(path);
   s.runner = state::RunLock::holder(path);
+  const std::string version = state::manifest_version(path);
+  s.manifest = state::load_manifest(path);
   auto launcher = launchers::make_launcher(s.manifest.launcher);
   bool changed = engine::refresh(s.manifest, *launcher);
   // ssim run --batch: until its job starts, nothing runs the experiment, yet nothing
@@ -26,7 +32,8 @@ CurrentState current_state(const std::string& path) {
       }
     }
     if (changed) {
-      if (auto lock = state::RunLock::try_acquire(path, "status")) state::save_manifest(s.manifest);
+      if (auto lock = state::RunLock::try_acquire(path, "status"))
+        if (state::manifest_version(path) == version) state::save_manifest(s.manifest);
     }
   }
   if (outer && !s.runner) {

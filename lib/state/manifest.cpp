@@ -1,5 +1,7 @@
 #include "lib/state/manifest.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <random>
@@ -150,15 +152,25 @@ std::string manifest_path(const std::string& experiment_path) {
 }
 
 Manifest load_manifest(const std::string& experiment_path) {
+  // The journal first: the engine saves the manifest and then empties the journal, so
+  // whichever moment this falls in, every start is in one or the other.
+  const auto journal = read_file(start_journal_path(experiment_path));
   const auto text = read_file(manifest_path(experiment_path));
   if (!text) throw std::runtime_error("no experiment at " + experiment_path + " (no .ssim/manifest.json)");
   try {
     Manifest m = manifest_from_json(json::parse(*text));
-    apply_starts(m);  // what started since the engine last saved it
+    if (journal) apply_starts(m, *journal);  // what started since the engine last saved it
     return m;
   } catch (const json::exception& e) {
     throw std::runtime_error("unreadable manifest " + manifest_path(experiment_path) + ": " + e.what());
   }
+}
+
+std::string manifest_version(const std::string& experiment_path) {
+  struct stat st {};
+  if (::stat(manifest_path(experiment_path).c_str(), &st) != 0) return "";
+  return std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) +
+         "." + std::to_string(st.st_mtim.tv_nsec);
 }
 
 void save_manifest(const Manifest& m) {

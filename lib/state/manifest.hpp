@@ -75,5 +75,8 @@ std::string manifest_path(const std::string& experiment_path);
 // Throws std::runtime_error when missing or unreadable.
 Manifest load_manifest(const std::string& experiment_path);
 void save_manifest(const Manifest& m);
+// Which version of the manifest file is on disk (inode, size, modification time): a
+// reader saves its refreshed copy only over the version it read.
+std::string manifest_version(const std::string& experiment_path);
 
 }  // namespace ssim::state

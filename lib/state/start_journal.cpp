@@ -33,8 +33,11 @@ void append_starts(const std::string& experiment_path, const std::vector<StartRe
 
 void apply_starts(Manifest& m) {
   const auto text = read_file(start_journal_path(m.path));
-  if (!text) return;
-  std::istringstream in(*text);
+  if (text) apply_starts(m, *text);
+}
+
+void apply_starts(Manifest& m, const std::string& journal_text) {
+  std::istringstream in(journal_text);
   std::string line;
   while (std::getline(in, line)) {
     std::istringstream fields(line);

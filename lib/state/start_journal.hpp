@@ -26,6 +26,10 @@ std::string start_journal_path(const std::string& experiment_path);
 void append_starts(const std::string& experiment_path, const std::vector<StartRecord>& starts);
 // Gives each entity the job of a later (or the same) attempt than the manifest has.
 void apply_starts(Manifest& m);
+// The same from journal text read earlier: a reader reads the journal before the
+// manifest, so a save-and-clear by the engine in between loses no start (the manifest
+// it then reads holds them).
+void apply_starts(Manifest& m, const std::string& journal_text);
 void clear_starts(const std::string& experiment_path);
 
 }  // namespace ssim::state

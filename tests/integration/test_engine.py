@@ -359,6 +359,43 @@ models:
             self.assertIn("before it started", s[n]["reason"])
         self.assertEqual({s[f"sweep_{i}"]["status"] for i in range(12)} | {s["one"]["status"]}, {"cancelled"})
 
+    def test_readers_never_see_or_write_an_older_state(self):
+        import threading
+        rank = {"new": 0, "pending": 1, "running": 2, "completed": 3, "failed": 3, "cancelled": 3}
+        for round_ in range(3):
+            name = f"race{round_}"
+            self.write(f"{name}.yaml", f"experiment: {{name: {name}}}\n"
+                       "ensembles:\n  - {name: m, exe: /bin/true, replicas: 300}\n")
+            run = self.ssim_background("run", f"{name}.yaml")
+            wait_for(lambda: os.path.exists(os.path.join(self.dir, name, ".ssim/manifest.json")), what="manifest")
+            backwards, done = [], threading.Event()
+
+            def reader():
+                seen = {}
+                while not done.is_set():
+                    p = subprocess.run([SSIM, "status", name, "--json"], cwd=self.dir, env=self.env,
+                                       capture_output=True, text=True, timeout=30)
+                    if p.returncode not in (0, 1):
+                        continue
+                    for e in json.loads(p.stdout)["entities"]:
+                        before = seen.get(e["name"], "new")
+                        if rank[e["status"]] < rank[before]:
+                            backwards.append((e["name"], before, e["status"]))
+                        seen[e["name"]] = e["status"]
+            readers = [threading.Thread(target=reader) for _ in range(3)]
+            for t in readers:
+                t.start()
+            try:
+                self.assertEqual(run.wait(timeout=120), 0)
+            finally:
+                done.set()
+                for t in readers:
+                    t.join()
+            self.assertEqual(backwards, [])
+            final = {e["name"]: e for e in self.manifest(name)["entities"]}
+            wrong = {n: (e["status"], e["reason"]) for n, e in final.items() if e["status"] != "completed"}
+            self.assertEqual(wrong, {})
+
     def test_stop_ends_a_retry_chain(self):
         self.write("experiment.yaml", """
 experiment: {name: chain}
