@@ -8,6 +8,7 @@
 #include "apps/ssim/verbs.hpp"
 #include "lib/report/report.hpp"
 #include "lib/util/atomic_file.hpp"
+#include "lib/util/user_file.hpp"
 
 namespace ssim::app {
 
@@ -31,7 +32,7 @@ Action add_report(CLI::App& app) {
       return 0;
     }
     const std::string file = o->output.empty() ? path + "/report.html" : o->output;
-    write_file_atomically(file, html, 0644);
+    write_user_file(file, html);  // a device or FIFO written through, a link refused
     std::cout << file << " (" << (html.size() + 1023) / 1024 << " KiB)\n";
     return 0;
   };

@@ -4,6 +4,8 @@ the page renders to a screenshot that is not blank; a running experiment gives a
 snapshot. ssim status's filters and formats, and what ssim run says at a failure and
 at the end."""
 import json
+import stat
+import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -87,6 +89,31 @@ class Report(SsimTestCase):
         html = self.ssim("report", "-o", "-", check=0).stdout
         self.assertIn('<section id="database">', html)
         self.assertIn("used memory: last ", html)
+
+    def test_output_paths_that_are_not_regular_files(self):
+        self.write("experiment.yaml", SWEEP)
+        self.ssim("run", "experiment.yaml", check=1)
+        before = os.stat("/dev/null")
+        self.ssim("report", "sweep", "-o", "/dev/null", check=0)
+        after = os.stat("/dev/null")
+        self.assertTrue(stat.S_ISCHR(after.st_mode))  # written through, never replaced
+        self.assertEqual((before.st_ino, before.st_rdev), (after.st_ino, after.st_rdev))
+        p = self.ssim("report", "sweep", "-o", "/dev/full", check=3)
+        self.assertEqual(p.stderr.strip(), "ssim: cannot write /dev/full: No space left on device")
+        target = os.path.join(self.dir, "target.html")
+        os.symlink(target, os.path.join(self.dir, "link.html"))
+        p = self.ssim("report", "sweep", "-o", "link.html", check=2)
+        self.assertIn("link.html is a symbolic link", p.stderr)
+        self.assertTrue(os.path.islink(os.path.join(self.dir, "link.html")))
+        self.assertFalse(os.path.exists(target))
+        fifo = os.path.join(self.dir, "pipe")
+        os.mkfifo(fifo)
+        got = []
+        reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+        reader.start()
+        self.ssim("report", "sweep", "-o", fifo, check=0)
+        reader.join(timeout=30)
+        self.assertTrue(got and got[0].startswith(b"<!DOCTYPE html>"), got[:1])
 
     def test_a_running_experiment_gives_a_snapshot_on_stdout(self):
         self.write("experiment.yaml", "experiment: {name: live}\nmodels:\n"
