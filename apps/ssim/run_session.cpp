@@ -139,6 +139,12 @@ int run_experiment(const Loaded& l, const RunRequest& req) {
 
   auto log = spdlog::basic_logger_mt("ssim-" + m.id + std::to_string(::getpid()), plan.path + "/.ssim/ssim.log");
   log->set_pattern("%Y-%m-%d %H:%M:%S.%e [%l] %v");
+  // A log that cannot be written (a full disk) is said once, plainly; the run goes on.
+  log->set_error_handler([said = false](const std::string& what) mutable {
+    if (said) return;
+    said = true;
+    std::fprintf(stderr, "ssim: warning: cannot write ssim.log (%s); the run goes on\n", what.c_str());
+  });
   log->flush_on(spdlog::level::info);
   log->info("generated {} run directories in {:.3f}s", plan.steps.size(), gen_seconds);
 

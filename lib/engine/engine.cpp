@@ -240,6 +240,7 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
       save();
     }
   } catch (const EnvironmentError& e) {
+    environment_failed_ = true;  // the run's exit code says so: 3, not a workflow failure
     for (auto* r : records) {
       if (!r->job_id.empty() && r->status == Status::Pending) continue;
       r->status = Status::Failed;
@@ -358,6 +359,7 @@ void Engine::report_counts() {
 }
 
 int Engine::exit_code() const {
+  if (environment_failed_) return 3;
   // A job the scheduler can never run: the environment failed, not the workflow.
   for (const auto& e : m_.entities)
     if (e.status == Status::Failed && (e.reason.find(launchers::kNeverRuns) != std::string::npos ||

@@ -93,6 +93,7 @@ class Engine {
   bool database_lost_reported_ = false;
   bool database_silent_ = false;
   bool save_failed_ = false;
+  bool environment_failed_ = false;  // an entity could not even be started (disk full, ...)
   bool throttled_ = false;
   bool throttled_by_room_ = false;
   bool dirty_ = false;  // changes not saved yet (save_soon)

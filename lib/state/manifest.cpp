@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include "lib/util/errors.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <random>
@@ -156,13 +158,17 @@ Manifest load_manifest(const std::string& experiment_path) {
   // whichever moment this falls in, every start is in one or the other.
   const auto journal = read_file(start_journal_path(experiment_path));
   const auto text = read_file(manifest_path(experiment_path));
-  if (!text) throw std::runtime_error("no experiment at " + experiment_path + " (no .ssim/manifest.json)");
+  if (!text) throw UsageError("no experiment at " + experiment_path + " (no .ssim/manifest.json)");
   try {
     Manifest m = manifest_from_json(json::parse(*text));
     if (journal) apply_starts(m, *journal);  // what started since the engine last saved it
     return m;
   } catch (const json::exception& e) {
-    throw std::runtime_error("unreadable manifest " + manifest_path(experiment_path) + ": " + e.what());
+    // Damaged (a disk that filled, an editor): say which file, and what can be done.
+    throw EnvironmentError("the manifest " + manifest_path(experiment_path) +
+                           " is damaged (" + (text->empty() ? std::string("empty") : "not the JSON ssim writes") +
+                           "), so ssim cannot tell what ran; the run directories are intact: start again with "
+                           "ssim run FILE --overwrite, or restore the file from a backup");
   }
 }
 

@@ -7,29 +7,45 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "lib/util/errors.hpp"
+
 namespace ssim {
+
+namespace {
+// The environment failed, said as a person would: the file the user knows (not the
+// temporary beside it) and the cause, a full file system named as such.
+[[noreturn]] void cannot_write(const std::string& path, int err) {
+  if (err == ENOSPC || err == EDQUOT)
+    throw EnvironmentError("cannot write " + path + ": the file system holding it is full (" + std::strerror(err) + ")");
+  throw EnvironmentError("cannot write " + path + ": " + std::strerror(err));
+}
+}  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& text, unsigned mode) {
   const std::string tmp = path + ".tmp." + std::to_string(getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-  if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+  if (fd < 0) cannot_write(path, errno);
   size_t off = 0;
   while (off < text.size()) {
     ssize_t w = ::write(fd, text.data() + off, text.size() - off);
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) {
-      const int e = errno;
+      const int e = w < 0 ? errno : EIO;
       ::close(fd);
       ::unlink(tmp.c_str());
-      throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(e));
+      cannot_write(path, e);
     }
     off += static_cast<size_t>(w);
   }
-  ::close(fd);
+  if (::close(fd) != 0) {  // a network file system may say only now that it is full
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    cannot_write(path, e);
+  }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int e = errno;
     ::unlink(tmp.c_str());
-    throw std::runtime_error("cannot replace " + path + ": " + std::strerror(e));
+    cannot_write(path, e);
   }
 }
 

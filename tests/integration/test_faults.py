@@ -148,6 +148,42 @@ class NeverHang(SsimTestCase):
         self.assertEqual(e["filler"]["status"], "failed")
         self.assertIn("disk", e["filler"]["reason"])
 
+    def test_a_full_file_system_before_the_run_is_one_plain_line(self):
+        disk = os.path.join(self.dir, "disk")
+        os.makedirs(disk)
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", disk]).returncode != 0:
+            self.skipTest("cannot mount a small tmpfs here")
+        self.addCleanup(lambda: subprocess.run(["umount", "-l", disk]))
+        os.makedirs(os.path.join(disk, "full"))
+        with open(os.path.join(disk, "filler"), "wb") as f:  # fill it
+            try:
+                f.write(b"\0" * (1 << 20))
+            except OSError:
+                pass
+        self.write("experiment.yaml", "experiment:\n  name: full\n  path: disk/full\nmodels:\n"
+                   "  - {name: a, exe: /bin/true}\n")
+        p = self.ssim("run", "experiment.yaml", timeout=60)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertNotIn("internal error", p.stderr)
+        self.assertIn("the file system holding it is full", p.stderr)
+        self.assertNotIn(".tmp.", p.stderr)  # the file the user knows, not ssim's temporary
+
+    def test_a_damaged_manifest_is_named_with_what_to_do(self):
+        self.write("experiment.yaml", "experiment: {name: dmg}\nmodels:\n  - {name: a, exe: /bin/true}\n")
+        self.ssim("run", "experiment.yaml", check=0)
+        manifest = os.path.join(self.dir, "dmg/.ssim/manifest.json")
+        with open(manifest, "r+") as f:
+            text = f.read()
+            f.seek(0)
+            f.truncate()
+            f.write(text[: len(text) // 2])  # truncated, as a full disk leaves it
+        for verb in (["status", "dmg"], ["report", "dmg", "-o", "-"], ["stop", "dmg"]):
+            p = self.ssim(*verb)
+            self.assertEqual(p.returncode, 3, (verb, p.stderr))
+            self.assertNotIn("internal error", p.stderr)
+            self.assertIn(f"the manifest {manifest} is damaged", p.stderr)
+            self.assertIn("--overwrite", p.stderr)
+
     def test_a_stopped_database_is_reported_and_ended(self):
         port = free_port()
         self.write("experiment.yaml", f"experiment:\n  name: db\norchestrator:\n  port: {port}\nmodels:\n"

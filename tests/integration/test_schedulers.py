@@ -383,6 +383,15 @@ class Pbs(Fake, SsimTestCase):
         wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), timeout=15,
                  what="nothing of the experiment left once the job ended")
 
+    def test_logs_of_a_running_batch_entity_arrive_as_it_runs(self):
+        # PBS spools a job's output on the execution host until it ends, unless -k oed.
+        self.yaml("models:\n  - {name: talk, exe: /bin/sh, args: [-c, 'echo started; sleep 300'], batch: {nodes: 1}}\n")
+        run = self.run_until("exp", "talk")
+        wait_for(lambda: self.ssim("logs", "talk", check=0).stdout == "started\n", timeout=30,
+                 what="the running job's output")
+        self.ssim("stop", check=0)
+        self.assertEqual(run.wait(timeout=60), 1)
+
     def test_a_refused_submission_is_an_environment_failure(self):
         self.yaml("models:\n  - {name: q, exe: /bin/true, batch: {nodes: 1, queue: nope}}\n")
         p = self.ssim("run", "experiment.yaml", timeout=60)
