@@ -43,8 +43,12 @@ struct Builder {
   std::vector<std::string> step_names(const std::vector<spec::Text>& entities) const {
     std::vector<std::string> out;
     for (const auto& t : entities) {
-      const auto& names = members.at(t.value);
-      out.insert(out.end(), names.begin(), names.end());
+      const auto it = members.find(t.value);
+      if (it == members.end()) {  // one member of an ensemble, by its own name (validated)
+        out.push_back(t.value);
+        continue;
+      }
+      out.insert(out.end(), it->second.begin(), it->second.end());
     }
     return out;
   }

@@ -49,6 +49,18 @@ void check_entity_refs(const YamlReader& r, const Entity& e, const TextMap& expe
     check_refs(r, v, "experiment.env." + k, kBuiltins);
 }
 
+// "sim_3": member 3 of ensemble sim, when it has one; nullptr otherwise.
+const Entity* ensemble_of_member(const std::string& name, const std::map<std::string, const Entity*>& by_name) {
+  const size_t cut = name.rfind('_');
+  if (cut == std::string::npos || cut + 1 >= name.size()) return nullptr;
+  const std::string index = name.substr(cut + 1);
+  if (index.size() > 7 || index.find_first_not_of("0123456789") != std::string::npos) return nullptr;
+  if (index.size() > 1 && index[0] == '0') return nullptr;  // sim_03 is not a member's name
+  const auto it = by_name.find(name.substr(0, cut));
+  if (it == by_name.end() || it->second->kind != EntityKind::Ensemble) return nullptr;
+  return std::stoul(index) < member_count(*it->second) ? it->second : nullptr;
+}
+
 void check_names(const YamlReader& r, const ExperimentSpec& spec,
                  const std::map<std::string, const Entity*>& by_name,
                  const std::vector<std::string>& names) {
@@ -56,6 +68,10 @@ void check_names(const YamlReader& r, const ExperimentSpec& spec,
     auto check_list = [&](const std::vector<Text>& list, const char* key) {
       for (size_t i = 0; i < list.size(); ++i) {
         if (by_name.count(list[i].value)) continue;
+        // after: and after_any: may name one member of an ensemble.
+        if (std::string(key) != "incoming" && std::string(key) != "after_each" &&
+            ensemble_of_member(list[i].value, by_name))
+          continue;
         std::string message = "unknown entity \"" + printable(list[i].value) + "\"";
         const std::string guess = closest_match(list[i].value, names);
         if (!guess.empty()) message += " (did you mean \"" + guess + "\"?)";
@@ -72,7 +88,7 @@ void check_names(const YamlReader& r, const ExperimentSpec& spec,
         if ((*list)[i].value == e.name)
           r.fail((*list)[i].loc, index_field(join_field(e.field, key), i), "an entity cannot wait for itself");
     for (size_t i = 0; i < e.after_each.size(); ++i) {
-      const auto* other = by_name.at(e.after_each[i].value);
+      const auto* other = by_name.at(e.after_each[i].value);  // after_each names ensembles only (checked above)
       if (e.kind != EntityKind::Ensemble || other->kind != EntityKind::Ensemble)
         r.fail(e.after_each[i].loc, index_field(join_field(e.field, "after_each"), i),
                "after_each matches members of two ensembles; for a model use after (every member) or after_any");
@@ -92,7 +108,8 @@ void check_cycles(const YamlReader& r, const ExperimentSpec& spec,
     for (const auto& [list, key] : {std::pair{&e.after, "after"}, std::pair{&e.after_any, "after_any"},
                                     std::pair{&e.after_each, "after_each"}}) {
       for (size_t i = 0; i < list->size(); ++i) {
-        const std::string& next = (*list)[i].value;
+        const auto* member_of = by_name.count((*list)[i].value) ? nullptr : ensemble_of_member((*list)[i].value, by_name);
+        const std::string& next = member_of ? member_of->name : (*list)[i].value;
         if (mark[next] == Mark::Active) {
           std::string cycle;
           auto start = std::find(path.begin(), path.end(), next);

@@ -120,6 +120,22 @@ models:
         self.assertEqual((doc["sim_2"]["status"], doc["sim_2"]["exit_code"]), ("failed", 3))
         self.assertTrue(all(e["end"] <= s["analysis"]["start"] for n, e in s.items() if n.startswith("sim_")))
 
+    def test_after_one_member_of_an_ensemble(self):
+        self.write("experiment.yaml", """
+experiment: {name: one}
+ensembles:
+  - {name: sim, exe: /bin/sh, args: [-c, 'exit $$(( $(n) == 0 ? 5 : 0 ))'], params: {n: [0, 1]}}
+models:
+  - {name: uses_1, exe: /bin/true, after: [sim_1]}
+  - {name: uses_0, exe: /bin/true, after: [sim_0]}
+""")
+        self.ssim("run", "experiment.yaml", check=1)
+        _, s = self.status()
+        self.assertEqual((s["uses_1"]["status"], s["uses_0"]["status"]), ("completed", "cancelled"))
+        self.write("bad.yaml", "experiment: {name: bad}\nensembles:\n  - {name: sim, exe: /bin/true, replicas: 2}\n"
+                   "models:\n  - {name: m, exe: /bin/true, after: [sim_2]}\n")
+        self.assertIn('unknown entity "sim_2"', self.ssim("validate", "bad.yaml", check=2).stderr)
+
     def test_after_each_chains_members_one_to_one(self):
         self.write("experiment.yaml", """
 experiment: {name: chains}
