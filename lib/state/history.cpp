@@ -1,6 +1,7 @@
 #include "lib/state/history.hpp"
 
 #include <fcntl.h>
+#include <pwd.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -16,14 +17,20 @@ namespace ssim::state {
 namespace fs = std::filesystem;
 
 namespace {
+// "" when there is no place of this user's own: then no history, never a shared folder
+// (with HOME unset it used to be /tmp/.local/..., which every user of /tmp shares).
 fs::path history_file() {
   if (const char* s = std::getenv("SSIM_STATE_HOME"); s && *s) return fs::path(s) / "history";
   if (const char* x = std::getenv("XDG_STATE_HOME"); x && *x) return fs::path(x) / "ssim/history";
   const char* home = std::getenv("HOME");
-  return fs::path(home && *home ? home : "/tmp") / ".local/state/ssim/history";
+  if (home && *home) return fs::path(home) / ".local/state/ssim/history";
+  if (const passwd* pw = ::getpwuid(::geteuid()); pw && pw->pw_dir && *pw->pw_dir && std::string(pw->pw_dir) != "/")
+    return fs::path(pw->pw_dir) / ".local/state/ssim/history";
+  return {};
 }
 
 std::optional<std::string> latest(const char* key, const std::string& value) {
+  if (history_file().empty()) return std::nullopt;
   const auto text = read_file(history_file().string());
   if (!text) return std::nullopt;
   std::optional<std::string> found;
@@ -39,6 +46,7 @@ std::optional<std::string> latest(const char* key, const std::string& value) {
 
 void record_run(const std::string& cwd, const std::string& file, const std::string& path) {
   const fs::path f = history_file();
+  if (f.empty()) return;
   std::error_code ec;
   fs::create_directories(f.parent_path(), ec);
   // One short O_APPEND write per line: concurrent runs cannot interleave within a line.
@@ -51,6 +59,7 @@ void record_run(const std::string& cwd, const std::string& file, const std::stri
 }
 
 std::vector<std::string> experiment_paths() {
+  if (history_file().empty()) return {};
   const auto text = read_file(history_file().string());
   std::vector<std::string> lines, out;
   if (!text) return out;

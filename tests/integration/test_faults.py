@@ -8,7 +8,7 @@ import subprocess
 import time
 import unittest
 
-from ssimtest import SsimTestCase, free_port, processes_with_env, wait_for
+from ssimtest import SSIM, SsimTestCase, free_port, processes_with_env, wait_for
 
 
 def read_json(path):
@@ -167,6 +167,17 @@ class NeverHang(SsimTestCase):
         self.assertNotIn("internal error", p.stderr)
         self.assertIn("the file system holding it is full", p.stderr)
         self.assertNotIn(".tmp.", p.stderr)  # the file the user knows, not ssim's temporary
+
+    def test_without_home_the_history_never_goes_to_a_shared_folder(self):
+        shared = "/tmp/.local/state/ssim/history"
+        before = os.stat(shared).st_mtime if os.path.exists(shared) else None
+        self.write("experiment.yaml", "experiment: {name: nohome}\nmodels:\n  - {name: a, exe: /bin/true}\n")
+        env = {k: v for k, v in self.env.items() if k not in ("HOME", "SSIM_STATE_HOME", "XDG_STATE_HOME")}
+        p = subprocess.run([SSIM, "run", "experiment.yaml"], cwd=self.dir, env=env, capture_output=True, text=True,
+                           timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        after = os.stat(shared).st_mtime if os.path.exists(shared) else None
+        self.assertEqual(before, after, "the history went to /tmp, which every user shares")
 
     def test_a_damaged_manifest_is_named_with_what_to_do(self):
         self.write("experiment.yaml", "experiment: {name: dmg}\nmodels:\n  - {name: a, exe: /bin/true}\n")
