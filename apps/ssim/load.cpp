@@ -1,5 +1,7 @@
 #include "apps/ssim/load.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -54,6 +56,14 @@ Loaded load(const std::string& file, const std::string& launcher_override) {
       std::cerr << "ssim: warning: " << file << ": batch: sections are ignored: launcher auto found no "
                 << "scheduler here (sbatch, qsub, bsub), so every entity runs on this machine\n";
     }
+  }
+  if (l.plan.database && !l.plan.database->password_file.empty()) {
+    // As ssh does with a private key: a password others can read is no secret.
+    struct stat st {};
+    const std::string& pf = l.plan.database->password_file;
+    if (::stat(pf.c_str(), &st) == 0 && (st.st_mode & 077))
+      std::cerr << "ssim: warning: " << pf << " (orchestrator.password_file) can be read by other users (mode "
+                << std::oct << (st.st_mode & 0777) << std::dec << "); chmod 600 " << pf << "\n";
   }
   if (l.plan.database && !l.plan.database->external() && l.spec.orchestrator && l.spec.orchestrator->port == 0) {
     // port: auto. Free here when ssim starts the database here; inside an allocation the

@@ -83,7 +83,11 @@ orchestrator: {{address: "127.0.0.1:{port}", password_file: secret}}
 models:
   - {{name: p, exe: /usr/bin/python3, args: [-c, "{PUT}"]}}
 """)
-        self.ssim("run", "experiment.yaml", check=0)
+        os.chmod(os.path.join(self.dir, "secret"), 0o644)
+        p = self.ssim("run", "experiment.yaml", check=0)
+        self.assertIn("secret (orchestrator.password_file) can be read by other users (mode 644); chmod 600", p.stderr)
+        os.chmod(os.path.join(self.dir, "secret"), 0o600)
+        self.assertNotIn("warning", self.ssim("validate", "experiment.yaml", check=0).stderr)
         self.assertIsNone(redis.poll(), "ssim stopped a database it did not start")
         env = self.ssim("env", "ext", check=0).stdout
         self.assertEqual(env, f"export SSDB=127.0.0.1:{port}\nexport SSDB_PASSWORD=s3cret-pw\n")
