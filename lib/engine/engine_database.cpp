@@ -63,6 +63,10 @@ void Engine::start_database() {
     for (auto* r : shards)
       if (state::is_terminal(r->status))
         throw EnvironmentError("database " + r->name + " " + describe(*r) +
+                               (r->status == Status::Completed
+                                    ? " at once: " + plan_.database->binary +
+                                          " (orchestrator.binary) is not a server that keeps running"
+                                    : "") +
                                orchestrator::last_log_lines(r->run_dir, r->name, 5));
     const std::string sig = wait_for_signal(0);
     if (!sig.empty()) throw Interrupted{sig};

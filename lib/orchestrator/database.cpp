@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -153,6 +154,8 @@ void form_cluster(const std::vector<Address>& nodes, const std::string& password
 
 }  // namespace
 
+constexpr std::chrono::seconds kNeverListens{5};
+
 std::vector<Address> wait_until_ready(const plan::Plan& plan, const std::string& password,
                                       std::chrono::milliseconds timeout, const std::function<void()>& check) {
   const auto deadline = Clock::now() + timeout;
@@ -161,11 +164,24 @@ std::vector<Address> wait_until_ready(const plan::Plan& plan, const std::string&
   std::string last_error;
   for (size_t i = 0; i < shards.size(); ++i) {
     auto wait = std::chrono::milliseconds(1);
+    std::optional<Clock::time_point> refused_since;
     while (true) {
       check();
       if (auto a = read_address(shards[i].run_dir)) {
         addresses[i] = *a;
         if (answers(*a, password, last_error)) break;
+        // A Redis-compatible server listens within milliseconds of starting (even while it
+        // loads a snapshot it answers LOADING): a port still refused after seconds means
+        // the program runs but is no such server.
+        const bool refused = last_error.find("refused") != std::string::npos;
+        if (!refused) refused_since.reset();
+        else if (!refused_since) refused_since = Clock::now();
+        else if (Clock::now() - *refused_since > kNeverListens)
+          throw EnvironmentError("database " + shards[i].name + ": " + plan.database->binary +
+                                 " (orchestrator.binary) runs but has not opened port " + std::to_string(a->port) +
+                                 " in " + std::to_string(kNeverListens.count()) +
+                                 " s: is it a Redis-compatible server?" +
+                                 last_log_lines(shards[i].run_dir, shards[i].name, 5));
       }
       if (Clock::now() > deadline) {
         std::string what = addresses[i].port ? "did not answer an authenticated PING (" + last_error + ")"

@@ -183,6 +183,20 @@ models:
         self.ssim("stop", "first", check=0)
         self.assertEqual(run.wait(timeout=30), 1)
 
+    def test_a_binary_that_is_no_server_is_named_quickly(self):
+        import time
+        script = self.write("not-a-server", "#!/bin/sh\nexec sleep 300\n")
+        os.chmod(script, 0o755)
+        t0 = time.monotonic()
+        err = self.run_failing(f"{{port: {free_port()}, binary: {script}}}")
+        self.assertLess(time.monotonic() - t0, 20)  # not the 30 s start-up timeout
+        self.assertIn(f"{script} (orchestrator.binary) runs but has not opened port", err)
+        self.assertIn("is it a Redis-compatible server?", err)
+
+    def test_a_binary_that_ends_at_once_is_named(self):
+        err = self.run_failing(f"{{port: {free_port()}, binary: /bin/true}}")
+        self.assertIn("/bin/true (orchestrator.binary) is not a server that keeps running", err)
+
     def test_missing_binary(self):
         # Known before anything starts: exit 3, one line naming it and where it was looked for.
         self.write("experiment.yaml", f"experiment: {{name: bad}}\norchestrator: {{port: {free_port()}, "
