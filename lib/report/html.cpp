@@ -1,5 +1,7 @@
 #include "lib/report/html.hpp"
 
+#include "lib/util/utf8.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -7,9 +9,12 @@
 namespace ssim::report {
 
 std::string escape(std::string_view text) {
+  // The page says UTF-8 and may be printed to a terminal (-o -): what a program printed
+  // arrives as valid UTF-8 with no control characters.
+  const std::string clean = sanitized_utf8(text, true);
   std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
+  out.reserve(clean.size());
+  for (char c : clean) {
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;

@@ -5,6 +5,7 @@
 
 #include "lib/util/file_tail.hpp"
 #include "lib/util/split.hpp"
+#include "lib/util/utf8.hpp"
 
 namespace ssim {
 
@@ -45,10 +46,7 @@ std::string program_lines(const std::string& text, int lines) {
     }
     if (inside || launcher_line(*it)) continue;
     if (kept.empty() && it->find_first_not_of(" \t\r") == std::string::npos) continue;  // trailing blanks
-    std::string line = *it;
-    for (char& c : line)
-      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';  // no terminal control from a program
-    kept.push_back(std::move(line));
+    kept.push_back(sanitized_utf8(*it, false));  // no terminal control, no invalid UTF-8
   }
   std::string out;
   for (auto it = kept.rbegin(); it != kept.rend(); ++it) out += (out.empty() ? "" : "\n") + *it;

@@ -9,7 +9,7 @@
 namespace ssim {
 
 // The last `lines` lines of `text` that are not launcher banners (joined with '\n'),
-// control characters made blanks.
+// control characters and invalid UTF-8 made U+FFFD.
 std::string program_lines(const std::string& text, int lines);
 
 // The same, from the end of a file (at most its last 64 KiB); "" when missing or empty.

@@ -90,6 +90,16 @@ class Report(SsimTestCase):
         self.assertIn('<section id="database">', html)
         self.assertIn("used memory: last ", html)
 
+    def test_a_program_printing_bytes_and_escapes_leaves_the_report_clean(self):
+        self.write("experiment.yaml", "experiment: {name: bytes}\nmodels:\n"
+                   "  - {name: noisy, exe: /bin/sh, args: [-c, 'printf \"\\033[31mred \\377\\376 caf\\303\\251\\n\" >&2; exit 2']}\n")
+        self.ssim("run", "experiment.yaml", check=1)
+        raw = subprocess.run([SSIM, "report", "bytes", "-o", "-"], cwd=self.dir,
+                             env=self.env, capture_output=True, timeout=60).stdout
+        self.assertNotIn(b"\x1b", raw)
+        text = raw.decode("utf-8")  # valid UTF-8 throughout
+        self.assertIn("\ufffd[31mred \ufffd\ufffd caf\u00e9", text)
+
     def test_output_paths_that_are_not_regular_files(self):
         self.write("experiment.yaml", SWEEP)
         self.ssim("run", "experiment.yaml", check=1)

@@ -118,3 +118,17 @@ TEST_CASE("database samples: INFO fields, and the report's charts") {
   CHECK(html.find("used memory: last 1 MiB, peak 1 MiB") != std::string::npos);
   CHECK(html.find("keys: last 20, peak 20") != std::string::npos);
 }
+
+TEST_CASE("escaped text is valid UTF-8 with no terminal control, whatever a program printed") {
+  using ssim::report::escape;
+  CHECK(escape("a<b & \"c\" 'd'") == "a&lt;b &amp; &quot;c&quot; &#39;d&#39;");
+  CHECK(escape("caf\xC3\xA9 \xE2\x9C\x93 \xF0\x9F\x99\x82") == "caf\xC3\xA9 \xE2\x9C\x93 \xF0\x9F\x99\x82");  // kept
+  CHECK(escape("\x1b[31mred\x1b[0m") == "\xEF\xBF\xBD[31mred\xEF\xBF\xBD[0m");  // ESC
+  CHECK(escape("bad \xFF\xFE byte") == "bad \xEF\xBF\xBD\xEF\xBF\xBD byte");
+  CHECK(escape("cut \xE2\x9C") == "cut \xEF\xBF\xBD\xEF\xBF\xBD");
+  CHECK(escape("overlong \xC0\xAF") == "overlong \xEF\xBF\xBD\xEF\xBF\xBD");
+  CHECK(escape("surrogate \xED\xA0\x80") == "surrogate \xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+  CHECK(escape("c1 \xC2\x9B") == "c1 \xEF\xBF\xBD");  // CSI as one code point
+  CHECK(escape("tab\tnew\nline") == "tab\tnew\nline");
+  CHECK(escape(std::string("nul\0x", 5)) == "nul\xEF\xBF\xBDx");
+}
