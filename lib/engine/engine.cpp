@@ -359,7 +359,7 @@ void Engine::report_counts() {
 }
 
 int Engine::exit_code() const {
-  if (environment_failed_) return 3;
+  if (environment_failed_ || external_lost_) return 3;
   // A job the scheduler can never run: the environment failed, not the workflow.
   for (const auto& e : m_.entities)
     if (e.status == Status::Failed && (e.reason.find(launchers::kNeverRuns) != std::string::npos ||

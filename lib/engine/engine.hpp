@@ -59,6 +59,7 @@ class Engine {
   // The database phase (engine_database.cpp).
   void start_database();
   void watch_database();
+  void watch_external_database();
   void stop_database();
   bool is_database(const state::EntityRecord& r) const { return r.type == "database"; }
   // The job of `ssim run --batch` this run is inside: tracked, never started here.
@@ -94,6 +95,7 @@ class Engine {
   bool database_silent_ = false;
   bool save_failed_ = false;
   bool environment_failed_ = false;  // an entity could not even be started (disk full, ...)
+  bool external_lost_ = false;       // the external database stopped answering during the run
   bool throttled_ = false;
   bool throttled_by_room_ = false;
   bool dirty_ = false;  // changes not saved yet (save_soon)

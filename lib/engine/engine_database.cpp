@@ -105,7 +105,33 @@ void Engine::sample_database() {
   next_sample_ = std::chrono::steady_clock::now() + std::chrono::seconds(5);
 }
 
+// An external database (orchestrator.address) is not ssim's to restart, but its loss
+// is said as a local one's is, once, and again when it answers; the run then ends with
+// exit code 3 (the environment failed).
+void Engine::watch_external_database() {
+  if (std::chrono::steady_clock::now() < next_ping_) return;
+  next_ping_ = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  std::string why;
+  try {
+    orchestrator::check_external(plan_.database->address, password_, std::chrono::milliseconds(1000));
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  if (!why.empty() && !database_silent_) {
+    external_lost_ = true;
+    log_->error("{}", why);
+    emit(text_event(EventKind::Error, "the external database at " + plan_.database->address +
+                                          " (orchestrator.address) does not answer any more; entities that use it "
+                                          "will fail or wait (" + why + ")"));
+  } else if (why.empty() && database_silent_) {
+    log_->info("the external database answers again");
+    emit(text_event(EventKind::Info, "the external database at " + plan_.database->address + " answers again"));
+  }
+  database_silent_ = !why.empty();
+}
+
 void Engine::watch_database() {
+  if (plan_.database->external()) return watch_external_database();
   if (std::chrono::steady_clock::now() >= next_sample_) sample_database();
   if (database_lost_reported_) return;
   // A shard that is alive but does not answer (SIGSTOP, swapped out, hung) is reported

@@ -96,6 +96,28 @@ models:
                              cwd=self.dir, env=self.env, capture_output=True, text=True)
         self.assertEqual(got.stdout, "[0.0, 1.0, 2.0, 3.0, 4.0]\n", got.stderr)
 
+    def test_an_external_database_lost_mid_run_is_reported(self):
+        port = free_port()
+        redis = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(redis.wait)
+        self.addCleanup(redis.kill)
+        wait_for(lambda: subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True,
+                                        text=True).stdout.strip() == "PONG", what="redis")
+        self.write("experiment.yaml", f"experiment: {{name: lost}}\norchestrator: {{address: '127.0.0.1:{port}'}}\n"
+                   "models:\n  - {name: w, exe: /bin/sh, args: [-c, 'until test -e ../go; do sleep 0.05; done']}\n")
+        run = self.ssim_background("run", "experiment.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "lost/.ssim/manifest.json")), what="manifest")
+        wait_for(lambda: self.status()[1]["w"]["status"] == "running", what="w running")
+        redis.kill()
+        redis.wait()
+        wait_for(lambda: "does not answer any more" in open(os.path.join(self.dir, "lost/.ssim/events.ndjson")).read(),
+                 timeout=15, what="the loss reported")
+        open(os.path.join(self.dir, "lost/go"), "w").close()
+        _, err = run.communicate(timeout=30)
+        self.assertEqual(run.returncode, 3, err)
+        self.assertIn(f"the external database at 127.0.0.1:{port} (orchestrator.address) does not answer any more", err)
+
     def test_an_external_database_that_does_not_answer_is_an_environment_error(self):
         self.write("experiment.yaml", f"experiment: {{name: ext}}\norchestrator: {{address: '127.0.0.1:{free_port()}'}}\n"
                    "models:\n  - {name: p, exe: /bin/true}\n")
