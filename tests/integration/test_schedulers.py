@@ -231,6 +231,13 @@ class Fake(Schedulers):
         self.addCleanup(self.kill_all_jobs)
 
     def kill_all_jobs(self):
+        # The runners first: one that outlived its job would record it after the state is gone.
+        for job in self.jobs():
+            if job.get("runner_pid"):
+                try:
+                    os.kill(job["runner_pid"], signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
         for job in self.jobs():
             if job.get("pgid"):
                 try:
