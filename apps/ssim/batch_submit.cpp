@@ -25,10 +25,10 @@ std::vector<std::string> in_batch_command(const std::string& file) {
 }
 
 Loaded load_for_batch(const std::string& file, const std::string& launcher_option) {
-  Loaded l = load(file, launcher_option);
+  Loaded l = load_to_run(file, launcher_option);
   if (l.plan.launcher == "local" && l.spec.launcher == "auto" && launcher_option.empty()) {
     const std::string scheduler = launchers::submit_launcher(launchers::program_on_path);
-    if (!scheduler.empty()) return load(file, scheduler);
+    if (!scheduler.empty()) return load_to_run(file, scheduler);
   }
   return l;
 }

@@ -54,8 +54,9 @@ Action add_run(CLI::App& app) {
       }
       return submit_experiment(b, RunRequest{false, false, o->overwrite, o->json, false, o->file});
     }
-    const Loaded l = load(o->file, o->launcher);
-    plan::check_programs(l.spec, l.plan);  // exit 2 before anything starts, once, not 127 per member
+    Loaded l = load_to_run(o->file, o->launcher);
+    plan::check_programs(l.spec, l.plan);
+    choose_auto_port(l);  // exit 2 before anything starts, once, not 127 per member
     // A PBS or LSF batch job ends when its script does, and its execution daemon then
     // ends everything the job started: a detached run would be killed with it.
     const char* pbs_env = std::getenv("PBS_ENVIRONMENT");

@@ -15,7 +15,7 @@ Action add_validate(CLI::App& app) {
   cmd->add_option("FILE", *file, "experiment YAML file")->required();
   add_max_members_option(*cmd);
   return [file] {
-    const Loaded l = load(*file);
+    const Loaded l = load_to_run(*file);
     plan::check_programs(l.spec, l.plan);
     launchers::check_device_variables();
     std::cerr << *file << ": ok (" << l.plan.steps.size() << " entities"

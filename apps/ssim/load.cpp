@@ -46,16 +46,17 @@ Loaded load(const std::string& file, const std::string& launcher_override) {
   const std::string requested = launcher_override.empty() ? l.spec.launcher : launcher_override;
   context.launcher = launchers::resolve_launcher(requested, [](const char* n) { return std::getenv(n); });
   l.plan = plan::build_plan(l.spec, context);
-  if (requested == "auto" && context.launcher == "local" && wants_submission(l.plan)) {
-    // batch: means "a job of its own": on a login node, auto is the scheduler installed here.
+  return l;
+}
+
+Loaded load_to_run(const std::string& file, const std::string& launcher_override) {
+  Loaded l = load(file, launcher_override);
+  const std::string requested = launcher_override.empty() ? l.spec.launcher : launcher_override;
+  if (requested == "auto" && l.plan.launcher == "local" && wants_submission(l.plan)) {
+    // batch: means "a job of its own": on a login node, auto is the scheduler installed
+    // here (none: the run says batch: is ignored).
     const std::string scheduler = launchers::submit_launcher(launchers::program_on_path);
-    if (!scheduler.empty()) {
-      context.launcher = scheduler;
-      l.plan = plan::build_plan(l.spec, context);
-    } else {
-      std::cerr << "ssim: warning: " << file << ": batch: sections are ignored: launcher auto found no "
-                << "scheduler here (sbatch, qsub, bsub), so every entity runs on this machine\n";
-    }
+    if (!scheduler.empty()) l = load(file, scheduler);
   }
   if (l.plan.database && !l.plan.database->password_file.empty()) {
     // As ssh does with a private key: a password others can read is no secret.
@@ -65,14 +66,17 @@ Loaded load(const std::string& file, const std::string& launcher_override) {
       std::cerr << "ssim: warning: " << pf << " (orchestrator.password_file) can be read by other users (mode "
                 << std::oct << (st.st_mode & 0777) << std::dec << "); chmod 600 " << pf << "\n";
   }
-  if (l.plan.database && !l.plan.database->external() && l.spec.orchestrator && l.spec.orchestrator->port == 0) {
-    // port: auto. Free here when ssim starts the database here; inside an allocation the
-    // shard's node decides, and a port taken there is reported by the shard.
-    const auto& db = *l.plan.database;
-    const std::string address = orchestrator::resolve_bind_address(db.interface, l.plan.launcher == "local");
-    l.plan.database->port = orchestrator::free_port_base(address, db.shards, db.shards > 1);
-  }
   return l;
+}
+
+void choose_auto_port(Loaded& l) {
+  if (!l.plan.database || l.plan.database->external() || !l.spec.orchestrator || l.spec.orchestrator->port != 0)
+    return;
+  // Free here when ssim starts the database here; inside an allocation the shard's node
+  // decides, and a port taken there is reported by the shard.
+  const auto& db = *l.plan.database;
+  const std::string address = orchestrator::resolve_bind_address(db.interface, l.plan.launcher == "local");
+  l.plan.database->port = orchestrator::free_port_base(address, db.shards, db.shards > 1);
 }
 
 void check_ports(const plan::Plan& plan) {

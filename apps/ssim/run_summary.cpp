@@ -2,23 +2,17 @@
 
 #include "apps/ssim/status_summary.hpp"
 #include "apps/ssim/status_table.hpp"
-#include "lib/spec/template.hpp"
 #include "lib/util/clock.hpp"
 
-#include <algorithm>
 #include "lib/util/program_errors.hpp"
 
 namespace ssim::app {
 
 namespace {
 
-std::string params_text(const state::EntityRecord& e) {
+std::string params_text(const state::EntityRecord& e) {  // its own parameters, as written
   std::string out;
-  const auto& builtins = spec::builtin_parameters();
-  for (const auto& [k, v] : e.params) {
-    if (std::find(builtins.begin(), builtins.end(), k) != builtins.end()) continue;
-    out += (out.empty() ? "" : ",") + k + "=" + v;
-  }
+  for (const auto& [k, v] : e.params) out += (out.empty() ? "" : ",") + k + "=" + v;
   return out;
 }
 

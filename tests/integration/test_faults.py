@@ -134,12 +134,17 @@ class NeverHang(SsimTestCase):
         self.assertEqual((e["ok"]["status"], e["ok"]["exit_code"]), ("completed", 0), err)
         self.assertEqual((e["four"]["status"], e["four"]["exit_code"]), ("failed", 4), err)
 
-    def test_a_full_disk_ends_the_run_with_a_reason(self):
+    def small_disk(self, size):
+        """A tmpfs of `size` at <dir>/disk, unmounted at the end (skips where mount is refused)."""
         disk = os.path.join(self.dir, "disk")
         os.makedirs(disk)
-        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", disk]).returncode != 0:
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", disk]).returncode != 0:
             self.skipTest("cannot mount a small tmpfs here")
         self.addCleanup(lambda: subprocess.run(["umount", "-l", disk]))
+        return disk
+
+    def test_a_full_disk_ends_the_run_with_a_reason(self):
+        self.small_disk("512k")
         self.write("experiment.yaml", "experiment:\n  name: full\n  path: disk/full\nmodels:\n"
                    "  - {name: filler, exe: /bin/sh, args: [-c, 'sleep 0.3; cat /dev/zero > fill 2>/dev/null; exit 0']}\n")
         p = self.ssim("run", "experiment.yaml", "--json", timeout=60)
@@ -149,11 +154,7 @@ class NeverHang(SsimTestCase):
         self.assertIn("disk", e["filler"]["reason"])
 
     def test_a_full_file_system_before_the_run_is_one_plain_line(self):
-        disk = os.path.join(self.dir, "disk")
-        os.makedirs(disk)
-        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", disk]).returncode != 0:
-            self.skipTest("cannot mount a small tmpfs here")
-        self.addCleanup(lambda: subprocess.run(["umount", "-l", disk]))
+        disk = self.small_disk("64k")
         os.makedirs(os.path.join(disk, "full"))
         with open(os.path.join(disk, "filler"), "wb") as f:  # fill it
             try:
