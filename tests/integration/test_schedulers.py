@@ -231,19 +231,22 @@ class Fake(Schedulers):
         self.addCleanup(self.kill_all_jobs)
 
     def kill_all_jobs(self):
-        # The runners first: one that outlived its job would record it after the state is gone.
-        for job in self.jobs():
-            if job.get("runner_pid"):
+        # Every process of this fake cluster carries its state folder in its environment
+        # (runners, virtual hosts, jobs): all of them go before the folder does, or a runner
+        # finishing a killed job would write it again.
+        def alive():
+            return processes_with_env("SSIM_FAKE_SCHED_DIR", self.state)
+        for _ in range(3):
+            for pid in alive():
                 try:
-                    os.kill(job["runner_pid"], signal.SIGKILL)
+                    os.kill(pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
                     pass
-        for job in self.jobs():
-            if job.get("pgid"):
-                try:
-                    os.killpg(job["pgid"], signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
+            try:
+                wait_for(lambda: not alive(), timeout=5, what="the fake cluster's processes to end")
+                break
+            except AssertionError:
+                continue  # one forked while we killed: again
         shutil.rmtree(self.state, ignore_errors=True)
 
     def jobs(self):
