@@ -1,12 +1,13 @@
 #include "launchers/mpi_command.hpp"
 
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 
 #include <unistd.h>
 
 #include <thread>
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 HostFacts current_host() {
   HostFacts h;

@@ -14,6 +14,7 @@
 #include "lib/util/errors.hpp"
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 namespace {
 template <typename S, typename... Args>

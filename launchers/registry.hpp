@@ -7,9 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 struct LauncherInfo {
   std::string name;

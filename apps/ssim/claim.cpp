@@ -1,6 +1,6 @@
 #include "apps/ssim/claim.hpp"
 
-#include "launchers/local/proc.hpp"
+#include "lib/util/processes.hpp"
 #include "lib/util/proc_stat.hpp"
 
 #include <sys/stat.h>
@@ -32,7 +32,7 @@ state::RunLock acquire_run_lock(const std::string& path, const std::string& role
     // The lock file names its holder a moment after the lock is taken: until then it
     // names the previous one, whose process is gone. That is a reader on its way in.
     const bool stale = holder && holder->host == host_name() && !holder->ticks.empty() &&
-                       !launchers::process_alive(holder->pid, holder->ticks);
+                       !process_alive(holder->pid, holder->ticks);
     const bool transient = holder && (holder->role == "status" || holder->role == "stop" || stale);
     if ((holder && !transient) || std::chrono::steady_clock::now() > deadline) state::refuse_if_running(path);
     if (std::chrono::steady_clock::now() > deadline) throw EnvironmentError("cannot lock " + path + "/.ssim/lock");

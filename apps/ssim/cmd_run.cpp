@@ -70,7 +70,7 @@ Action add_run(CLI::App& app) {
     if (o->dry_run) {
       const auto rl = prepare_launcher(l.plan, false);
       if (o->json)
-        std::cout << plan::plan_to_json(l.plan, [&](const plan::Step& s) { return launchers::step_argv(*rl.launcher, s); }).dump(2) << "\n";
+        std::cout << plan::plan_to_json(l.plan, [&](const plan::Step& s) { return launch::step_argv(*rl.launcher, s); }).dump(2) << "\n";
       else
         print_plan(std::cout, l.plan, *rl.launcher);
       return 0;

@@ -12,7 +12,7 @@
 #include "apps/ssim/experiment_ref.hpp"
 #include "apps/ssim/status_table.hpp"
 #include "apps/ssim/verbs.hpp"
-#include "launchers/local/proc.hpp"
+#include "lib/util/processes.hpp"
 #include "launchers/registry.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/state/stop_request.hpp"
@@ -39,7 +39,7 @@ bool signal_runner(const std::string& path, const state::LockHolder& runner) {
   // The lock is held, so its holder lives, but it may be on another host, or a process
   // that inherited the lock: signal only the recorded process, checked by start time.
   if (runner.host != host_name() ||
-      !launchers::process_alive(runner.pid, runner.ticks) || runner.ticks.empty())
+      !process_alive(runner.pid, runner.ticks) || runner.ticks.empty())
     return false;
   ::kill(runner.pid, SIGTERM);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);

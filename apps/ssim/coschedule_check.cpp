@@ -4,11 +4,11 @@
 #include <map>
 #include <set>
 
-#include "launchers/node_pool.hpp"
+#include "lib/launch/node_pool.hpp"
 
 namespace ssim::app {
 
-std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const launchers::Launcher& launcher) {
+std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const launch::Launcher& launcher) {
   int total = 0;
   for (const auto& n : launcher.pool(plan)) total += n.cpus;
   std::map<std::string, const plan::Step*> by_name;
@@ -36,7 +36,7 @@ std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const lau
     for (const auto& n : names) inputs += (inputs.empty() ? "" : ", ") + n;
     int need = 0;
     for (const auto* g : group)
-      if (launcher.packs(*g)) need += std::max(1, g->res.ntasks) * launchers::cpus_per_task(g->res);
+      if (launcher.packs(*g)) need += std::max(1, g->res.ntasks) * launch::cpus_per_task(g->res);
     std::string why;
     if (plan.max_running > 0 && static_cast<int>(group.size()) > plan.max_running)
       why = "experiment.max_running is " + std::to_string(plan.max_running) + " and they are " +

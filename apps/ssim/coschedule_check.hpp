@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 #include "lib/plan/plan.hpp"
 
 namespace ssim::app {
 
 // One warning per reading entity (or ensemble) that cannot run beside its inputs.
-std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const launchers::Launcher& launcher);
+std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const launch::Launcher& launcher);
 
 }  // namespace ssim::app

@@ -14,7 +14,7 @@ namespace ssim::app {
 RunLauncher prepare_launcher(const plan::Plan& plan, bool request, int placeholder_nodes) {
   RunLauncher out;
   out.launcher = launchers::make_launcher(plan.launcher);
-  out.launcher->prepare(plan, launchers::PrepareOptions{request, placeholder_nodes});
+  out.launcher->prepare(plan, launch::PrepareOptions{request, placeholder_nodes});
   out.allocation_job = out.launcher->allocation_id();
   out.owned = out.launcher->allocation_owned();
   return out;
@@ -24,7 +24,7 @@ void release(const RunLauncher& l) {
   if (l.owned && !l.allocation_job.empty()) l.launcher->release_allocation(l.allocation_job);
 }
 
-void check_batch_scripts(const plan::Plan& plan, const launchers::Launcher& launcher) {
+void check_batch_scripts(const plan::Plan& plan, const launch::Launcher& launcher) {
   if (!launcher.is_scheduler()) return;
   for (const auto& s : plan.steps)
     if (s.batch) (void)launcher.batch_script(s);
@@ -43,7 +43,7 @@ std::string submit_program(const std::string& launcher) {
 }
 }  // namespace
 
-void check_environment(const plan::Plan& plan, const launchers::Launcher& launcher, bool whole_batch) {
+void check_environment(const plan::Plan& plan, const launch::Launcher& launcher, bool whole_batch) {
   if (find_supervisor().empty()) {
     std::string looked;
     for (const auto& c : supervisor_candidates()) looked += (looked.empty() ? "" : ", ") + c;
@@ -75,7 +75,7 @@ void check_environment(const plan::Plan& plan, const launchers::Launcher& launch
   }
 }
 
-void check_gpus(const plan::Plan& plan, const launchers::Launcher& launcher) {
+void check_gpus(const plan::Plan& plan, const launch::Launcher& launcher) {
   if (launcher.name() != "local") return;  // schedulers get gpus_per_task as their own request
   std::optional<launchers::GpuList> pool;
   for (const auto& s : plan.steps) {

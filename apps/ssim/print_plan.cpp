@@ -4,7 +4,7 @@
 
 namespace ssim::app {
 
-void print_plan(std::ostream& out, const plan::Plan& plan, const launchers::Launcher& launcher) {
+void print_plan(std::ostream& out, const plan::Plan& plan, const launch::Launcher& launcher) {
   out << "experiment " << plan.name << "  (launcher: " << plan.launcher << ")\n"
       << "  path: " << plan.path << "\n";
   if (plan.database) {
@@ -18,7 +18,7 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launchers::Laun
         << "  run_dir: " << s.run_dir << "\n";
     const bool own_job = s.batch && launcher.is_scheduler();
     if (s.setup.empty() || own_job) {
-      out << "  command: " << shell_join(launchers::step_argv(launcher, s)) << "\n";
+      out << "  command: " << shell_join(launch::step_argv(launcher, s)) << "\n";
     } else {
       // What /bin/sh runs: the setup lines, then the command with its arguments as
       // given ("$@"), never re-split.

@@ -1,12 +1,12 @@
 #pragma once
 #include <ostream>
 
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 #include "lib/plan/plan.hpp"
 
 namespace ssim::app {
 
 // Human-readable plan for `ssim run --dry-run`.
-void print_plan(std::ostream& out, const plan::Plan& plan, const launchers::Launcher& launcher);
+void print_plan(std::ostream& out, const plan::Plan& plan, const launch::Launcher& launcher);
 
 }  // namespace ssim::app

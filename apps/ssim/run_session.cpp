@@ -4,7 +4,7 @@
 #include "apps/ssim/run_summary.hpp"
 
 #include "launchers/local/local_devices.hpp"
-#include "launchers/local/proc.hpp"
+#include "lib/util/processes.hpp"
 #include "lib/util/proc_stat.hpp"
 
 #include <fcntl.h>
@@ -24,7 +24,7 @@
 #include "apps/ssim/launcher_setup.hpp"
 #include "apps/ssim/progress_display.hpp"
 #include "apps/ssim/status_table.hpp"
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 #include "lib/engine/engine.hpp"
 #include "lib/engine/event_log.hpp"
 #include "lib/generate/generate.hpp"
@@ -77,7 +77,7 @@ void wait_for_submitter(const std::string& path) {
   while (std::chrono::steady_clock::now() < deadline) {
     const auto holder = state::RunLock::holder(path);
     if (!holder || holder->role != "submit") return;
-    if (holder->host == host_name() && !holder->ticks.empty() && !launchers::process_alive(holder->pid, holder->ticks))
+    if (holder->host == host_name() && !holder->ticks.empty() && !process_alive(holder->pid, holder->ticks))
       return;  // the file still names the submitter, which is gone: a reader holds it a moment
     std::this_thread::sleep_for(std::chrono::milliseconds(50));  // waiting for the lock to drop
   }

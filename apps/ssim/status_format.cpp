@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "launchers/local/proc.hpp"
+#include "lib/util/processes.hpp"
 #include "lib/util/errors.hpp"
 #include "lib/util/split.hpp"
 
@@ -96,7 +96,7 @@ std::string status_field(const state::EntityRecord& e, const std::string& field,
   if (field == "ensemble") return or_dash(e.ensemble);
   if (field == "job") return !e.native_id.empty() ? e.native_id : e.pid ? std::to_string(e.pid) : or_dash(e.job_id);
   if (field == "status") return to_string(e.status);
-  if (field == "exit") return e.signal ? launchers::signal_name(*e.signal) : e.exit_code ? std::to_string(*e.exit_code) : "-";
+  if (field == "exit") return e.signal ? signal_name(*e.signal) : e.exit_code ? std::to_string(*e.exit_code) : "-";
   if (field == "elapsed") return clock_text(state::seconds_run(e, now));
   if (field == "seconds") {
     const double s = state::seconds_run(e, now);

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "apps/ssim/status_format.hpp"
-#include "launchers/local/proc.hpp"
+#include "lib/util/processes.hpp"
 #include "lib/util/clock.hpp"
 
 namespace ssim::app {
@@ -41,7 +41,7 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
     j["native_id"] = e.native_id;
     j["status"] = to_string(e.status);
     j["exit_code"] = e.exit_code ? nlohmann::json(*e.exit_code) : nlohmann::json();
-    j["signal"] = e.signal ? nlohmann::json(launchers::signal_name(*e.signal)) : nlohmann::json();
+    j["signal"] = e.signal ? nlohmann::json(signal_name(*e.signal)) : nlohmann::json();
     j["reason"] = e.reason;
     j["submitted"] = e.submitted;
     j["start"] = e.start;

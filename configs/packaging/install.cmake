@@ -27,11 +27,14 @@ install(FILES ${CMAKE_BINARY_DIR}/packaging/ssimConfig.cmake ${CMAKE_BINARY_DIR}
 # The C API and the Fortran module: shared libraries (C and Fortran programs need no C++
 # flags), ssim_client.h and ssim_client.mod, with CMake targets ssim::c and ssim::fortran.
 set_target_properties(ssim_c PROPERTIES EXPORT_NAME c)
-set_target_properties(ssim_fortran PROPERTIES EXPORT_NAME fortran)
-install(TARGETS ssim_c ssim_fortran EXPORT ssimTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS ssim_c EXPORT ssimTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/lib/client/c/ssim_client.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ssim)
-install(FILES ${CMAKE_BINARY_DIR}/lib/client/fortran/mod/ssim_client.mod
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ssim/fortran)
+if(SSIM_FORTRAN)
+  set_target_properties(ssim_fortran PROPERTIES EXPORT_NAME fortran)
+  install(TARGETS ssim_fortran EXPORT ssimTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES ${CMAKE_BINARY_DIR}/lib/client/fortran/mod/ssim_client.mod
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ssim/fortran)
+endif()
 
 # pkg-config files: ssim-client (C++), ssim-client-c, ssim-client-fortran.
 # The prefix is read at install time, so `--prefix P` gives .pc files that point at P.
@@ -52,10 +55,12 @@ endforeach()
 # reads /usr/lib/python3.X/dist-packages and /usr/local/lib/python3.X/dist-packages.
 # (Under another prefix, ssim still gives it to every entity; other programs add it to
 # PYTHONPATH.)
-set(SSIM_PY_INSTALL_DIR lib/python${SSIM_PY_VERSION}/dist-packages)
-install(TARGETS _ssim LIBRARY DESTINATION ${SSIM_PY_INSTALL_DIR}/ssim)
-file(GLOB SSIM_PY_FILES ${CMAKE_SOURCE_DIR}/python/ssim/*.py)
-install(FILES ${SSIM_PY_FILES} DESTINATION ${SSIM_PY_INSTALL_DIR}/ssim)
+if(SSIM_PYTHON)
+  set(SSIM_PY_INSTALL_DIR lib/python${SSIM_PY_VERSION}/dist-packages)
+  install(TARGETS _ssim LIBRARY DESTINATION ${SSIM_PY_INSTALL_DIR}/ssim)
+  file(GLOB SSIM_PY_FILES ${CMAKE_SOURCE_DIR}/python/ssim/*.py)
+  install(FILES ${SSIM_PY_FILES} DESTINATION ${SSIM_PY_INSTALL_DIR}/ssim)
+endif()
 
 # Configuration template, documentation, man pages, shell completion.
 install(FILES ${CMAKE_SOURCE_DIR}/configs/redis.conf DESTINATION ${CMAKE_INSTALL_DATADIR}/ssim)

@@ -12,6 +12,7 @@
 #include "lib/util/errors.hpp"
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 using namespace std::chrono_literals;
 using state::Status;

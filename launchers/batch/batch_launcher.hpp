@@ -14,10 +14,11 @@
 #include "launchers/batch/placement.hpp"
 #include "launchers/batch/scheduler.hpp"
 #include "launchers/command_runner.hpp"
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 #include "launchers/local/local_launcher.hpp"
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 class BatchLauncher : public Launcher {
  public:

@@ -1,6 +1,7 @@
 #include "launchers/batch/merge_status.hpp"
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 using state::Status;
 

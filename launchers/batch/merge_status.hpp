@@ -3,9 +3,10 @@
 // what the supervisor beside the program wrote to the run directory. Pure.
 #include <optional>
 
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 // A step inside the allocation: its launch command runs under a local supervisor
 // (`local`); `scheduler` is the scheduler's word on the step's own id, when it has one.

@@ -4,6 +4,7 @@
 #include <set>
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 namespace {
 int nodes_of(const plan::Resources& r) {

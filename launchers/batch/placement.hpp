@@ -11,10 +11,11 @@
 #include <vector>
 
 #include "launchers/batch/allocation.hpp"
-#include "launchers/node_pool.hpp"
+#include "lib/launch/node_pool.hpp"
 #include "lib/plan/plan.hpp"
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 struct Placement {
   std::vector<std::string> nodes;

@@ -15,10 +15,11 @@
 #include "launchers/batch/allocation.hpp"
 #include "launchers/batch/batch_job.hpp"
 #include "launchers/command_runner.hpp"
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 #include "launchers/ranks/rank_command.hpp"
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 using Getenv = std::function<const char*(const char*)>;
 using ReadText = std::function<std::optional<std::string>(const std::string&)>;

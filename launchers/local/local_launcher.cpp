@@ -23,7 +23,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "launchers/local/proc.hpp"
+#include "lib/util/processes.hpp"
 #include "launchers/local/signals.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/clock.hpp"
@@ -31,6 +31,7 @@
 #include "lib/util/layout.hpp"
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 namespace bp = boost::process;
 namespace fs = std::filesystem;

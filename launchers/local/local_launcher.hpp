@@ -4,10 +4,11 @@
 #include <optional>
 #include <set>
 
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 #include "launchers/mpi_command.hpp"
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 // Runs jobs on this machine under ssim-supervise (apps/ssim-supervise): the program
 // leads its own session and process group, and the supervisor writes

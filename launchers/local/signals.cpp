@@ -8,7 +8,7 @@
 #include <sstream>
 #include <thread>
 
-#include "launchers/local/proc.hpp"
+#include "lib/util/processes.hpp"
 #include "lib/util/atomic_file.hpp"
 
 namespace ssim::launchers {

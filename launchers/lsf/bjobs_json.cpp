@@ -6,6 +6,7 @@
 #include <sstream>
 
 namespace ssim::launchers::lsf {
+using namespace ssim::launch;
 
 using state::Status;
 

@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 
 namespace ssim::launchers::lsf {
+using namespace ssim::launch;
 
 // PEND/PSUSP/WAIT/PROV pending; RUN/USUSP/SSUSP running (UNKWN too: mbatchd lost the
 // host, the job may still run); DONE and POST_DONE completed; EXIT failed with

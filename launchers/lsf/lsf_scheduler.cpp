@@ -5,6 +5,7 @@
 #include "launchers/lsf/lsf_script.hpp"
 
 namespace ssim::launchers::lsf {
+using namespace ssim::launch;
 
 std::optional<Allocation> LsfScheduler::current_allocation(const Getenv& getenv, const ReadText& read) const {
   const char* id = getenv("LSB_JOBID");

@@ -6,6 +6,7 @@
 #include "launchers/batch/scheduler.hpp"
 
 namespace ssim::launchers::lsf {
+using namespace ssim::launch;
 
 class LsfScheduler : public Scheduler {
  public:

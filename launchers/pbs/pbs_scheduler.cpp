@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 namespace ssim::launchers::pbs {
+using namespace ssim::launch;
 
 std::optional<Allocation> PbsScheduler::current_allocation(const Getenv& getenv, const ReadText& read) const {
   const char* id = getenv("PBS_JOBID");

@@ -6,6 +6,7 @@
 #include "launchers/batch/scheduler.hpp"
 
 namespace ssim::launchers::pbs {
+using namespace ssim::launch;
 
 class PbsScheduler : public Scheduler {
  public:

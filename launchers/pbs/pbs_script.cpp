@@ -11,6 +11,7 @@
 #include "launchers/ranks/rank_command.hpp"
 
 namespace ssim::launchers::pbs {
+using namespace ssim::launch;
 
 namespace {
 std::string directive(const std::string& option, const std::string& value) {

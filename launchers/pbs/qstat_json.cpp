@@ -8,6 +8,7 @@
 #include "lib/util/split.hpp"
 
 namespace ssim::launchers::pbs {
+using namespace ssim::launch;
 
 using state::Status;
 

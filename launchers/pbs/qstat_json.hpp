@@ -5,9 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 
 namespace ssim::launchers::pbs {
+using namespace ssim::launch;
 
 // One job from its qstat attributes: job_state, Exit_status (a JSON number), comment.
 // F/X with Exit_status 0 is completed; 1..128 failed with that code; 129..255 and

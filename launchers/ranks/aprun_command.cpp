@@ -3,6 +3,7 @@
 #include "launchers/ranks/rank_command.hpp"
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 std::vector<std::string> aprun_command(const plan::Resources& res, const Placement& placement) {
   std::vector<std::string> argv = {"aprun", "-n", std::to_string(res.ntasks)};

@@ -4,6 +4,7 @@
 #include "launchers/ranks/rank_command.hpp"
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 std::vector<std::string> jsrun_command(const plan::Resources& res, const Placement& placement) {
   const int nodes = placement.nodes.empty() ? std::max(1, res.nodes) : static_cast<int>(placement.nodes.size());

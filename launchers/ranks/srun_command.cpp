@@ -3,6 +3,7 @@
 #include "launchers/batch/allocation.hpp"
 
 namespace ssim::launchers {
+using namespace ssim::launch;
 
 std::vector<std::string> srun_command(const std::string& job_id, const std::string& name, const plan::Resources& res,
                                       const Placement& placement, const std::vector<std::string>& program) {

@@ -7,6 +7,7 @@
 #include "lib/util/split.hpp"
 
 namespace ssim::launchers::slurm {
+using namespace ssim::launch;
 
 using state::Status;
 

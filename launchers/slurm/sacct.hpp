@@ -3,9 +3,10 @@
 #include <map>
 #include <string>
 
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 
 namespace ssim::launchers::slurm {
+using namespace ssim::launch;
 
 // The state of one job or step from Slurm's words: "COMPLETED" + "0:0", "FAILED" +
 // "3:0", "CANCELLED by 0", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", ...

@@ -11,6 +11,7 @@
 #include "lib/util/errors.hpp"
 
 namespace ssim::launchers::slurm {
+using namespace ssim::launch;
 
 namespace {
 // A node list Slurm gave that cannot be read is the environment failing (exit 3).

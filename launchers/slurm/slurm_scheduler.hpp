@@ -4,6 +4,7 @@
 #include "launchers/batch/scheduler.hpp"
 
 namespace ssim::launchers::slurm {
+using namespace ssim::launch;
 
 class SlurmScheduler : public Scheduler {
  public:

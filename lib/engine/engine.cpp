@@ -31,14 +31,14 @@ namespace ssim::engine {
 
 using state::Status;
 
-Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launchers::Launcher& launcher,
+Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launcher& launcher,
                Progress& progress, std::shared_ptr<spdlog::logger> log, int signal_fd)
     : plan_(plan), m_(manifest), launcher_(launcher), progress_(&progress), log_(std::move(log)),
       signal_fd_(signal_fd) {
   for (const auto& s : plan_.steps) steps_[s.name] = &s;
   bool packs = false;
   for (const auto& s : plan_.steps) packs = packs || launcher_.packs(s);
-  if (packs) pool_ = launchers::NodePool(launcher_.pool(plan_));
+  if (packs) pool_ = launch::NodePool(launcher_.pool(plan_));
   for (const auto& s : plan_.steps) {
     if (pool_.empty() || !launcher_.packs(s)) continue;
     plan::Resources ask = s.res;
@@ -159,20 +159,20 @@ std::string Engine::where_it_runs(const state::EntityRecord& r) const {
   static const std::string host = host_name();  // once, not per start
   if (plan_.launcher == "local") return host;
   std::string nodes;
-  if (const launchers::Grant* g = pool_.held_by(r.name))
+  if (const launch::Grant* g = pool_.held_by(r.name))
     for (const auto& n : g->nodes) nodes += (nodes.empty() ? "" : ",") + n;
   return nodes.empty() ? launcher_.placed_nodes(r.name) : nodes;
 }
 
 void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
-  std::vector<launchers::LaunchRequest> requests;
+  std::vector<launch::LaunchRequest> requests;
   for (auto* r : records) {
-    launchers::LaunchRequest req{r->name, r->run_dir, {}, {}, std::nullopt};
+    launch::LaunchRequest req{r->name, r->run_dir, {}, {}, std::nullopt};
     if (is_database(*r)) {
       int index = 0;
       for (const auto& shard : orchestrator::shards_of(*plan_.database)) {
         if (shard.name == r->name)
-          req.argv = launchers::with_setup(
+          req.argv = launch::with_setup(
               plan_.setup, launcher_.database_command(index, shard.run_dir,
                                                       orchestrator::shard_command(self_exe(), plan_, shard)));
         ++index;
@@ -181,8 +181,8 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
       req.batch = plan_.database->batch;
     } else {
       const plan::Step& step = *steps_.at(r->name);
-      const launchers::Grant* grant = pool_.held_by(r->name);
-      req.argv = launchers::step_argv(launcher_, step, grant);
+      const launch::Grant* grant = pool_.held_by(r->name);
+      req.argv = launch::step_argv(launcher_, step, grant);
       req.env = step.env;
       req.batch = step.batch;
       req.time_limit = plan::time_seconds(step.res.time);
@@ -362,8 +362,8 @@ int Engine::exit_code() const {
   if (environment_failed_ || external_lost_) return 3;
   // A job the scheduler can never run: the environment failed, not the workflow.
   for (const auto& e : m_.entities)
-    if (e.status == Status::Failed && (e.reason.find(launchers::kNeverRuns) != std::string::npos ||
-                                       e.reason.find(launchers::kSubmitRefused) != std::string::npos))
+    if (e.status == Status::Failed && (e.reason.find(launch::kNeverRuns) != std::string::npos ||
+                                       e.reason.find(launch::kSubmitRefused) != std::string::npos))
       return 3;
   for (const auto& e : m_.entities) {
     // A persistent database is still running, and that is what was asked.
@@ -380,7 +380,7 @@ std::string Engine::wait_for_signal(int timeout_ms) {
   // Also woken when a supervisor says a job ended, so its CPUs go to the next at once.
   pollfd p[2] = {{signal_fd_, POLLIN, 0}, {launcher_.wake_fd(), POLLIN, 0}};
   if (::poll(p, 2, timeout_ms) <= 0) return "";
-  if (p[1].revents) launchers::drain_wake_fd(p[1].fd);
+  if (p[1].revents) launch::drain_wake_fd(p[1].fd);
   if (!(p[0].revents & POLLIN)) return "";
   signalfd_siginfo info{};
   if (::read(signal_fd_, &info, sizeof info) != sizeof info) return "";

@@ -8,8 +8,8 @@
 
 #include <spdlog/logger.h>
 
-#include "launchers/launcher.hpp"
-#include "launchers/node_pool.hpp"
+#include "lib/launch/launcher.hpp"
+#include "lib/launch/node_pool.hpp"
 #include "lib/engine/progress.hpp"
 #include "lib/plan/plan.hpp"
 #include "lib/state/manifest.hpp"
@@ -42,7 +42,7 @@ struct Interrupted {
 class Engine {
  public:
   // `signal_fd`: a signalfd for SIGINT/SIGTERM/SIGHUP, or -1.
-  Engine(const plan::Plan& plan, state::Manifest& manifest, launchers::Launcher& launcher,
+  Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launcher& launcher,
          Progress& progress, std::shared_ptr<spdlog::logger> log, int signal_fd);
 
   // Returns the exit code of SPEC.md: 0 all completed, 1 something failed or was cancelled.
@@ -84,7 +84,7 @@ class Engine {
 
   const plan::Plan& plan_;
   state::Manifest& m_;
-  launchers::Launcher& launcher_;
+  launch::Launcher& launcher_;
   Progress* progress_;
   std::shared_ptr<spdlog::logger> log_;
   int signal_fd_;
@@ -100,7 +100,7 @@ class Engine {
   bool throttled_by_room_ = false;
   bool dirty_ = false;  // changes not saved yet (save_soon)
   std::chrono::steady_clock::time_point last_save_{};  // an entity waits for CPUs or GPUs
-  launchers::NodePool pool_;        // where packed steps take their CPUs and GPUs
+  launch::NodePool pool_;        // where packed steps take their CPUs and GPUs
   std::map<std::string, plan::Resources> asks_;  // what each packed step takes from pool_
   std::chrono::steady_clock::time_point next_ping_{};
   std::chrono::steady_clock::time_point next_sample_{};  // shard samples (shard_samples.hpp)

@@ -17,9 +17,9 @@ bool names_one_of(const std::string& host, const std::string& hosts) {
 
 using state::Status;
 
-bool refresh(state::Manifest& m, launchers::Launcher& launcher,
+bool refresh(state::Manifest& m, launch::Launcher& launcher,
              const std::function<void(const state::EntityRecord&, Status)>& on_change) {
-  std::vector<launchers::JobRef> refs;
+  std::vector<launch::JobRef> refs;
   std::vector<state::EntityRecord*> records;
   for (auto& e : m.entities) {
     if (e.job_id.empty() || state::is_terminal(e.status)) continue;

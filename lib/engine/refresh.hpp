@@ -2,7 +2,7 @@
 #include <functional>
 #include <string>
 
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 #include "lib/state/manifest.hpp"
 
 namespace ssim::engine {
@@ -10,7 +10,7 @@ namespace ssim::engine {
 // Asks the launcher, in one poll, about every entity that has a job and has not ended,
 // and updates the records. Calls on_change(record, before) for each status change.
 // Returns whether anything changed.
-bool refresh(state::Manifest& m, launchers::Launcher& launcher,
+bool refresh(state::Manifest& m, launch::Launcher& launcher,
              const std::function<void(const state::EntityRecord&, state::Status)>& on_change = {});
 
 // A one-line description of how an entity ended, e.g. "failed: exit code 3".

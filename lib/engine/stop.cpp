@@ -1,10 +1,7 @@
 #include "lib/engine/stop.hpp"
 
-#include <signal.h>
-
 #include <thread>
 
-#include "launchers/local/proc.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/util/clock.hpp"
@@ -21,36 +18,21 @@ bool selected(const std::vector<std::string>& names, const state::EntityRecord& 
   return false;
 }
 
-std::vector<launchers::JobRef> live_jobs(const state::Manifest& m, const std::vector<std::string>& names) {
-  std::vector<launchers::JobRef> refs;
+std::vector<launch::JobRef> live_jobs(const state::Manifest& m, const std::vector<std::string>& names) {
+  std::vector<launch::JobRef> refs;
   for (const auto& e : m.entities)
     if (selected(names, e) && !e.job_id.empty() && !state::is_terminal(e.status))
       refs.push_back({e.job_id, e.name, e.run_dir});
   return refs;
 }
-}  // namespace
-
-int kill_experiment_processes(const std::string& id) {
-  if (id.empty()) return 0;
-  int killed = 0;
-  // Two rounds: a dying parent may have forked a moment ago.
-  for (int round = 0; round < 2; ++round) {
-    for (int pid : launchers::processes_with_env("SSIM_EXPERIMENT_ID", id)) {
-      if (::kill(pid, SIGKILL) == 0) ++killed;
-    }
-  }
-  return killed;
-}
-
-namespace {
 
 bool is_database_record(const state::EntityRecord& e) { return e.type == "database"; }
 
 // SIGTERM to the jobs, up to `deadline` for them to end, then SIGKILL.
-void end_jobs(state::Manifest& m, launchers::Launcher& launcher, const std::vector<std::string>& names,
+void end_jobs(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
               bool databases, std::chrono::steady_clock::time_point deadline) {
   auto live = [&] {
-    std::vector<launchers::JobRef> refs;
+    std::vector<launch::JobRef> refs;
     for (const auto& r : live_jobs(m, names))
       if (is_database_record(*m.find(r.name)) == databases) refs.push_back(r);
     return refs;
@@ -74,7 +56,7 @@ void end_jobs(state::Manifest& m, launchers::Launcher& launcher, const std::vect
 
 }  // namespace
 
-void stop_entities(state::Manifest& m, launchers::Launcher& launcher,
+void stop_entities(state::Manifest& m, launch::Launcher& launcher,
                    const std::vector<std::string>& names, const std::string& reason,
                    std::chrono::milliseconds grace) {
   // SPEC.md's order: the entities first (they may still write to the database), the
@@ -82,7 +64,7 @@ void stop_entities(state::Manifest& m, launchers::Launcher& launcher,
   end_jobs(m, launcher, names, false, std::chrono::steady_clock::now() + grace);
   if (names.empty()) end_detached(m, launcher);
   stop_databases(m, launcher, names, grace);
-  if (names.empty()) kill_experiment_processes(m.id);
+  if (names.empty()) launcher.sweep(m.id);
   const double now = now_seconds();
   for (auto& e : m.entities) {
     if (!selected(names, e) || state::is_terminal(e.status)) continue;
@@ -92,14 +74,14 @@ void stop_entities(state::Manifest& m, launchers::Launcher& launcher,
   }
 }
 
-void end_detached(const state::Manifest& m, launchers::Launcher& launcher) {
-  std::vector<launchers::JobRef> jobs;
+void end_detached(const state::Manifest& m, launch::Launcher& launcher) {
+  std::vector<launch::JobRef> jobs;
   for (const auto& e : m.entities)
     if (!e.job_id.empty() && !is_database_record(e) && e.type != "batch") jobs.push_back({e.job_id, e.name, e.run_dir});
   launcher.end_detached(jobs);
 }
 
-void stop_databases(state::Manifest& m, launchers::Launcher& launcher, const std::vector<std::string>& names,
+void stop_databases(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
                     std::chrono::milliseconds grace) {
   // A clean SHUTDOWN NOSAVE over the authenticated connection first (bounded: a stopped
   // server does not answer); a shard that shut down ends on its own, and so does

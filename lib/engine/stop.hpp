@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 #include "lib/state/manifest.hpp"
 
 namespace ssim::engine {
@@ -11,21 +11,17 @@ namespace ssim::engine {
 // Stops the named entities (all when `names` is empty), the database last: asks their
 // jobs to end, waits up to `grace` for them to do so, kills what is left, and records
 // them cancelled with `reason` (those that had already ended keep their outcome). Entities not started yet are cancelled too. When stopping everything, also
-// kills any process still carrying the experiment's SSIM_EXPERIMENT_ID (programs that
-// left their process group), so nothing of the experiment survives.
-void stop_entities(state::Manifest& m, launchers::Launcher& launcher,
+// sweeps what the experiment left (Launcher::sweep), so nothing of it survives.
+void stop_entities(state::Manifest& m, launch::Launcher& launcher,
                    const std::vector<std::string>& names, const std::string& reason,
                    std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
 
 // Ends what the (non-database) entities detached from themselves (Launcher::end_detached).
-void end_detached(const state::Manifest& m, launchers::Launcher& launcher);
+void end_detached(const state::Manifest& m, launch::Launcher& launcher);
 
 // Ends database shards: SHUTDOWN NOSAVE, up to `grace` for them to end, then (or at
 // once when none answered) SIGTERM and SIGKILL after a short grace.
-void stop_databases(state::Manifest& m, launchers::Launcher& launcher, const std::vector<std::string>& names,
+void stop_databases(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
                     std::chrono::milliseconds grace);
-
-// Kills every process whose environment holds SSIM_EXPERIMENT_ID=id; returns how many.
-int kill_experiment_processes(const std::string& id);
 
 }  // namespace ssim::engine

@@ -15,6 +15,7 @@
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
+using namespace ssim::launch;
 using namespace ssim::launchers;
 using state::Status;
 

@@ -7,6 +7,7 @@
 #include "tests/unit/fixture_file.hpp"
 
 using namespace ssim;
+using namespace ssim::launch;
 using namespace ssim::launchers;
 using namespace ssim::launchers::lsf;
 using state::Status;

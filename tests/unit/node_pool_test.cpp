@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
-#include "launchers/node_pool.hpp"
+#include "lib/launch/node_pool.hpp"
 
 using namespace ssim;
-using namespace ssim::launchers;
+using namespace ssim::launch;
 
 namespace {
 plan::Resources ask(int ntasks, int cpus = 1, int gpus = 0, int per_node = 0) {

@@ -12,6 +12,7 @@
 #include "tests/unit/fixture_file.hpp"
 
 using namespace ssim;
+using namespace ssim::launch;
 using namespace ssim::launchers;
 using namespace ssim::launchers::pbs;
 using state::Status;

@@ -4,6 +4,7 @@
 #include "launchers/ranks/rank_command.hpp"
 
 using namespace ssim;
+using namespace ssim::launch;
 using namespace ssim::launchers;
 using V = std::vector<std::string>;
 

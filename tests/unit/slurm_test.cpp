@@ -11,6 +11,7 @@
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
+using namespace ssim::launch;
 using namespace ssim::launchers;
 using namespace ssim::launchers::slurm;
 using state::Status;

@@ -1,10 +1,10 @@
-#include "launchers/node_pool.hpp"
+#include "lib/launch/node_pool.hpp"
 
 #include <algorithm>
 #include <climits>
 #include <numeric>
 
-namespace ssim::launchers {
+namespace ssim::launch {
 
 int Grant::tasks_per_node() const { return tasks.empty() ? 0 : *std::max_element(tasks.begin(), tasks.end()); }
 
@@ -139,4 +139,4 @@ std::string NodePool::never_fits(const plan::Resources& res) const {
   return why;
 }
 
-}  // namespace ssim::launchers
+}  // namespace ssim::launch

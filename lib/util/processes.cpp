@@ -1,4 +1,4 @@
-#include "launchers/local/proc.hpp"
+#include "lib/util/processes.hpp"
 
 #include <dirent.h>
 #include <signal.h>
@@ -11,7 +11,7 @@
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/proc_stat.hpp"
 
-namespace ssim::launchers {
+namespace ssim {
 
 bool process_alive(int pid, const std::string& start_ticks) {
   if (pid <= 0) return false;
@@ -81,4 +81,4 @@ std::string signal_name(int sig) {
   return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
 }
 
-}  // namespace ssim::launchers
+}  // namespace ssim

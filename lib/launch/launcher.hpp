@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "launchers/node_pool.hpp"
+#include "lib/launch/node_pool.hpp"
 #include "lib/plan/plan.hpp"
 #include "lib/state/status.hpp"
 
-namespace ssim::launchers {
+namespace ssim::launch {
 
 struct LaunchRequest {
   std::string name;
@@ -143,6 +143,11 @@ class Launcher {
   // At the end of a run (and on a full stop): ends what the jobs detached from
   // themselves (double fork + setsid), which outlives their own process groups.
   virtual void end_detached(std::span<const JobRef> jobs) { (void)jobs; }
+  // On a full stop, after the jobs: kills whatever of experiment `experiment_id` is still
+  // running where this launcher can see (programs that left their process group carry
+  // SSIM_EXPERIMENT_ID in their environment); returns how many. The default sweeps this
+  // machine's processes.
+  virtual int sweep(const std::string& experiment_id);
 };
 
 // Empties a wake descriptor (Launcher::wake_fd, non-blocking).
@@ -162,4 +167,4 @@ std::vector<std::string> with_setup(const std::vector<std::string>& setup, std::
 // them).
 std::vector<std::string> step_argv(const Launcher& launcher, const plan::Step& step, const Grant* grant = nullptr);
 
-}  // namespace ssim::launchers
+}  // namespace ssim::launch

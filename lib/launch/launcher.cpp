@@ -1,10 +1,12 @@
-#include "launchers/launcher.hpp"
+#include "lib/launch/launcher.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include "lib/util/errors.hpp"
+#include "lib/util/processes.hpp"
 
-namespace ssim::launchers {
+namespace ssim::launch {
 
 namespace {
 [[noreturn]] void no_scheduler(const std::string& launcher) {
@@ -18,6 +20,16 @@ std::string Launcher::experiment_script(const plan::Plan&, const std::vector<std
 }
 std::string Launcher::experiment_script_path(const plan::Plan&) const { no_scheduler(name()); }
 std::string Launcher::submit_experiment(const plan::Plan&, const std::vector<std::string>&) { no_scheduler(name()); }
+
+int Launcher::sweep(const std::string& experiment_id) {
+  if (experiment_id.empty()) return 0;
+  int killed = 0;
+  // Two rounds: a dying parent may have forked a moment ago.
+  for (int round = 0; round < 2; ++round)
+    for (int pid : processes_with_env("SSIM_EXPERIMENT_ID", experiment_id))
+      if (::kill(pid, SIGKILL) == 0) ++killed;
+  return killed;
+}
 
 void drain_wake_fd(int fd) {
   char buf[256];
@@ -53,4 +65,4 @@ std::vector<std::string> step_argv(const Launcher& launcher, const plan::Step& s
   return with_setup(step.setup, grant ? launcher.command_on(step, *grant) : launcher.command(step));
 }
 
-}  // namespace ssim::launchers
+}  // namespace ssim::launch

@@ -11,7 +11,7 @@
 
 #include "lib/plan/plan.hpp"
 
-namespace ssim::launchers {
+namespace ssim::launch {
 
 struct PoolNode {
   std::string name;
@@ -61,4 +61,4 @@ class NodePool {
   std::map<std::string, std::pair<int, int>> held_cpus_;  // each holder's CPUs per task and per node
 };
 
-}  // namespace ssim::launchers
+}  // namespace ssim::launch

@@ -5,7 +5,7 @@
 
 #include "lib/util/proc_stat.hpp"  // start_ticks
 
-namespace ssim::launchers {
+namespace ssim {
 
 // True when `pid` exists (zombies excluded) and, if `start_ticks` is not empty, started
 // at that time (field 22 of /proc/PID/stat), i.e. is not a later process reusing the pid.
@@ -21,4 +21,4 @@ std::vector<int> processes_with_env(const std::string& name, const std::string& 
 // "SIGSEGV" for 11, etc.
 std::string signal_name(int sig);
 
-}  // namespace ssim::launchers
+}  // namespace ssim
