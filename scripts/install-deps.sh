@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # Installs what ssim needs to build, test and run its examples, from Debian packages.
+#   scripts/install-deps.sh            everything (the test command)
+#   scripts/install-deps.sh --minimal  what the quickstart needs: the compiler and the
+#                                      libraries of ssim itself, redis-server and redis-cli
 # Idempotent: packages already present are skipped, and apt is not touched at all
 # when nothing is missing.
 set -euo pipefail
 
-build_pkgs=(build-essential cmake pkg-config
+minimal_pkgs=(g++ make cmake ninja-build pkg-config
   libboost1.81-dev libboost-filesystem1.81-dev
-  libyaml-cpp-dev libspdlog-dev libcli11-dev nlohmann-json3-dev libhiredis-dev catch2
-  gfortran)  # the Fortran client module
-runtime_pkgs=(redis-server redis-tools openmpi-bin libopenmpi-dev procps python3)
+  libyaml-cpp-dev libspdlog-dev libcli11-dev nlohmann-json3-dev libhiredis-dev
+  redis-server redis-tools procps)
+build_pkgs=(build-essential catch2 gfortran)  # the tests; the Fortran client module
+runtime_pkgs=(openmpi-bin libopenmpi-dev python3)
 test_pkgs=(groff-base dpkg-dev util-linux chromium)  # man pages checked, cpack -G DEB, setsid and mount in the fault tests, the HTML report in a browser
 python_pkgs=(python3-dev pybind11-dev python3-numpy python3-redis python3-torch python3-mpi4py)
 
-want=("${build_pkgs[@]}" "${runtime_pkgs[@]}" "${python_pkgs[@]}" "${test_pkgs[@]}")
 case "${1:-}" in
-  --minimal|"") ;;
+  "") want=("${minimal_pkgs[@]}" "${build_pkgs[@]}" "${runtime_pkgs[@]}" "${python_pkgs[@]}" "${test_pkgs[@]}") ;;
+  --minimal) want=("${minimal_pkgs[@]}") ;;
   *) echo "usage: $0 [--minimal]" >&2; exit 2 ;;
 esac
 
