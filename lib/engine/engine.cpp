@@ -1,15 +1,11 @@
 #include "lib/engine/engine.hpp"
 
-#include <poll.h>
-
 #include <climits>
 
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <cstdlib>
 #include <filesystem>
-#include <signal.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "lib/engine/event_log.hpp"
@@ -32,9 +28,11 @@ namespace ssim::engine {
 using state::Status;
 
 Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launcher& launcher,
-               Progress& progress, std::shared_ptr<spdlog::logger> log, int signal_fd)
+               Progress& progress, std::shared_ptr<spdlog::logger> log, int signal_fd, EngineSeams seams)
     : plan_(plan), m_(manifest), launcher_(launcher), progress_(&progress), log_(std::move(log)),
-      signal_fd_(signal_fd) {
+      clock_(seams.clock ? seams.clock : &real_clock()),
+      own_waiter_(seams.waiter ? nullptr : std::make_unique<SignalWaiter>(signal_fd, launcher.wake_fd())),
+      waiter_(seams.waiter ? seams.waiter : own_waiter_.get()) {
   for (const auto& s : plan_.steps) steps_[s.name] = &s;
   bool packs = false;
   for (const auto& s : plan_.steps) packs = packs || launcher_.packs(s);
@@ -65,7 +63,7 @@ void Engine::emit(const Event& e) {
 void Engine::save() {
   try {
     state::save_manifest(m_);
-    last_save_ = std::chrono::steady_clock::now();
+    last_save_ = clock_->steady();
     dirty_ = false;
     state::clear_starts(m_.path);  // the manifest holds them now
     if (save_failed_) log_->info("the manifest can be written again");
@@ -83,7 +81,7 @@ void Engine::save() {
 // anyway (the start journal), and the status files hold how each one ended.
 void Engine::save_soon() {
   dirty_ = true;
-  if (std::chrono::steady_clock::now() - last_save_ >= std::chrono::milliseconds(100)) save();
+  if (clock_->steady() - last_save_ >= std::chrono::milliseconds(100)) save();
 }
 
 bool Engine::start_ready() {
@@ -100,7 +98,7 @@ bool Engine::start_ready() {
     again = false;
     for (auto& r : m_.entities) {
       if (r.status != Status::New || is_database(r) || is_outer_batch(r)) continue;
-      if (r.retry_at > now_seconds()) continue;  // a retry waiting out its backoff
+      if (r.retry_at > clock_->now()) continue;  // a retry waiting out its backoff
       bool ready = true;
       std::string blocked_by;
       for (const auto& a : r.after) {
@@ -117,7 +115,7 @@ bool Engine::start_ready() {
       if (!blocked_by.empty()) {
         r.status = Status::Cancelled;
         r.reason = "not started: after " + blocked_by;
-        r.end = now_seconds();
+        r.end = clock_->now();
         emit(entity_event(r.name, r.type, r.status, std::nullopt, r.reason));
         log_->info("{} cancelled: {}", r.name, r.reason);
         changed = again = true;
@@ -164,55 +162,66 @@ std::string Engine::where_it_runs(const state::EntityRecord& r) const {
   return nodes.empty() ? launcher_.placed_nodes(r.name) : nodes;
 }
 
+// What to launch for entity `r`: a database shard's command, or a step's (with its
+// room on the pool, its devices, the database address and the after_any outcomes).
+launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
+  launch::LaunchRequest req{r.name, r.run_dir, {}, {}, std::nullopt};
+  if (is_database(r)) {
+    int index = 0;
+    for (const auto& shard : orchestrator::shards_of(*plan_.database)) {
+      if (shard.name == r.name)
+        req.argv = launch::with_setup(
+            plan_.setup, launcher_.database_command(index, shard.run_dir,
+                                                    orchestrator::shard_command(self_exe(), plan_, shard)));
+      ++index;
+    }
+    req.env = {{"SSIM_EXPERIMENT", plan_.name}, {"SSIM_ENTITY", r.name}, {"SSIM_RUN_DIR", r.run_dir}};
+    req.batch = plan_.database->batch;
+  } else {
+    const plan::Step& step = *steps_.at(r.name);
+    const launch::Grant* grant = pool_.held_by(r.name);
+    req.argv = launch::step_argv(launcher_, step, grant);
+    req.env = step.env;
+    req.batch = step.batch;
+    req.time_limit = plan::time_seconds(step.res.time);
+    if (grant && !grant->all_gpus().empty()) {
+      // Its own devices, for CUDA and ROCm alike (under mpirun each rank narrows them).
+      std::string list;
+      for (const auto& id : grant->all_gpus()) list += (list.empty() ? "" : ",") + id;
+      for (const char* var : {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"})
+        req.env.emplace_back(var, list);
+    }
+    for (auto& [k, v] : req.env) {
+      if (v == plan::kSsdbPlaceholder) v = ssdb_;
+      if (v == plan::kPasswordPlaceholder) v = password_;
+    }
+    add_python_path(req.env);
+    if (!r.after_any.empty()) tell_outcomes(r, req.env);
+  }
+  req.env.emplace_back("SSIM_EXPERIMENT_ID", m_.id);
+  return req;
+}
+
+// A new attempt of `r` begins: what the last one left is cleared.
+void Engine::begin_attempt(state::EntityRecord& r) {
+  if (r.attempt > 0) keep_earlier_output(r);
+  r.attempt += 1;
+  r.submitted = clock_->now();
+  r.start = r.submitted;
+  r.nodes = where_it_runs(r);
+  r.end = 0;
+  r.pid = 0;
+  r.exit_code.reset();
+  r.signal.reset();
+  r.reason.clear();
+  r.retry_at = 0;
+}
+
 void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
   std::vector<launch::LaunchRequest> requests;
   for (auto* r : records) {
-    launch::LaunchRequest req{r->name, r->run_dir, {}, {}, std::nullopt};
-    if (is_database(*r)) {
-      int index = 0;
-      for (const auto& shard : orchestrator::shards_of(*plan_.database)) {
-        if (shard.name == r->name)
-          req.argv = launch::with_setup(
-              plan_.setup, launcher_.database_command(index, shard.run_dir,
-                                                      orchestrator::shard_command(self_exe(), plan_, shard)));
-        ++index;
-      }
-      req.env = {{"SSIM_EXPERIMENT", plan_.name}, {"SSIM_ENTITY", r->name}, {"SSIM_RUN_DIR", r->run_dir}};
-      req.batch = plan_.database->batch;
-    } else {
-      const plan::Step& step = *steps_.at(r->name);
-      const launch::Grant* grant = pool_.held_by(r->name);
-      req.argv = launch::step_argv(launcher_, step, grant);
-      req.env = step.env;
-      req.batch = step.batch;
-      req.time_limit = plan::time_seconds(step.res.time);
-      if (grant && !grant->all_gpus().empty()) {
-        // Its own devices, for CUDA and ROCm alike (under mpirun each rank narrows them).
-        std::string list;
-        for (const auto& id : grant->all_gpus()) list += (list.empty() ? "" : ",") + id;
-        for (const char* var : {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"})
-          req.env.emplace_back(var, list);
-      }
-      for (auto& [k, v] : req.env) {
-        if (v == plan::kSsdbPlaceholder) v = ssdb_;
-        if (v == plan::kPasswordPlaceholder) v = password_;
-      }
-      add_python_path(req.env);
-      if (!r->after_any.empty()) tell_outcomes(*r, req.env);
-    }
-    req.env.emplace_back("SSIM_EXPERIMENT_ID", m_.id);
-    requests.push_back(std::move(req));
-    if (r->attempt > 0) keep_earlier_output(*r);
-    r->attempt += 1;
-    r->submitted = now_seconds();
-    r->start = r->submitted;
-    r->nodes = where_it_runs(*r);
-    r->end = 0;
-    r->pid = 0;
-    r->exit_code.reset();
-    r->signal.reset();
-    r->reason.clear();
-    r->retry_at = 0;
+    requests.push_back(request_for(*r));
+    begin_attempt(*r);
   }
   // Journalled before the launch as well: a job that exists is never unknown, even if
   // ssim is killed between starting it and learning its id ("?": its run directory's
@@ -245,7 +254,7 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
       if (!r->job_id.empty() && r->status == Status::Pending) continue;
       r->status = Status::Failed;
       r->reason = e.what();
-      r->end = now_seconds();
+      r->end = clock_->now();
       emit(entity_event(r->name, r->type, r->status, std::nullopt, "failed to start: " + r->reason));
       log_->error("{} failed to start: {}", r->name, r->reason);
     }
@@ -328,12 +337,13 @@ bool Engine::schedule_retries() {
     if (r.status != Status::Failed || is_database(r) || is_outer_batch(r)) continue;
     const auto it = steps_.find(r.name);
     if (it == steps_.end() || r.attempt > it->second->retries) continue;
+    if (stopped_.count(r.name) || (!r.ensemble.empty() && stopped_.count(r.ensemble))) continue;
     r.earlier_attempts.push_back(state::attempt_record(r));
     const double backoff = std::min(0.5 * r.attempt, 5.0);
     r.status = Status::New;
     r.job_id.clear();  // nothing to poll until it starts again
     r.pid = 0;
-    r.retry_at = now_seconds() + backoff;
+    r.retry_at = clock_->now() + backoff;
     r.reason = "retrying in " + std::to_string(backoff).substr(0, 3) + " s (attempt " + std::to_string(r.attempt) +
                " of " + std::to_string(it->second->retries + 1) + " failed)";
     log_->info("{}: {}", r.name, r.reason);
@@ -378,20 +388,15 @@ int Engine::exit_code() const {
 
 std::string Engine::wait_for_signal(int timeout_ms) {
   // Also woken when a supervisor says a job ended, so its CPUs go to the next at once.
-  pollfd p[2] = {{signal_fd_, POLLIN, 0}, {launcher_.wake_fd(), POLLIN, 0}};
-  if (::poll(p, 2, timeout_ms) <= 0) return "";
-  if (p[1].revents) launch::drain_wake_fd(p[1].fd);
-  if (!(p[0].revents & POLLIN)) return "";
-  signalfd_siginfo info{};
-  if (::read(signal_fd_, &info, sizeof info) != sizeof info) return "";
-  if (info.ssi_signo == SIGHUP) {
+  const std::string sig = waiter_->wait(timeout_ms);
+  if (sig == "SIGHUP") {
     // The terminal went away: keep tracking, as with --detach.
     log_->info("terminal hung up; tracking continues");
     static SilentProgress silent;
     progress_ = &silent;
     return "";
   }
-  return info.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM";
+  return sig;
 }
 
 // `ssim stop` from another shell or host (stop_request.hpp): named entities are stopped
@@ -408,11 +413,21 @@ bool Engine::handle_stop_requests() {
     std::string list;
     for (const auto& n : r.names) list += (list.empty() ? "" : " ") + n;
     log_->info("ssim stop from {}: stopping {}", r.host, list);
+    stopped_.insert(r.names.begin(), r.names.end());
     std::vector<std::pair<std::string, Status>> before;
     for (const auto& e : m_.entities) before.emplace_back(e.name, e.status);
-    stop_entities(m_, launcher_, r.names, "stopped by ssim stop");
+    stop_entities(m_, launcher_, r.names, "stopped by ssim stop", kStopGrace, *clock_);
     for (size_t i = 0; i < before.size(); ++i) {
-      const auto& e = m_.entities[i];
+      auto& e = m_.entities[i];
+      // An attempt that failed on its own as the stop came, with attempts left: the
+      // stop ended the entity's retries, so it is cancelled, as it would have been a
+      // moment later.
+      const auto step = steps_.find(e.name);
+      if (e.status == Status::Failed && !state::is_terminal(before[i].second) && step != steps_.end() &&
+          e.attempt <= step->second->retries) {
+        e.status = Status::Cancelled;
+        e.reason = "stopped by ssim stop (attempt " + std::to_string(e.attempt) + " had just failed: " + e.reason + ")";
+      }
       if (e.status != before[i].second)
         emit(entity_event(e.name, e.type, e.status, e.exit_code, e.reason));
     }
@@ -429,7 +444,8 @@ bool Engine::handle_stop_requests() {
 void Engine::interrupted(const std::string& why) {
   log_->warn("{} received: stopping every entity", why);
   emit(text_event(EventKind::Info, why + " received: stopping everything"));
-  stop_entities(m_, launcher_, {}, why == "ssim stop" ? "stopped by ssim stop" : "interrupted by " + why);
+  stop_entities(m_, launcher_, {}, why == "ssim stop" ? "stopped by ssim stop" : "interrupted by " + why, kStopGrace,
+                *clock_);
   save();
 }
 
@@ -439,7 +455,7 @@ int Engine::run(const EngineHooks& hooks) {
   // A request left from an earlier run (its runner died before acting) is not this run's.
   for (const auto& r : state::pending_stop_requests(m_.path)) state::acknowledge_stop_request(m_.path, r.id);
   save();
-  const auto first_start = std::chrono::steady_clock::now();
+  const auto first_start = clock_->steady();
   if (plan_.database) {
     try {
       start_database();
@@ -484,10 +500,10 @@ int Engine::run(const EngineHooks& hooks) {
   }
   if (!stopped) end_detached(m_, launcher_);  // every entity has ended: what they detached ends too
   if (plan_.database && !stopped) stop_database();
-  m_.finished = now_seconds();
+  m_.finished = clock_->now();
   save();
   log_->info("all ended {:.3f}s after the first start",
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - first_start).count());
+             std::chrono::duration<double>(clock_->steady() - first_start).count());
   log_->info("{} polls, {} scheduler queries", polls_, launcher_.scheduler_queries());
   progress_->finish();
   const int code = exit_code();

@@ -5,14 +5,17 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <set>
 
 #include <spdlog/logger.h>
 
 #include "lib/launch/launcher.hpp"
 #include "lib/launch/node_pool.hpp"
 #include "lib/engine/progress.hpp"
+#include "lib/engine/waiter.hpp"
 #include "lib/plan/plan.hpp"
 #include "lib/state/manifest.hpp"
+#include "lib/util/clock.hpp"
 
 namespace ssim::engine {
 
@@ -39,11 +42,17 @@ struct Interrupted {
   std::string signal;
 };
 
+// What the engine reads the time from and waits on; unit tests give fakes.
+struct EngineSeams {
+  const Clock* clock = nullptr;  // nullptr: the machine's clocks
+  Waiter* waiter = nullptr;      // nullptr: the signalfd given and the launcher's wake descriptor
+};
+
 class Engine {
  public:
   // `signal_fd`: a signalfd for SIGINT/SIGTERM/SIGHUP, or -1.
   Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launcher& launcher,
-         Progress& progress, std::shared_ptr<spdlog::logger> log, int signal_fd);
+         Progress& progress, std::shared_ptr<spdlog::logger> log, int signal_fd, EngineSeams seams = {});
 
   // Returns the exit code of SPEC.md: 0 all completed, 1 something failed or was cancelled.
   int run(const EngineHooks& hooks = {});
@@ -69,6 +78,8 @@ class Engine {
   void add_python_path(plan::Env& env) const;
   void tell_outcomes(const state::EntityRecord& r, plan::Env& env);
   void start_batch(const std::vector<state::EntityRecord*>& records);
+  launch::LaunchRequest request_for(const state::EntityRecord& r);
+  void begin_attempt(state::EntityRecord& r);
   bool poll();
   bool schedule_retries();
   bool take_room(const state::EntityRecord& r);
@@ -87,7 +98,9 @@ class Engine {
   launch::Launcher& launcher_;
   Progress* progress_;
   std::shared_ptr<spdlog::logger> log_;
-  int signal_fd_;
+  const Clock* clock_;
+  std::unique_ptr<Waiter> own_waiter_;
+  Waiter* waiter_;
   std::map<std::string, const plan::Step*> steps_;
   std::string ssdb_;
   std::string password_;
@@ -106,6 +119,9 @@ class Engine {
   std::chrono::steady_clock::time_point next_sample_{};  // shard samples (shard_samples.hpp)
   void sample_database();
   int polls_ = 0;
+  // Entities and ensembles `ssim stop` named: never retried, even when the attempt the
+  // stop met ended on its own (failed) a moment before the signal.
+  std::set<std::string> stopped_;
 };
 
 }  // namespace ssim::engine

@@ -25,7 +25,7 @@ std::chrono::milliseconds database_timeout() {
 }  // namespace
 
 void Engine::start_database() {
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = clock_->steady();
   password_ = orchestrator::ensure_password(plan_);
   m_.database_snapshot = plan_.database->snapshot;
   if (plan_.database->external()) {  // running already, and not ours to start or stop
@@ -77,14 +77,14 @@ void Engine::start_database() {
     orchestrator::record_ssdb(plan_, ssdb_);
   } catch (const EnvironmentError& e) {
     log_->error("{}", e.what());
-    stop_entities(m_, launcher_, {}, "the database did not come up", std::chrono::milliseconds(2000));
-    m_.finished = now_seconds();
+    stop_entities(m_, launcher_, {}, "the database did not come up", std::chrono::milliseconds(2000), *clock_);
+    m_.finished = clock_->now();
     save();
     progress_->finish();
     throw;
   }
   poll();
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const double ms = std::chrono::duration<double, std::milli>(clock_->steady() - t0).count();
   log_->info("database {} at {} in {:.0f} ms", reused ? "reused" : "ready", ssdb_, ms);
   Event ready = text_event(EventKind::DatabaseReady, "");
   ready.detail = ssdb_;
@@ -102,15 +102,15 @@ void Engine::sample_database() {
       if (auto s = orchestrator::sample_shard(r.name, r.run_dir, password_, std::chrono::milliseconds(500)))
         samples.push_back(std::move(*s));
   orchestrator::append_samples(m_.path, samples);
-  next_sample_ = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  next_sample_ = clock_->steady() + std::chrono::seconds(5);
 }
 
 // An external database (orchestrator.address) is not ssim's to restart, but its loss
 // is said as a local one's is, once, and again when it answers; the run then ends with
 // exit code 3 (the environment failed).
 void Engine::watch_external_database() {
-  if (std::chrono::steady_clock::now() < next_ping_) return;
-  next_ping_ = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  if (clock_->steady() < next_ping_) return;
+  next_ping_ = clock_->steady() + std::chrono::seconds(2);
   std::string why;
   try {
     orchestrator::check_external(plan_.database->address, password_, std::chrono::milliseconds(1000));
@@ -132,12 +132,12 @@ void Engine::watch_external_database() {
 
 void Engine::watch_database() {
   if (plan_.database->external()) return watch_external_database();
-  if (std::chrono::steady_clock::now() >= next_sample_) sample_database();
+  if (clock_->steady() >= next_sample_) sample_database();
   if (database_lost_reported_) return;
   // A shard that is alive but does not answer (SIGSTOP, swapped out, hung) is reported
   // within a few seconds, and again when it answers.
-  if (std::chrono::steady_clock::now() >= next_ping_) {
-    next_ping_ = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  if (clock_->steady() >= next_ping_) {
+    next_ping_ = clock_->steady() + std::chrono::seconds(2);
     std::string silent;
     for (const auto& r : m_.entities)
       if (is_database(r) && r.status == Status::Running &&
@@ -175,7 +175,7 @@ void Engine::stop_database() {
   for (const auto& r : m_.entities)
     if (is_database(r) && !state::is_terminal(r.status)) names.push_back(r.name);
   if (names.empty()) return;
-  stop_databases(m_, launcher_, names, std::chrono::milliseconds(3000));
+  stop_databases(m_, launcher_, names, kStopGrace, *clock_);
   for (auto& r : m_.entities) {
     if (!is_database(r) || std::find(names.begin(), names.end(), r.name) == names.end()) continue;
     // A shard that shut down on request completed its job; it was not cancelled.
@@ -185,7 +185,7 @@ void Engine::stop_database() {
     }
     if (r.status == Status::Completed) continue;
     // It had to be signalled: the entities' outcome stands, the run is not failed for it.
-    if (!state::is_terminal(r.status)) r.status = Status::Cancelled, r.end = now_seconds();
+    if (!state::is_terminal(r.status)) r.status = Status::Cancelled, r.end = clock_->now();
     r.reason = std::string(kStoppedAtEnd) + " (it did not shut down when asked; " +
                (r.signal ? "killed by signal " + std::to_string(*r.signal) : std::string("stopped")) + ")";
     log_->warn("{}: {}", r.name, r.reason);

@@ -1,7 +1,5 @@
 #include "lib/engine/stop.hpp"
 
-#include <thread>
-
 #include "lib/engine/refresh.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/util/clock.hpp"
@@ -30,7 +28,7 @@ bool is_database_record(const state::EntityRecord& e) { return e.type == "databa
 
 // SIGTERM to the jobs, up to `deadline` for them to end, then SIGKILL.
 void end_jobs(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
-              bool databases, std::chrono::steady_clock::time_point deadline) {
+              bool databases, std::chrono::steady_clock::time_point deadline, const Clock& clock) {
   auto live = [&] {
     std::vector<launch::JobRef> refs;
     for (const auto& r : live_jobs(m, names))
@@ -44,8 +42,8 @@ void end_jobs(state::Manifest& m, launch::Launcher& launcher, const std::vector<
   while (true) {
     refresh(m, launcher);
     jobs = live();
-    if (jobs.empty() || std::chrono::steady_clock::now() >= deadline) break;
-    std::this_thread::sleep_for(wait);  // polling the jobs' state, bounded by the deadline
+    if (jobs.empty() || clock.steady() >= deadline) break;
+    clock.sleep(wait);  // polling the jobs' state, bounded by the deadline
     wait = std::min(wait * 2, std::chrono::milliseconds(100));
   }
   if (!jobs.empty()) {
@@ -58,14 +56,14 @@ void end_jobs(state::Manifest& m, launch::Launcher& launcher, const std::vector<
 
 void stop_entities(state::Manifest& m, launch::Launcher& launcher,
                    const std::vector<std::string>& names, const std::string& reason,
-                   std::chrono::milliseconds grace) {
+                   std::chrono::milliseconds grace, const Clock& clock) {
   // SPEC.md's order: the entities first (they may still write to the database), the
   // database last.
-  end_jobs(m, launcher, names, false, std::chrono::steady_clock::now() + grace);
+  end_jobs(m, launcher, names, false, clock.steady() + grace, clock);
   if (names.empty()) end_detached(m, launcher);
-  stop_databases(m, launcher, names, grace);
+  stop_databases(m, launcher, names, grace, clock);
   if (names.empty()) launcher.sweep(m.id);
-  const double now = now_seconds();
+  const double now = clock.now();
   for (auto& e : m.entities) {
     if (!selected(names, e) || state::is_terminal(e.status)) continue;
     e.status = Status::Cancelled;
@@ -82,7 +80,7 @@ void end_detached(const state::Manifest& m, launch::Launcher& launcher) {
 }
 
 void stop_databases(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
-                    std::chrono::milliseconds grace) {
+                    std::chrono::milliseconds grace, const Clock& clock) {
   // A clean SHUTDOWN NOSAVE over the authenticated connection first (bounded: a stopped
   // server does not answer); a shard that shut down ends on its own, and so does
   // whatever launched it (srun, mpirun): signalling that now would turn a clean end
@@ -91,21 +89,21 @@ void stop_databases(state::Manifest& m, launch::Launcher& launcher, const std::v
   for (const auto& e : m.entities)
     if (is_database_record(e) && selected(names, e) && !state::is_terminal(e.status)) dirs.push_back(e.run_dir);
   if (dirs.empty()) return;
-  const auto deadline = std::chrono::steady_clock::now() + grace;
+  const auto deadline = clock.steady() + grace;
   if (orchestrator::shutdown_shards(dirs, orchestrator::read_password(m.path), m.database_snapshot)) {
     auto wait = std::chrono::milliseconds(10);
-    while (std::chrono::steady_clock::now() < deadline) {
+    while (clock.steady() < deadline) {
       refresh(m, launcher);
       bool all_ended = true;
       for (const auto& e : m.entities)
         if (is_database_record(e) && selected(names, e) && !state::is_terminal(e.status)) all_ended = false;
       if (all_ended) return;
-      std::this_thread::sleep_for(wait);  // polling the shards' state, bounded by the deadline
+      clock.sleep(wait);  // polling the shards' state, bounded by the deadline
       wait = std::min(wait * 2, std::chrono::milliseconds(100));
     }
   }
   // Not answering, or not ending: SIGTERM (with SIGCONT), a short grace, SIGKILL.
-  end_jobs(m, launcher, names, true, std::chrono::steady_clock::now() + std::min(grace, std::chrono::milliseconds(1500)));
+  end_jobs(m, launcher, names, true, clock.steady() + std::min(grace, std::chrono::milliseconds(1500)), clock);
 }
 
 }  // namespace ssim::engine

@@ -5,8 +5,12 @@
 
 #include "lib/launch/launcher.hpp"
 #include "lib/state/manifest.hpp"
+#include "lib/util/clock.hpp"
 
 namespace ssim::engine {
+
+// How long entities are given to end after SIGTERM (and shards after SHUTDOWN).
+inline constexpr std::chrono::milliseconds kStopGrace{3000};
 
 // Stops the named entities (all when `names` is empty), the database last: asks their
 // jobs to end, waits up to `grace` for them to do so, kills what is left, and records
@@ -14,7 +18,7 @@ namespace ssim::engine {
 // sweeps what the experiment left (Launcher::sweep), so nothing of it survives.
 void stop_entities(state::Manifest& m, launch::Launcher& launcher,
                    const std::vector<std::string>& names, const std::string& reason,
-                   std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
+                   std::chrono::milliseconds grace = kStopGrace, const Clock& clock = real_clock());
 
 // Ends what the (non-database) entities detached from themselves (Launcher::end_detached).
 void end_detached(const state::Manifest& m, launch::Launcher& launcher);
@@ -22,6 +26,6 @@ void end_detached(const state::Manifest& m, launch::Launcher& launcher);
 // Ends database shards: SHUTDOWN NOSAVE, up to `grace` for them to end, then (or at
 // once when none answered) SIGTERM and SIGKILL after a short grace.
 void stop_databases(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
-                    std::chrono::milliseconds grace);
+                    std::chrono::milliseconds grace, const Clock& clock = real_clock());
 
 }  // namespace ssim::engine

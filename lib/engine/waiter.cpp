@@ -1,0 +1,27 @@
+#include "lib/engine/waiter.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "lib/launch/launcher.hpp"
+
+namespace ssim::engine {
+
+std::string SignalWaiter::wait(int timeout_ms) {
+  pollfd p[2] = {{signal_fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+  if (::poll(p, 2, timeout_ms) <= 0) return "";
+  if (p[1].revents) launch::drain_wake_fd(p[1].fd);
+  if (!(p[0].revents & POLLIN)) return "";
+  signalfd_siginfo info{};
+  if (::read(signal_fd_, &info, sizeof info) != sizeof info) return "";
+  switch (info.ssi_signo) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "";
+  }
+}
+
+}  // namespace ssim::engine

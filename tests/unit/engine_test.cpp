@@ -1,0 +1,218 @@
+// The engine driven without processes: a fake launcher whose jobs end as scripted, a
+// fake clock that moves only when the engine waits or sleeps, signals at chosen ticks.
+#include <catch2/catch.hpp>
+
+#include <spdlog/logger.h>
+
+#include <filesystem>
+
+#include "lib/engine/engine.hpp"
+#include "lib/orchestrator/database.hpp"
+#include "lib/state/stop_request.hpp"
+#include "tests/unit/fake_launcher.hpp"
+#include "tests/unit/helpers.hpp"
+
+using namespace ssim;
+using state::Status;
+
+namespace {
+
+struct Harness {
+  test::TempDir dir;
+  test::FakeClock clock;
+  test::FakeWaiter waiter{clock};
+  test::FakeLauncher launcher{clock};
+  plan::Plan plan;
+  state::Manifest m;
+  engine::SilentProgress progress;
+
+  explicit Harness(const std::string& yaml) : plan(test::plan_of(yaml, dir.path.string())) {
+    std::filesystem::create_directories(plan.path + "/.ssim");
+    for (const auto& s : plan.steps) std::filesystem::create_directories(s.run_dir);
+    if (plan.database)
+      for (const auto& shard : orchestrator::shards_of(*plan.database)) std::filesystem::create_directories(shard.run_dir);
+    m = engine::new_manifest(plan, "engine-test");
+  }
+  int run(const engine::EngineHooks& hooks = {}) {
+    engine::Engine e(plan, m, launcher, progress, std::make_shared<spdlog::logger>("engine-test"), -1,
+                     {&clock, &waiter});
+    return e.run(hooks);
+  }
+  const state::EntityRecord& entity(const std::string& name) const { return *m.find(name); }
+  long starts_of(const std::string& name) const {
+    return std::count(launcher.started.begin(), launcher.started.end(), name);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("engine: after: starts in order, and a failure cancels what waits on it") {
+  Harness h(R"(
+experiment: {name: chain}
+models:
+  - {name: a, exe: /bin/true}
+  - {name: b, exe: /bin/true, after: [a]}
+  - {name: c, exe: /bin/true, after: [b]}
+  - {name: d, exe: /bin/true, after_any: [b]}
+)");
+  h.launcher.script("b", {2});
+  CHECK(h.run() == 1);
+  CHECK(h.launcher.started == std::vector<std::string>{"a", "b", "d"});
+  CHECK(h.entity("a").status == Status::Completed);
+  CHECK(h.entity("b").status == Status::Failed);
+  CHECK(h.entity("c").status == Status::Cancelled);
+  CHECK(h.entity("c").reason == "not started: after b failed");
+  CHECK(h.entity("d").status == Status::Completed);  // after_any runs whatever b did
+}
+
+TEST_CASE("engine: retries rerun a failed entity after a backoff, and keep each attempt") {
+  Harness h("experiment: {name: r}\nmodels:\n  - {name: flaky, exe: /bin/true, retries: 3}\n");
+  h.launcher.script("flaky", {1, 1, 0});
+  CHECK(h.run() == 0);
+  CHECK(h.starts_of("flaky") == 3);
+  CHECK(h.entity("flaky").status == Status::Completed);
+  CHECK(h.entity("flaky").attempt == 3);
+  CHECK(h.entity("flaky").earlier_attempts.size() == 2);
+  CHECK(h.clock.seconds() >= 0.5 + 1.0);  // backoffs of 0.5 s and 1 s were waited out
+}
+
+TEST_CASE("engine: retries stop at the limit") {
+  Harness h("experiment: {name: r}\nmodels:\n  - {name: bad, exe: /bin/true, retries: 2}\n");
+  h.launcher.script("bad", {7});
+  CHECK(h.run() == 1);
+  CHECK(h.starts_of("bad") == 3);
+  CHECK(h.entity("bad").status == Status::Failed);
+  CHECK(h.entity("bad").exit_code == 7);
+}
+
+TEST_CASE("engine: --resume reruns what failed and what waited on it, not what completed") {
+  const std::string yaml = R"(
+experiment: {name: res}
+models:
+  - {name: a, exe: /bin/true}
+  - {name: b, exe: /bin/true, after: [a]}
+  - {name: c, exe: /bin/true, after: [b]}
+)";
+  Harness h(yaml);
+  h.launcher.script("b", {3});
+  CHECK(h.run() == 1);
+  CHECK(h.entity("c").status == Status::Cancelled);
+
+  h.m = engine::resume_manifest(h.plan, h.m);
+  test::FakeLauncher again(h.clock);
+  engine::Engine e(h.plan, h.m, again, h.progress, std::make_shared<spdlog::logger>("engine-test"), -1,
+                   {&h.clock, &h.waiter});
+  CHECK(e.run() == 0);
+  CHECK(again.started == std::vector<std::string>{"b", "c"});
+  CHECK(h.entity("a").attempt == 1);
+  CHECK(h.entity("b").attempt == 2);
+}
+
+TEST_CASE("engine: a launcher that cannot start is an environment failure (exit 3)") {
+  Harness h("experiment: {name: s}\nmodels:\n  - {name: a, exe: /bin/true}\n");
+  h.launcher.refuse_start = true;
+  CHECK(h.run() == 3);
+  CHECK(h.entity("a").status == Status::Failed);
+  CHECK(h.entity("a").reason.find("the fake launcher was told to refuse") != std::string::npos);
+}
+
+TEST_CASE("engine: Ctrl-C cancels what runs and what has not started") {
+  Harness h(R"(
+experiment: {name: int}
+models:
+  - {name: long, exe: /bin/true}
+  - {name: later, exe: /bin/true, after: [long]}
+)");
+  h.launcher.script("long", {0}, 1000);
+  h.waiter.signal_at[2] = "SIGINT";
+  CHECK(h.run() == 1);
+  CHECK(h.launcher.cancelled == std::vector<std::string>{"long"});
+  CHECK(h.entity("long").status == Status::Cancelled);
+  CHECK(h.entity("later").status == Status::Cancelled);
+  CHECK(h.entity("later").reason == "interrupted by SIGINT before it started");
+}
+
+TEST_CASE("engine: Ctrl-C while the database starts stops it and starts nothing else") {
+  Harness h("experiment: {name: db}\norchestrator: {port: 6999}\nmodels:\n  - {name: a, exe: /bin/true}\n");
+  h.launcher.script("orchestrator", {0}, 1000);  // starts, never reports an address
+  h.waiter.signal_at[0] = "SIGINT";
+  CHECK(h.run() == 1);
+  CHECK(h.launcher.started == std::vector<std::string>{"orchestrator"});
+  CHECK(h.entity("orchestrator").status == Status::Cancelled);
+  CHECK(h.entity("a").status == Status::Cancelled);
+}
+
+TEST_CASE("engine: a database that ends before it is ready fails the run, naming it") {
+  Harness h("experiment: {name: db}\norchestrator: {port: 6999}\nmodels:\n  - {name: a, exe: /bin/true}\n");
+  h.launcher.script("orchestrator", {1});
+  try {
+    h.run();
+    FAIL("the run went on without its database");
+  } catch (const EnvironmentError& e) {
+    CHECK(std::string(e.what()).find("database orchestrator failed") != std::string::npos);
+  }
+  CHECK(h.launcher.started == std::vector<std::string>{"orchestrator"});
+  CHECK(h.entity("a").status == Status::Cancelled);
+  CHECK(h.entity("a").reason == "the database did not come up before it started");
+}
+
+TEST_CASE("engine: packed steps wait for CPUs, and never oversubscribe the pool") {
+  Harness h(R"(
+experiment: {name: pack}
+ensembles:
+  - name: e
+    exe: /bin/true
+    params: {x: [1, 2, 3, 4, 5, 6]}
+    run: {cpus_per_task: 2}
+)");
+  h.launcher.set_pool({{"n1", 4, std::nullopt}});
+  for (int i = 0; i < 6; ++i) h.launcher.script("e_" + std::to_string(i), {0}, 3);
+  CHECK(h.run() == 0);
+  CHECK(h.launcher.started.size() == 6);
+  CHECK(h.launcher.most_running == 2);  // 4 CPUs, 2 per member
+}
+
+TEST_CASE("engine: --detach returns after the first starts, the jobs still tracked by their monitor") {
+  Harness h("experiment: {name: det}\nmodels:\n  - {name: a, exe: /bin/true}\n  - {name: b, exe: /bin/true, after: [a]}\n");
+  bool called = false;
+  CHECK(h.run({[&] { return called = true, false; }}) == 0);
+  CHECK(called);
+  CHECK(h.launcher.started == std::vector<std::string>{"a"});
+  CHECK(h.entity("a").status == Status::Pending);
+  CHECK(h.entity("b").status == Status::New);
+}
+
+TEST_CASE("engine: ssim stop of a retrying entity ends its retries, even when the attempt fails as it comes") {
+  Harness h("experiment: {name: st}\nmodels:\n  - {name: flaky, exe: /bin/true, retries: 100}\n");
+  h.launcher.script("flaky", {1}, 5);
+  h.waiter.on_wait = [&](int) {
+    if (h.starts_of("flaky") != 3) return;
+    // The third attempt fails on its own just as the stop request arrives.
+    h.launcher.end_now("flaky", 1);
+    state::post_stop_request(h.plan.path, {"flaky"});
+    h.waiter.on_wait = nullptr;
+  };
+  CHECK(h.run() == 1);
+  CHECK(h.starts_of("flaky") == 3);
+  CHECK(h.entity("flaky").status == Status::Cancelled);
+  CHECK(h.entity("flaky").reason.find("stopped by ssim stop") == 0);
+}
+
+TEST_CASE("engine: ssim stop of a pending member keeps it from starting") {
+  Harness h(R"(
+experiment: {name: sp}
+models:
+  - {name: first, exe: /bin/true}
+ensembles:
+  - {name: e, exe: /bin/true, params: {x: [1, 2]}, after: [first]}
+)");
+  h.launcher.script("first", {0}, 5);
+  h.waiter.on_wait = [&](int) {
+    state::post_stop_request(h.plan.path, {"e_1"});
+    h.waiter.on_wait = nullptr;
+  };
+  CHECK(h.run() == 1);
+  CHECK(h.starts_of("e_0") == 1);
+  CHECK(h.starts_of("e_1") == 0);
+  CHECK(h.entity("e_1").status == Status::Cancelled);
+}
