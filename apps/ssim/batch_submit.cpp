@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "apps/ssim/claim.hpp"
-#include "apps/ssim/launcher_setup.hpp"
+#include "lib/session/claim.hpp"
+#include "lib/session/launcher_setup.hpp"
 #include "launchers/registry.hpp"
 #include "lib/engine/engine.hpp"
 #include "lib/generate/generate.hpp"
@@ -15,6 +15,7 @@
 #include "lib/util/self_exe.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 namespace fs = std::filesystem;
 

@@ -2,10 +2,11 @@
 #include <string>
 #include <vector>
 
-#include "apps/ssim/load.hpp"
+#include "lib/session/load.hpp"
 #include "apps/ssim/run_session.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 // ssim run --batch: generates the experiment, writes <path>/.ssim/batch.<ext> (whose
 // job runs `ssim run FILE --in-batch` inside its allocation), submits it to the

@@ -6,11 +6,12 @@
 #include <memory>
 
 #include "apps/ssim/dashboard_server.hpp"
-#include "apps/ssim/experiment_ref.hpp"
+#include "lib/session/experiment_ref.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/util/random_hex.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 namespace {
 struct DashboardOptions {

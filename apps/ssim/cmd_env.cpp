@@ -5,7 +5,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "apps/ssim/experiment_ref.hpp"
+#include "lib/session/experiment_ref.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/state/manifest.hpp"
@@ -14,6 +14,7 @@
 #include "lib/util/shell_quote.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 namespace {
 struct EnvOptions {

@@ -3,12 +3,13 @@
 #include <iostream>
 #include <memory>
 
-#include "apps/ssim/experiment_summary.hpp"
+#include "lib/session/experiment_summary.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/report/html.hpp"
 #include "lib/state/history.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 namespace {
 struct ListOptions {

@@ -7,12 +7,13 @@
 #include <memory>
 #include <thread>
 
-#include "apps/ssim/current_state.hpp"
-#include "apps/ssim/experiment_ref.hpp"
+#include "lib/session/current_state.hpp"
+#include "lib/session/experiment_ref.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/util/errors.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 namespace {
 struct LogsOptions {

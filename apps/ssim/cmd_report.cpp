@@ -3,14 +3,15 @@
 #include <iostream>
 #include <memory>
 
-#include "apps/ssim/experiment_ref.hpp"
-#include "apps/ssim/report_input.hpp"
+#include "lib/session/experiment_ref.hpp"
+#include "lib/session/report_input.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/report/report.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/user_file.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 namespace {
 struct ReportOptions {

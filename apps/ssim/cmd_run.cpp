@@ -4,8 +4,9 @@
 #include <memory>
 
 #include "apps/ssim/batch_submit.hpp"
-#include "apps/ssim/launcher_setup.hpp"
-#include "apps/ssim/load.hpp"
+#include "lib/session/launcher_setup.hpp"
+#include "apps/ssim/cli_options.hpp"
+#include "lib/session/load.hpp"
 #include "apps/ssim/print_plan.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "launchers/registry.hpp"
@@ -15,6 +16,7 @@
 #include "lib/util/errors.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 namespace {
 struct RunOptions {

@@ -9,11 +9,11 @@
 #include <set>
 #include <thread>
 
-#include "apps/ssim/current_state.hpp"
+#include "lib/session/current_state.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/util/proc_stat.hpp"
 #include "lib/util/program_errors.hpp"
-#include "apps/ssim/experiment_ref.hpp"
+#include "lib/session/experiment_ref.hpp"
 #include "apps/ssim/status_format.hpp"
 #include "apps/ssim/status_summary.hpp"
 #include "apps/ssim/status_table.hpp"
@@ -22,6 +22,7 @@
 #include "lib/util/errors.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 namespace {
 struct StatusOptions {

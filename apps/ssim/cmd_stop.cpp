@@ -8,8 +8,8 @@
 #include <memory>
 #include <thread>
 
-#include "apps/ssim/current_state.hpp"
-#include "apps/ssim/experiment_ref.hpp"
+#include "lib/session/current_state.hpp"
+#include "lib/session/experiment_ref.hpp"
 #include "apps/ssim/status_table.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/util/processes.hpp"
@@ -21,6 +21,7 @@
 #include "lib/util/proc_stat.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 namespace {
 

@@ -2,12 +2,14 @@
 #include <iostream>
 #include <memory>
 
-#include "apps/ssim/load.hpp"
+#include "apps/ssim/cli_options.hpp"
+#include "lib/session/load.hpp"
 #include "launchers/local/local_devices.hpp"
 #include "lib/plan/program_checks.hpp"
 #include "apps/ssim/verbs.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 Action add_validate(CLI::App& app) {
   auto file = std::make_shared<std::string>();

@@ -7,14 +7,15 @@
 #include <algorithm>
 #include <mutex>
 
-#include "apps/ssim/current_state.hpp"
-#include "apps/ssim/experiment_summary.hpp"
-#include "apps/ssim/report_input.hpp"
+#include "lib/session/current_state.hpp"
+#include "lib/session/experiment_summary.hpp"
+#include "lib/session/report_input.hpp"
 #include "apps/ssim/status_table.hpp"
 #include "lib/state/history.hpp"
 #include "lib/util/split.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "apps/ssim/run_session.hpp"
 
-#include "apps/ssim/coschedule_check.hpp"
+#include "lib/session/coschedule_check.hpp"
 #include "apps/ssim/run_summary.hpp"
 
 #include "launchers/local/local_devices.hpp"
@@ -20,8 +20,8 @@
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/spdlog.h>
 
-#include "apps/ssim/claim.hpp"
-#include "apps/ssim/launcher_setup.hpp"
+#include "lib/session/claim.hpp"
+#include "lib/session/launcher_setup.hpp"
 #include "apps/ssim/progress_display.hpp"
 #include "apps/ssim/status_table.hpp"
 #include "lib/launch/launcher.hpp"
@@ -34,6 +34,7 @@
 #include "lib/util/errors.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 namespace fs = std::filesystem;
 

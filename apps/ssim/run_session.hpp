@@ -3,9 +3,10 @@
 // --detach. Kept apart from the CLI wiring in cmd_run.cpp.
 #include <string>
 
-#include "apps/ssim/load.hpp"
+#include "lib/session/load.hpp"
 
 namespace ssim::app {
+using namespace ssim::session;
 
 struct RunRequest {
   bool detach = false;

@@ -1,6 +1,7 @@
 # The tree's layers as libraries. Each layer is one static library that links only the
 # layers and packages it may use (its DEPENDS), bottom up:
-#   util < spec < plan < state < generate, orchestrator, launch < engine, report < launchers < apps
+#   util < spec < plan < state < generate, orchestrator, launch < engine, report < launchers
+#   < session (lib/session: what the verbs do) < apps (the verbs: options and printing)
 # With the tests, ssim_layer_link_checks() links each layer alone into a shared object
 # with --no-undefined: a call from a layer into one it does not name (a back edge up the
 # tree) fails the build instead of hiding in the final link. docs/dev/architecture.md

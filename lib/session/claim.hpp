@@ -11,7 +11,7 @@
 #include "lib/state/lock.hpp"
 #include "lib/state/manifest.hpp"
 
-namespace ssim::app {
+namespace ssim::session {
 
 // Checks the target (generate::check_target) and returns the held run lock.
 state::RunLock claim_experiment(const plan::Plan& plan, generate::Existing mode, const std::string& role);
@@ -26,4 +26,4 @@ generate::GenerateResult generate_claimed(const plan::Plan& plan, generate::Exis
 // `persist: true` is not refused: the resumed run reuses it. Refreshes `previous`.
 void refuse_if_still_alive(state::Manifest& previous, const plan::Plan& plan);
 
-}  // namespace ssim::app
+}  // namespace ssim::session

@@ -7,7 +7,7 @@
 #include "lib/launch/launcher.hpp"
 #include "lib/plan/plan.hpp"
 
-namespace ssim::app {
+namespace ssim::session {
 
 struct RunLauncher {
   std::unique_ptr<launch::Launcher> launcher;
@@ -40,4 +40,4 @@ void check_gpus(const plan::Plan& plan, const launch::Launcher& launcher);
 // Releases an allocation ssim made.
 void release(const RunLauncher& launcher);
 
-}  // namespace ssim::app
+}  // namespace ssim::session

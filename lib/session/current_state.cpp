@@ -1,10 +1,10 @@
-#include "apps/ssim/current_state.hpp"
+#include "lib/session/current_state.hpp"
 
 #include "launchers/registry.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/util/clock.hpp"
 
-namespace ssim::app {
+namespace ssim::session {
 
 // One rule for who may write the manifest besides the engine: a reader that finds no run
 // tracking the experiment, holds the lock, and saves only over the very version it read.
@@ -49,4 +49,4 @@ CurrentState current_state(const std::string& path) {
   return s;
 }
 
-}  // namespace ssim::app
+}  // namespace ssim::session

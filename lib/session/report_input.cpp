@@ -1,11 +1,11 @@
-#include "apps/ssim/report_input.hpp"
+#include "lib/session/report_input.hpp"
 
 #include "lib/orchestrator/shard_samples.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/program_errors.hpp"
 
-namespace ssim::app {
+namespace ssim::session {
 
 report::ReportInput report_input(const CurrentState& s) {
   report::ReportInput in;
@@ -20,4 +20,4 @@ report::ReportInput report_input(const CurrentState& s) {
   return in;
 }
 
-}  // namespace ssim::app
+}  // namespace ssim::session

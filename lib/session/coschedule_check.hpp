@@ -9,9 +9,9 @@
 #include "lib/launch/launcher.hpp"
 #include "lib/plan/plan.hpp"
 
-namespace ssim::app {
+namespace ssim::session {
 
 // One warning per reading entity (or ensemble) that cannot run beside its inputs.
 std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const launch::Launcher& launcher);
 
-}  // namespace ssim::app
+}  // namespace ssim::session

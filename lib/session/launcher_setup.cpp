@@ -1,4 +1,4 @@
-#include "apps/ssim/launcher_setup.hpp"
+#include "lib/session/launcher_setup.hpp"
 
 #include "launchers/registry.hpp"
 #include "launchers/local/local_devices.hpp"
@@ -9,7 +9,7 @@
 #include <optional>
 #include <set>
 
-namespace ssim::app {
+namespace ssim::session {
 
 RunLauncher prepare_launcher(const plan::Plan& plan, bool request, int placeholder_nodes) {
   RunLauncher out;
@@ -89,4 +89,4 @@ void check_gpus(const plan::Plan& plan, const launch::Launcher& launcher) {
   }
 }
 
-}  // namespace ssim::app
+}  // namespace ssim::session

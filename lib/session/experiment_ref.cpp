@@ -1,13 +1,13 @@
-#include "apps/ssim/experiment_ref.hpp"
+#include "lib/session/experiment_ref.hpp"
 
 #include <filesystem>
 
-#include "apps/ssim/load.hpp"
+#include "lib/session/load.hpp"
 #include "lib/state/history.hpp"
 #include "lib/state/manifest.hpp"
 #include "lib/util/errors.hpp"
 
-namespace ssim::app {
+namespace ssim::session {
 
 namespace fs = std::filesystem;
 
@@ -41,4 +41,4 @@ std::string resolve_experiment(const std::string& exp) {
   throw UsageError("no such experiment: " + exp);
 }
 
-}  // namespace ssim::app
+}  // namespace ssim::session

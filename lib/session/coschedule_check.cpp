@@ -1,4 +1,4 @@
-#include "apps/ssim/coschedule_check.hpp"
+#include "lib/session/coschedule_check.hpp"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +6,7 @@
 
 #include "lib/launch/node_pool.hpp"
 
-namespace ssim::app {
+namespace ssim::session {
 
 std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const launch::Launcher& launcher) {
   int total = 0;
@@ -54,4 +54,4 @@ std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const lau
   return out;
 }
 
-}  // namespace ssim::app
+}  // namespace ssim::session

@@ -1,11 +1,11 @@
-#include "apps/ssim/experiment_summary.hpp"
+#include "lib/session/experiment_summary.hpp"
 
 #include <map>
 
 #include "lib/state/lock.hpp"
 #include "lib/state/manifest.hpp"
 
-namespace ssim::app {
+namespace ssim::session {
 
 nlohmann::json experiment_summary(const std::string& path) {
   state::Manifest m;
@@ -28,4 +28,4 @@ nlohmann::json experiment_summary(const std::string& path) {
           {"launcher", m.launcher}};
 }
 
-}  // namespace ssim::app
+}  // namespace ssim::session

@@ -1,4 +1,4 @@
-#include "apps/ssim/load.hpp"
+#include "lib/session/load.hpp"
 
 #include <sys/stat.h>
 
@@ -11,18 +11,13 @@
 #include "lib/util/errors.hpp"
 #include "lib/spec/parse.hpp"
 
-namespace ssim::app {
+namespace ssim::session {
 
 namespace {
 spec::ParseOptions g_parse_options;
 }
 
-void add_max_members_option(CLI::App& cmd) {
-  cmd.add_option("--max-members", g_parse_options.max_members,
-                 "the most ensemble members an experiment may have (default " +
-                     std::to_string(spec::kDefaultMaxMembers) + ")")
-      ->check(CLI::PositiveNumber);
-}
+spec::ParseOptions& parse_options() { return g_parse_options; }
 
 std::vector<std::string> max_members_args() {
   if (g_parse_options.max_members == spec::kDefaultMaxMembers) return {};
@@ -92,4 +87,4 @@ void check_ports(const plan::Plan& plan) {
     }
 }
 
-}  // namespace ssim::app
+}  // namespace ssim::session

@@ -1,12 +1,11 @@
 #pragma once
-#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
 #include "lib/plan/plan.hpp"
 #include "lib/spec/spec.hpp"
 
-namespace ssim::app {
+namespace ssim::session {
 
 struct Loaded {
   spec::ExperimentSpec spec;
@@ -31,10 +30,10 @@ void choose_auto_port(Loaded& l);
 // who holds them (another experiment's database: which, and how to stop it).
 void check_ports(const plan::Plan& plan);
 
-// --max-members of validate and run: the cap on ensemble members for every load() of
-// this process, and passed on to the job of `ssim run --batch`.
-void add_max_members_option(CLI::App& cmd);
+// What every load() of this process parses with (the cap on ensemble members that
+// --max-members of validate and run sets, passed on to the job of `ssim run --batch`).
+spec::ParseOptions& parse_options();
 // The extra arguments that repeat a non-default --max-members, or none.
 std::vector<std::string> max_members_args();
 
-}  // namespace ssim::app
+}  // namespace ssim::session

@@ -1,4 +1,4 @@
-#include "apps/ssim/claim.hpp"
+#include "lib/session/claim.hpp"
 
 #include "lib/util/processes.hpp"
 #include "lib/util/proc_stat.hpp"
@@ -16,7 +16,7 @@
 #include "lib/engine/refresh.hpp"
 #include "lib/util/errors.hpp"
 
-namespace ssim::app {
+namespace ssim::session {
 
 namespace fs = std::filesystem;
 
@@ -105,4 +105,4 @@ void refuse_if_still_alive(state::Manifest& previous, const plan::Plan& plan) {
   }
 }
 
-}  // namespace ssim::app
+}  // namespace ssim::session

@@ -4,10 +4,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace ssim::app {
+namespace ssim::session {
 
 // {name, path, outcome (running | completed | failed | stopped | gone), created,
 //  finished, counts {status: n} (entities, not the database), launcher}
 nlohmann::json experiment_summary(const std::string& path);
 
-}  // namespace ssim::app
+}  // namespace ssim::session

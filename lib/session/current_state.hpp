@@ -5,7 +5,7 @@
 #include "lib/state/lock.hpp"
 #include "lib/state/manifest.hpp"
 
-namespace ssim::app {
+namespace ssim::session {
 
 struct CurrentState {
   state::Manifest manifest;
@@ -18,4 +18,4 @@ struct CurrentState {
 // manifest is saved (under the lock) so the next reader starts from it.
 CurrentState current_state(const std::string& path);
 
-}  // namespace ssim::app
+}  // namespace ssim::session
