@@ -3,7 +3,9 @@
 #include <iostream>
 #include <memory>
 
-#include "apps/ssim/batch_submit.hpp"
+#include <nlohmann/json.hpp>
+
+#include "lib/session/batch_submit.hpp"
 #include "lib/session/launcher_setup.hpp"
 #include "apps/ssim/cli_options.hpp"
 #include "lib/session/load.hpp"
@@ -54,7 +56,12 @@ Action add_run(CLI::App& app) {
         print_plan(std::cout, b.plan, *prepare_launcher(b.plan, false, launcher->experiment_nodes(b.plan)).launcher);
         return 0;
       }
-      return submit_experiment(b, RunRequest{false, false, o->overwrite, o->json, false, o->file});
+      const auto job = submit_experiment(b, o->file, o->overwrite,
+                                         [](const std::string& line) { std::cerr << "ssim: " << line << "\n"; });
+      std::cerr << "ssim: submitted " << b.plan.name << " as batch job " << job.job_id << " (" << job.nodes
+                << " nodes; script " << job.script_path << ")\n  ssim status " << job.path << "\n";
+      if (o->json) std::cout << nlohmann::json{{"job_id", job.job_id}, {"path", job.path}}.dump() << "\n";
+      return 0;
     }
     Loaded l = load_to_run(o->file, o->launcher);
     plan::check_programs(l.spec, l.plan);

@@ -17,6 +17,7 @@
 #include "apps/ssim/status_format.hpp"
 #include "apps/ssim/status_summary.hpp"
 #include "apps/ssim/status_table.hpp"
+#include "lib/session/status_json.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"

@@ -11,6 +11,7 @@
 #include "lib/session/experiment_summary.hpp"
 #include "lib/session/report_input.hpp"
 #include "apps/ssim/status_table.hpp"
+#include "lib/session/status_json.hpp"
 #include "lib/state/history.hpp"
 #include "lib/util/split.hpp"
 

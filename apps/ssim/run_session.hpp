@@ -1,6 +1,6 @@
 #pragma once
-// What `ssim run` needs around the engine: the lock, the log, signal handling and
-// --detach. Kept apart from the CLI wiring in cmd_run.cpp.
+// ssim run's side of a run: the live display, and what is printed at the end
+// (session::run does the run).
 #include <string>
 
 #include "lib/session/load.hpp"

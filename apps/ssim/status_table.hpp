@@ -1,11 +1,8 @@
 #pragma once
-#include <nlohmann/json.hpp>
-#include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
-#include <ostream>
 
-#include "lib/state/lock.hpp"
 #include "lib/state/manifest.hpp"
 
 namespace ssim::app {
@@ -17,7 +14,5 @@ void print_status_table(std::ostream& out, const std::vector<const state::Entity
                         const std::string& format = "");
 // Every entity, the default fields.
 void print_status_table(std::ostream& out, const state::Manifest& m);
-// The same as one JSON document (ssim status --json, ssim run --json).
-nlohmann::json status_json(const state::Manifest& m, const std::optional<state::LockHolder>& runner);
 
 }  // namespace ssim::app

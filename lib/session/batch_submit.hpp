@@ -3,16 +3,21 @@
 #include <vector>
 
 #include "lib/session/load.hpp"
-#include "apps/ssim/run_session.hpp"
+#include "lib/session/run.hpp"
 
-namespace ssim::app {
-using namespace ssim::session;
+namespace ssim::session {
 
 // ssim run --batch: generates the experiment, writes <path>/.ssim/batch.<ext> (whose
 // job runs `ssim run FILE --in-batch` inside its allocation), submits it to the
 // experiment's scheduler and records the job in the manifest, so `ssim status` shows it
-// and, once it runs, the entities inside it. Returns the exit code.
-int submit_experiment(const Loaded& loaded, const RunRequest& request);
+// and, once it runs, the entities inside it. `file`: the experiment file as given.
+struct Submitted {
+  std::string job_id;
+  std::string path;         // the experiment folder
+  int nodes = 1;            // what the job asks for
+  std::string script_path;  // the batch script written
+};
+Submitted submit_experiment(const Loaded& loaded, const std::string& file, bool overwrite, const Notes& notes = {});
 
 // What that job runs.
 std::vector<std::string> in_batch_command(const std::string& file);
@@ -21,4 +26,4 @@ std::vector<std::string> in_batch_command(const std::string& file);
 // outside any job, the first scheduler whose submit command is installed here.
 Loaded load_for_batch(const std::string& file, const std::string& launcher_option);
 
-}  // namespace ssim::app
+}  // namespace ssim::session

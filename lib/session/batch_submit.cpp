@@ -1,7 +1,6 @@
-#include "apps/ssim/batch_submit.hpp"
+#include "lib/session/batch_submit.hpp"
 
 #include <filesystem>
-#include <iostream>
 
 #include "lib/session/claim.hpp"
 #include "lib/session/launcher_setup.hpp"
@@ -14,8 +13,7 @@
 #include "lib/util/errors.hpp"
 #include "lib/util/self_exe.hpp"
 
-namespace ssim::app {
-using namespace ssim::session;
+namespace ssim::session {
 
 namespace fs = std::filesystem;
 
@@ -34,21 +32,22 @@ Loaded load_for_batch(const std::string& file, const std::string& launcher_optio
   return l;
 }
 
-int submit_experiment(const Loaded& l, const RunRequest& req) {
+Submitted submit_experiment(const Loaded& l, const std::string& file, bool overwrite, const Notes& notes) {
   const plan::Plan& plan = l.plan;
   auto launcher = launchers::make_launcher(plan.launcher);
   if (!launcher->is_scheduler())
     throw UsageError("--batch submits the experiment to a batch scheduler; this experiment resolves to launcher " +
                      plan.launcher + " (choose a scheduler with launcher: or --launcher)");
-  (void)launcher->experiment_script(plan, in_batch_command(req.file));  // a value no script can carry: exit 2 now
+  (void)launcher->experiment_script(plan, in_batch_command(file));  // a value no script can carry: exit 2 now
   check_environment(plan, *launcher, true);                             // sbatch / qsub / bsub missing: exit 3 now
-  const auto mode = req.overwrite ? generate::Existing::Overwrite : generate::Existing::Refuse;
+  const auto mode = overwrite ? generate::Existing::Overwrite : generate::Existing::Refuse;
   // The lock is held until the job is recorded: a scheduler may start the job at once,
   // and its `ssim run --in-batch` waits for this lock to read the manifest written below.
   auto lock = claim_experiment(plan, mode, "submit");
   const auto generated = generate_claimed(plan, mode);
-  for (const auto& w : generated.warnings) std::cerr << "ssim: warning: " << w << "\n";
-  const std::string id = launcher->submit_experiment(plan, in_batch_command(req.file));
+  if (notes)
+    for (const auto& w : generated.warnings) notes("warning: " + w);
+  const std::string id = launcher->submit_experiment(plan, in_batch_command(file));
   state::Manifest m = engine::new_manifest(plan, state::new_experiment_id());
   m.created = now_seconds();
   state::EntityRecord batch;
@@ -64,10 +63,7 @@ int submit_experiment(const Loaded& l, const RunRequest& req) {
   m.entities.insert(m.entities.begin(), batch);
   state::save_manifest(m);
   state::record_run(fs::current_path().string(), plan.file, plan.path);
-  std::cerr << "ssim: submitted " << plan.name << " as batch job " << id << " (" << launcher->experiment_nodes(plan)
-            << " nodes; script " << launcher->experiment_script_path(plan) << ")\n  ssim status " << plan.path << "\n";
-  if (req.json) std::cout << "{\"job_id\": \"" << id << "\", \"path\": \"" << plan.path << "\"}\n";
-  return 0;
+  return {id, plan.path, launcher->experiment_nodes(plan), launcher->experiment_script_path(plan)};
 }
 
-}  // namespace ssim::app
+}  // namespace ssim::session

@@ -1,0 +1,183 @@
+// ssim run, around the engine: the checks before anything is written, the claim of the
+// experiment folder, generation, the launcher and its allocation, the log, signal
+// handling and --detach.
+#include "lib/session/run.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/spdlog.h>
+
+#include "launchers/local/local_devices.hpp"
+#include "lib/engine/engine.hpp"
+#include "lib/engine/event_log.hpp"
+#include "lib/generate/generate.hpp"
+#include "lib/session/claim.hpp"
+#include "lib/session/coschedule_check.hpp"
+#include "lib/session/launcher_setup.hpp"
+#include "lib/state/history.hpp"
+#include "lib/state/lock.hpp"
+#include "lib/util/clock.hpp"
+#include "lib/util/errors.hpp"
+#include "lib/util/proc_stat.hpp"
+#include "lib/util/processes.hpp"
+
+namespace ssim::session {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int blocked_signal_fd() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  sigprocmask(SIG_BLOCK, &set, nullptr);
+  return signalfd(-1, &set, SFD_CLOEXEC);
+}
+
+// The --detach fork: the parent reports and returns; the child becomes the monitor.
+bool detach_monitor(state::RunLock& lock, engine::Engine& engine, const state::Manifest& m, bool& parent,
+                    const Notes& notes) {
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw EnvironmentError("cannot fork the background monitor");
+  if (pid > 0) {
+    parent = true;
+    notes(m.experiment + " started; tracking continues in the background (pid " + std::to_string(pid) +
+          ")\n  ssim status " + m.path + "\n  ssim stop " + m.path);
+    return false;
+  }
+  ::setsid();
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);  // not inherited across fork: the monitor asks again
+  int devnull = ::open("/dev/null", O_RDWR);
+  for (int fd = 0; fd <= 2; ++fd) ::dup2(devnull, fd);
+  lock.set_owner("monitor");
+  static engine::SilentProgress silent;
+  engine.set_progress(silent);
+  return true;
+}
+
+// Inside the job of `ssim run --batch`: the submitting ssim may still be recording the
+// job (it holds the lock as "submit" until then); wait for it, bounded.
+void wait_for_submitter(const std::string& path) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto holder = state::RunLock::holder(path);
+    if (!holder || holder->role != "submit") return;
+    if (holder->host == host_name() && !holder->ticks.empty() && !process_alive(holder->pid, holder->ticks))
+      return;  // the file still names the submitter, which is gone: a reader holds it a moment
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // waiting for the lock to drop
+  }
+}
+
+}  // namespace
+
+RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
+  const Notes notes = out.notes ? out.notes : [](const std::string&) {};
+  const plan::Plan& plan = l.plan;
+  launchers::check_device_variables();
+  {
+    const auto checked = prepare_launcher(plan, false);  // fits? (exit 2 before anything is written)
+    check_batch_scripts(plan, *checked.launcher);
+    check_gpus(plan, *checked.launcher);         // exit 2: more GPUs than there are
+    check_environment(plan, *checked.launcher);  // exit 3, still before anything is written
+    if (!req.resume) check_ports(plan);
+    for (const auto& w : coscheduling_warnings(plan, *checked.launcher)) notes("warning: " + w);
+  }
+  if (plan.launcher == "local")
+    for (const auto& s : plan.steps)
+      if (s.batch) {
+        notes("warning: " + s.name + ": batch: needs a scheduler; the local launcher runs it directly");
+        break;
+      }
+  std::error_code ec;
+  if (req.in_batch) wait_for_submitter(plan.path);
+  const auto mode = req.overwrite                  ? generate::Existing::Overwrite
+                    : req.resume || req.in_batch ? generate::Existing::Resume
+                                                 : generate::Existing::Refuse;
+  if (mode == generate::Existing::Resume && !fs::exists(state::manifest_path(plan.path), ec))
+    throw UsageError("nothing to resume: no experiment at " + plan.path);
+  auto lock = claim_experiment(plan, mode, "run");
+  std::optional<state::Manifest> previous;
+  if (mode == generate::Existing::Resume) {
+    previous = state::load_manifest(plan.path);
+    refuse_if_still_alive(*previous, plan);
+  }
+  const auto gen_start = std::chrono::steady_clock::now();
+  const auto generated = generate_claimed(plan, mode);
+  const double gen_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - gen_start).count();
+  for (const auto& w : generated.warnings) notes("warning: " + w);
+
+  RunLauncher run_launcher = prepare_launcher(plan, true);  // may request an allocation
+  auto& launcher = run_launcher.launcher;
+  state::Manifest m = previous && req.resume ? engine::resume_manifest(plan, *previous)
+                      : previous             ? engine::new_manifest(plan, previous->id)
+                                             : engine::new_manifest(plan, state::new_experiment_id());
+  if (req.in_batch) {  // keep the outer job's row, first
+    m.created = previous->created;
+    for (const auto& e : previous->entities)
+      if (e.type == "batch") m.entities.insert(m.entities.begin(), e);
+  }
+  m.allocation_job = run_launcher.allocation_job;
+  m.allocation_owned = run_launcher.owned;
+  if (m.created == 0) m.created = now_seconds();
+  m.finished = 0;
+  state::record_run(fs::current_path().string(), plan.file, plan.path);
+
+  auto log = spdlog::basic_logger_mt("ssim-" + m.id + std::to_string(::getpid()), plan.path + "/.ssim/ssim.log");
+  log->set_pattern("%Y-%m-%d %H:%M:%S.%e [%l] %v");
+  // A log that cannot be written (a full disk) is said once, plainly; the run goes on.
+  log->set_error_handler([said = false](const std::string& what) mutable {
+    if (said) return;
+    said = true;
+    std::fprintf(stderr, "ssim: warning: cannot write ssim.log (%s); the run goes on\n", what.c_str());
+  });
+  log->flush_on(spdlog::level::info);
+  log->info("generated {} run directories in {:.3f}s", plan.steps.size(), gen_seconds);
+
+  // A child subreaper: when a supervisor is killed, its programs are re-parented here,
+  // so their exit status can still be taken and nothing they detach escapes to init.
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  const int sfd = blocked_signal_fd();
+  engine::Engine engine(plan, m, *launcher, *out.progress, log, sfd);
+  bool detached_parent = false;
+  engine::EngineHooks hooks;
+  if (req.detach)
+    hooks.after_first_start = [&] { return detach_monitor(lock, engine, m, detached_parent, notes); };
+  RunResult result;
+  const auto run_start = std::chrono::steady_clock::now();
+  try {
+    result.code = engine.run(hooks);
+  } catch (...) {
+    if (!detached_parent) release(run_launcher);
+    throw;
+  }
+  if (detached_parent) {
+    result.detached = true;
+    result.manifest = m;
+    return result;
+  }
+  release(run_launcher);
+  engine::Event finished = engine::text_event(engine::EventKind::Finished, "");
+  finished.counts = state::entity_counts(m);
+  finished.exit_code = result.code;
+  finished.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+  engine::append_event(m.path, finished);
+  out.progress->event(finished);  // "6 completed, 1 failed in 30.9 s"
+  result.manifest = std::move(m);
+  return result;
+}
+
+}  // namespace ssim::session

@@ -1,0 +1,50 @@
+#include "lib/session/status_json.hpp"
+
+#include <algorithm>
+
+#include "lib/orchestrator/database.hpp"
+#include "lib/util/clock.hpp"
+#include "lib/util/processes.hpp"
+#include "lib/util/program_errors.hpp"
+
+namespace ssim::session {
+
+nlohmann::json status_json(const state::Manifest& m, const std::optional<state::LockHolder>& runner) {
+  nlohmann::json entities = nlohmann::json::array();
+  int tails = 0;  // files read for last_error, bounded for huge failed sweeps
+  for (const auto& e : m.entities) {  // field by field: much faster than initializer lists
+    nlohmann::json j = nlohmann::json::object();
+    j["name"] = e.name;
+    j["type"] = e.type;
+    j["ensemble"] = e.ensemble;
+    j["job_id"] = e.job_id;
+    j["pid"] = e.pid ? nlohmann::json(e.pid) : nlohmann::json();
+    j["native_id"] = e.native_id;
+    j["status"] = to_string(e.status);
+    j["exit_code"] = e.exit_code ? nlohmann::json(*e.exit_code) : nlohmann::json();
+    j["signal"] = e.signal ? nlohmann::json(signal_name(*e.signal)) : nlohmann::json();
+    j["reason"] = e.reason;
+    j["submitted"] = e.submitted;
+    j["start"] = e.start;
+    j["end"] = e.end;
+    j["elapsed"] = std::max(0.0, state::seconds_run(e, now_seconds()));
+    j["attempt"] = e.attempt;
+    j["nodes"] = e.nodes;
+    j["params"] = e.params;
+    j["earlier_attempts"] = e.earlier_attempts;
+    j["run_dir"] = e.run_dir;
+    if (e.type == "database")
+      if (const auto a = orchestrator::read_address(e.run_dir); a && a->port)
+        j["address"] = a->host + ":" + std::to_string(a->port);  // port: auto chose it
+    if (e.status == state::Status::Failed && e.type != "database" && tails++ < 200)
+      j["last_error"] = last_program_lines(e.run_dir + "/" + e.name + ".err", 1);  // its own, not mpirun's banner
+    entities.push_back(std::move(j));
+  }
+  nlohmann::json out = {{"experiment", m.experiment}, {"path", m.path},         {"id", m.id},
+                        {"launcher", m.launcher},     {"finished", m.finished > 0}, {"entities", entities}};
+  out["runner"] = runner ? nlohmann::json{{"pid", runner->pid}, {"host", runner->host}, {"role", runner->role}}
+                         : nlohmann::json();
+  return out;
+}
+
+}  // namespace ssim::session
