@@ -1,12 +1,14 @@
 #pragma once
-// One file per verb: each adds its subcommand to the CLI and returns the function that
-// runs it once the command line is parsed; that function returns the exit code.
+// The verbs, one file each (cmd_NAME.cpp): each adds its subcommand to the CLI and
+// returns the function that runs it once the command line is parsed; that function
+// returns the exit code. kVerbs is the one list main() reads, in --help's order.
 #include <CLI/CLI.hpp>
 #include <functional>
 
 namespace ssim::app {
 
 using Action = std::function<int()>;
+using AddVerb = Action (*)(CLI::App& app);
 
 Action add_validate(CLI::App& app);
 Action add_run(CLI::App& app);
@@ -19,5 +21,8 @@ Action add_env(CLI::App& app);
 Action add_report(CLI::App& app);
 Action add_list(CLI::App& app);
 Action add_dashboard(CLI::App& app);
+
+inline constexpr AddVerb kVerbs[] = {add_validate, add_run,    add_status,    add_stop,     add_logs,  add_env,
+                                     add_report,   add_list,   add_dashboard, add_database, add_doctor};
 
 }  // namespace ssim::app
