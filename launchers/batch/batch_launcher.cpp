@@ -139,8 +139,9 @@ std::vector<std::string> BatchLauncher::record_step(const std::string& run_dir,
 
 StepLaunch BatchLauncher::launch(const std::string& name, const StepInfo& i, const std::string& run_dir,
                                  const std::vector<std::string>& program) const {
-  RankContext context{scheduler_->name(), i.placement.nodes.empty() ? "" : allocation_.job_id, ::geteuid() == 0, ""};
+  RankContext context{i.placement.nodes.empty() ? "" : allocation_.job_id, ::geteuid() == 0};
   if (i.placement.nodes.empty()) context.hostfile_variable = scheduler_->job_hostfile_variable();
+  context.mpirun_nodes = scheduler_->mpirun_nodes();
   return rank_command(launcher_for(i.res, i.placement), name, i.res, i.placement, context,
                       record_step(run_dir, program));
 }

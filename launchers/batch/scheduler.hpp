@@ -60,6 +60,8 @@ class Scheduler {
   // step in a job of its own gets it as mpirun --hostfile, since an MPI built without
   // the scheduler's support cannot see the job's hosts. "" when the launcher needs none.
   virtual std::string job_hostfile_variable() const { return ""; }
+  // How mpirun reaches a step's placed nodes (rank_command.hpp); empty: --host.
+  virtual MpirunNodes mpirun_nodes() const { return {}; }
 
   // The batch script; throws UsageError for a value a directive cannot hold.
   virtual std::string render_script(const BatchJob& job) const = 0;

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "lib/launch/launcher.hpp"
-#include "launchers/mpi_command.hpp"
+#include "launchers/local/local_command.hpp"
 
 namespace ssim::launchers {
 using namespace ssim::launch;

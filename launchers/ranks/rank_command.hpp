@@ -1,7 +1,9 @@
 #pragma once
-// How a step's ranks start inside a job: the axis that is independent of the scheduler
+// How a step's ranks start, in a job or on the local machine: the axis that is
+// independent of the scheduler
 // (srun, mpirun, mpiexec, aprun, jsrun, or the program itself). Pure: argv and the
 // environment the launch command needs, from the step's resources and placement.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,13 +15,21 @@ namespace ssim::launchers {
 enum class RankLauncher { Plain, Srun, Mpirun, Mpiexec, Aprun, Jsrun };
 std::string to_string(RankLauncher launcher);
 
+struct RankContext;
+// How mpirun reaches a step's placed nodes, when the scheduler's MPI integration needs
+// more than the default `--host NODE:SLOTS,...` (Slurm: its daemons start as one srun
+// step on those nodes). Adds to mpirun's argv and to the launch command's environment.
+using MpirunNodes = std::function<void(std::vector<std::string>& argv, const Placement& placement,
+                                       const RankContext& context, const plan::Resources& res, plan::Env& env)>;
+
 struct RankContext {
-  std::string scheduler;      // slurm, pbs, lsf: how mpirun finds the step's nodes
   std::string allocation_id;  // the job whose nodes the step uses; "" inside its own job
   bool is_root = false;       // Open MPI refuses root without --allow-run-as-root
   // In a job of its own: the variable naming the job's host file (PBS_NODEFILE), given
   // to mpirun as --hostfile; "" when mpirun finds the hosts itself.
   std::string hostfile_variable = {};
+  bool oversubscribe = false;  // more ranks than CPUs (the local machine): Open MPI refuses without it
+  MpirunNodes mpirun_nodes = {};  // empty: --host with each node's slots
 };
 
 // A command word that the batch script renders as "$NAME" (the job's own variable,

@@ -1,5 +1,7 @@
 #include "launchers/slurm/slurm_scheduler.hpp"
 
+#include "launchers/slurm/slurm_mpirun.hpp"
+
 #include "launchers/batch/output_lines.hpp"
 #include "launchers/slurm/hostlist.hpp"
 #include "launchers/slurm/sacct.hpp"
@@ -12,6 +14,8 @@
 
 namespace ssim::launchers::slurm {
 using namespace ssim::launch;
+
+MpirunNodes SlurmScheduler::mpirun_nodes() const { return slurm_mpirun_nodes; }
 
 namespace {
 // A node list Slurm gave that cannot be read is the environment failing (exit 3).

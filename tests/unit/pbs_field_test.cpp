@@ -171,7 +171,7 @@ TEST_CASE("pbs: a multi-rank step in a job of its own runs mpirun on the job's h
   plan::Resources res;
   res.ntasks = 4;
   plan::Env env;
-  RankContext c{"pbs", "", false, "PBS_NODEFILE"};
+  RankContext c{"", false, "PBS_NODEFILE"};
   const auto argv = mpirun_command("mpirun", res, Placement{}, c, env);
   REQUIRE(argv.size() >= 5);
   CHECK(argv[3] == "--hostfile");

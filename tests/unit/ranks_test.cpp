@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "launchers/ranks/rank_command.hpp"
+#include "launchers/slurm/slurm_mpirun.hpp"
 
 using namespace ssim;
 using namespace ssim::launch;
@@ -26,12 +27,12 @@ TEST_CASE("ranks: an explicit mpi: wins; auto and none take the scheduler's way"
 
 TEST_CASE("ranks: mpirun on placed hosts, and under Slurm through plm_slurm_args") {
   const Placement two{{"n2", "n3"}, false};
-  const auto pbs = rank_command(RankLauncher::Mpirun, "sim", tasks(4), two, {"pbs", "6.s", true}, {"./a", "x y"});
+  const auto pbs = rank_command(RankLauncher::Mpirun, "sim", tasks(4), two, {"6.s", true}, {"./a", "x y"});
   CHECK(pbs.argv == V{"mpirun", "-np", "4", "--allow-run-as-root", "--host", "n2:2,n3:2", "./a", "x y"});
   CHECK(pbs.env.empty());
-  const auto one = rank_command(RankLauncher::Mpirun, "db", tasks(1), {{"n1"}, false}, {"pbs", "6.s", false}, {"db"});
+  const auto one = rank_command(RankLauncher::Mpirun, "db", tasks(1), {{"n1"}, false}, {"6.s", false}, {"db"});
   CHECK(one.argv == V{"mpirun", "-np", "1", "--host", "n1:1", "db"});  // a single task still lands on its host
-  const auto slurm = rank_command(RankLauncher::Mpirun, "sim", tasks(4), two, {"slurm", "12", false}, {"./a"});
+  const auto slurm = rank_command(RankLauncher::Mpirun, "sim", tasks(4), two, {"12", false, "", false, slurm::slurm_mpirun_nodes}, {"./a"});
   CHECK(slurm.argv == V{"mpirun", "-np", "4", "--mca", "plm_slurm_args", "--nodelist=n2,n3", "./a"});
   CHECK(std::find(slurm.env.begin(), slurm.env.end(), std::pair<std::string, std::string>{"SLURM_JOB_NODELIST", "n2,n3"}) !=
         slurm.env.end());
@@ -52,7 +53,7 @@ TEST_CASE("ranks: aprun, jsrun, srun and plain") {
   CHECK(rank_command(RankLauncher::Jsrun, "s", tasks(1), {}, {}, {"a"}).argv.back() == "a");
   const auto single = rank_command(RankLauncher::Jsrun, "s", tasks(1), {}, {}, {"a"}).argv;
   CHECK(std::find(single.begin(), single.end(), "--smpiargs=none") != single.end());
-  CHECK(rank_command(RankLauncher::Srun, "s", tasks(1), {{"n1"}, false}, {"slurm", "5", false}, {"a"}).argv ==
+  CHECK(rank_command(RankLauncher::Srun, "s", tasks(1), {{"n1"}, false}, {"5", false}, {"a"}).argv ==
         V{"srun", "--jobid=5", "--job-name=s", "--nodelist=n1", "--nodes=1", "--ntasks=1", "--kill-on-bad-exit=1", "a"});
   CHECK(rank_command(RankLauncher::Plain, "s", tasks(1), {}, {}, {"a", "b"}).argv == V{"a", "b"});
 }

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "launchers/mpi_command.hpp"
+#include "launchers/local/local_command.hpp"
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
@@ -33,4 +33,13 @@ TEST_CASE("with GPUs under mpirun each rank starts through the per-rank binder")
   const launchers::HostFacts user{false, 8};
   CHECK(launchers::local_command(s, user, "/x/ssim-supervise") ==
         std::vector<std::string>{"mpirun", "-np", "2", "/x/ssim-supervise", "--per-rank-gpus", "1", "--", "train"});
+}
+
+TEST_CASE("hosts: on the local launcher give mpirun each host with its share of the slots") {
+  plan::Step s;
+  s.exe = "sim";
+  s.res.ntasks = 4;
+  s.res.hosts = {"a", "b"};
+  const launchers::HostFacts user{false, 8};
+  CHECK(launchers::local_command(s, user) == std::vector<std::string>{"mpirun", "-np", "4", "--host", "a:2,b:2", "sim"});
 }

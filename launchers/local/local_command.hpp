@@ -1,5 +1,6 @@
 #pragma once
-// Command lines for MPI launch commands, shared by the launchers.
+// The command line of a step on the local launcher: the program, or mpirun / mpiexec
+// (rank_command.hpp's builder, as inside a job).
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@ plan::MpiKind local_mpi(const plan::Step& step);
 
 // The argv that starts `step` on this machine: the program itself, or
 // `mpirun -np N [flags] exe args...`. Open MPI refuses to run as root without
-// --allow-run-as-root, and refuses more ranks than cores without --oversubscribe.
+// --allow-run-as-root, and refuses more ranks than cores without --oversubscribe;
+// `hosts:` become --host with each host's slots.
 // `supervisor`: with gpus_per_task under mpirun, each rank starts through
 // `SUPERVISOR --per-rank-gpus K --`, which gives it its own K of the entity's devices.
 std::vector<std::string> local_command(const plan::Step& step, const HostFacts& host,

@@ -1,0 +1,43 @@
+#include "launchers/local/local_command.hpp"
+
+#include "launchers/ranks/rank_command.hpp"
+
+#include "lib/launch/launcher.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace ssim::launchers {
+using namespace ssim::launch;
+
+HostFacts current_host() {
+  HostFacts h;
+  h.is_root = geteuid() == 0;
+  h.cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return h;
+}
+
+plan::MpiKind local_mpi(const plan::Step& step) {
+  if (step.res.mpi != plan::MpiKind::Auto) return step.res.mpi;
+  return step.res.ntasks > 1 ? plan::MpiKind::Mpirun : plan::MpiKind::None;
+}
+
+std::vector<std::string> local_command(const plan::Step& step, const HostFacts& host, const std::string& supervisor) {
+  auto program = task_program(step, supervisor);
+  const plan::MpiKind mpi = local_mpi(step);
+  if (mpi != plan::MpiKind::Mpirun && mpi != plan::MpiKind::Mpiexec) return program;
+  if (step.res.gpus_per_task > 0)
+    program.insert(program.begin(), {supervisor, "--per-rank-gpus", std::to_string(step.res.gpus_per_task), "--"});
+  RankContext context;
+  context.is_root = host.is_root;
+  context.oversubscribe = step.res.ntasks * std::max(1, step.res.cpus_per_task) > host.cores;
+  Placement on_hosts;
+  on_hosts.nodes = step.res.hosts;  // `hosts:`, each with its share of the slots
+  return rank_command(mpi == plan::MpiKind::Mpirun ? RankLauncher::Mpirun : RankLauncher::Mpiexec, step.name,
+                      step.res, on_hosts, context, program)
+      .argv;
+}
+
+}  // namespace ssim::launchers
