@@ -50,10 +50,11 @@ Action add_run(CLI::App& app) {
       const Loaded b = load_for_batch(o->file, o->launcher);
       if (o->dry_run) {
         auto launcher = launchers::make_launcher(b.plan.launcher);
-        const std::string script = launcher->experiment_script(b.plan, in_batch_command(o->file));
-        std::cout << "batch script (" << launcher->experiment_script_path(b.plan) << "):\n"
+        const auto* batch = &batch_submission(*launcher);
+        const std::string script = batch->experiment_script(b.plan, in_batch_command(o->file));
+        std::cout << "batch script (" << batch->experiment_script_path(b.plan) << "):\n"
                   << script << "\ninside the job:\n";
-        print_plan(std::cout, b.plan, *prepare_launcher(b.plan, false, launcher->experiment_nodes(b.plan)).launcher);
+        print_plan(std::cout, b.plan, *prepare_launcher(b.plan, false, batch->experiment_nodes(b.plan)).launcher);
         return 0;
       }
       const auto job = submit_experiment(b, o->file, o->overwrite,

@@ -16,7 +16,7 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launch::Launche
   for (const auto& s : plan.steps) {
     out << plan::to_string(s.kind) << " " << s.name << "\n"
         << "  run_dir: " << s.run_dir << "\n";
-    const bool own_job = s.batch && launcher.is_scheduler();
+    const bool own_job = s.batch && launcher.batch();
     if (s.setup.empty() || own_job) {
       out << "  command: " << shell_join(launch::step_argv(launcher, s)) << "\n";
     } else {
@@ -26,8 +26,8 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launch::Launche
       for (const auto& line : s.setup) out << "    " << line << "\n";
       out << "    exec " << shell_join(launcher.command(s)) << "\n";
     }
-    if (const std::string script = launcher.batch_script(s); !script.empty()) {
-      out << "  batch script (" << launcher.batch_script_path(s) << "):\n";
+    if (const std::string script = own_job ? launcher.batch()->batch_script(s) : ""; !script.empty()) {
+      out << "  batch script (" << launcher.batch()->batch_script_path(s) << "):\n";
       std::string line;
       for (char c : script) {
         if (c == '\n') {

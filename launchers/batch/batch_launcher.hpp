@@ -20,7 +20,7 @@
 namespace ssim::launchers {
 using namespace ssim::launch;
 
-class BatchLauncher : public Launcher {
+class BatchLauncher : public Launcher, public BatchSubmission {
  public:
   using Log = std::function<void(const std::string&)>;
   BatchLauncher(std::unique_ptr<Scheduler> scheduler, std::unique_ptr<CommandRunner> runner,
@@ -39,8 +39,6 @@ class BatchLauncher : public Launcher {
   bool packs(const plan::Step& step) const override;
   std::vector<std::string> database_command(int shard, const std::string& run_dir,
                                             const std::vector<std::string>& inner) const override;
-  std::string batch_script(const plan::Step& step) const override;
-  std::string batch_script_path(const plan::Step& step) const override;
   std::vector<JobRef> start(std::span<const LaunchRequest> requests) override;
   std::vector<JobStatus> poll(std::span<const JobRef> jobs) override;
   void cancel(std::span<const JobRef> jobs, bool force) override;
@@ -48,7 +46,10 @@ class BatchLauncher : public Launcher {
   int wake_fd() const override { return local_.wake_fd(); }
   void set_log(Log log) override { log_ = std::move(log); }
 
-  bool is_scheduler() const override { return true; }
+  BatchSubmission* batch() override { return this; }
+  const BatchSubmission* batch() const override { return this; }
+  std::string batch_script(const plan::Step& step) const override;
+  std::string batch_script_path(const plan::Step& step) const override;
   std::string experiment_script(const plan::Plan& plan, const std::vector<std::string>& command) const override;
   std::string experiment_script_path(const plan::Plan& plan) const override;
   std::string submit_experiment(const plan::Plan& plan, const std::vector<std::string>& command) override;

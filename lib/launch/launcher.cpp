@@ -3,23 +3,9 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "lib/util/errors.hpp"
 #include "lib/util/processes.hpp"
 
 namespace ssim::launch {
-
-namespace {
-[[noreturn]] void no_scheduler(const std::string& launcher) {
-  throw UsageError("--batch submits the experiment to a batch scheduler; launcher " + launcher +
-                   " has none (choose a scheduler with launcher: or --launcher)");
-}
-}  // namespace
-
-std::string Launcher::experiment_script(const plan::Plan&, const std::vector<std::string>&) const {
-  no_scheduler(name());
-}
-std::string Launcher::experiment_script_path(const plan::Plan&) const { no_scheduler(name()); }
-std::string Launcher::submit_experiment(const plan::Plan&, const std::vector<std::string>&) { no_scheduler(name()); }
 
 int Launcher::sweep(const std::string& experiment_id) {
   if (experiment_id.empty()) return 0;
@@ -61,7 +47,7 @@ std::vector<std::string> with_setup(const std::vector<std::string>& setup, std::
 }
 
 std::vector<std::string> step_argv(const Launcher& launcher, const plan::Step& step, const Grant* grant) {
-  if (step.batch && launcher.is_scheduler()) return launcher.command(step);
+  if (step.batch && launcher.batch()) return launcher.command(step);
   return with_setup(step.setup, grant ? launcher.command_on(step, *grant) : launcher.command(step));
 }
 

@@ -55,6 +55,22 @@ struct JobStatus {
   bool never_runs = false;  // pending, and the scheduler says it can never start (PBS "Can Never Run")
 };
 
+// What a launcher with a batch scheduler adds: jobs of their own, from scripts.
+class BatchSubmission {
+ public:
+  virtual ~BatchSubmission() = default;
+  // For a step submitted as its own batch job (`batch:`): its script (for --dry-run),
+  // and where it is written.
+  virtual std::string batch_script(const plan::Step& step) const = 0;
+  virtual std::string batch_script_path(const plan::Step& step) const = 0;
+  // The whole experiment as one batch job (ssim run --batch) running `command`: its
+  // script, where it goes, the nodes it asks for, and the submission (returns the job id).
+  virtual std::string experiment_script(const plan::Plan& plan, const std::vector<std::string>& command) const = 0;
+  virtual std::string experiment_script_path(const plan::Plan& plan) const = 0;
+  virtual int experiment_nodes(const plan::Plan& plan) const = 0;
+  virtual std::string submit_experiment(const plan::Plan& plan, const std::vector<std::string>& command) = 0;
+};
+
 class Launcher {
  public:
   virtual ~Launcher() = default;
@@ -94,29 +110,9 @@ class Launcher {
   virtual bool allocation_owned() const { return false; }
   virtual void release_allocation(const std::string& id) { (void)id; }
 
-  // For a step submitted as its own batch job: the script (for --dry-run) and where it
-  // is written, else "".
-  virtual std::string batch_script(const plan::Step& step) const {
-    (void)step;
-    return "";
-  }
-  virtual std::string batch_script_path(const plan::Step& step) const {
-    (void)step;
-    return "";
-  }
-
-  // The whole experiment as one batch job (ssim run --batch) running `command`: its
-  // script, where it goes, and the submission (returns the job id). Launchers without a
-  // scheduler throw UsageError.
-  virtual bool is_scheduler() const { return false; }
-  virtual std::string experiment_script(const plan::Plan& plan, const std::vector<std::string>& command) const;
-  virtual std::string experiment_script_path(const plan::Plan& plan) const;
-  virtual std::string submit_experiment(const plan::Plan& plan, const std::vector<std::string>& command);
-  // The nodes that job asks for.
-  virtual int experiment_nodes(const plan::Plan& plan) const {
-    (void)plan;
-    return 1;
-  }
+  // Submitting whole jobs to a batch scheduler: null on the local launcher.
+  virtual BatchSubmission* batch() { return nullptr; }
+  virtual const BatchSubmission* batch() const { return nullptr; }
   // The command that starts database shard `shard` (whose own command is `inner`) in
   // `run_dir`: as it is on the local launcher, an srun step on its node under Slurm.
   virtual std::vector<std::string> database_command(int shard, const std::string& run_dir,

@@ -32,13 +32,19 @@ Loaded load_for_batch(const std::string& file, const std::string& launcher_optio
   return l;
 }
 
+launch::BatchSubmission& batch_submission(launch::Launcher& launcher) {
+  auto* batch = launcher.batch();
+  if (!batch)
+    throw UsageError("--batch submits the experiment to a batch scheduler; this experiment resolves to launcher " +
+                     launcher.name() + " (choose a scheduler with launcher: or --launcher)");
+  return *batch;
+}
+
 Submitted submit_experiment(const Loaded& l, const std::string& file, bool overwrite, const Notes& notes) {
   const plan::Plan& plan = l.plan;
   auto launcher = launchers::make_launcher(plan.launcher);
-  if (!launcher->is_scheduler())
-    throw UsageError("--batch submits the experiment to a batch scheduler; this experiment resolves to launcher " +
-                     plan.launcher + " (choose a scheduler with launcher: or --launcher)");
-  (void)launcher->experiment_script(plan, in_batch_command(file));  // a value no script can carry: exit 2 now
+  auto& submission = batch_submission(*launcher);
+  (void)submission.experiment_script(plan, in_batch_command(file));  // a value no script can carry: exit 2 now
   check_environment(plan, *launcher, true);                             // sbatch / qsub / bsub missing: exit 3 now
   const auto mode = overwrite ? generate::Existing::Overwrite : generate::Existing::Refuse;
   // The lock is held until the job is recorded: a scheduler may start the job at once,
@@ -47,7 +53,7 @@ Submitted submit_experiment(const Loaded& l, const std::string& file, bool overw
   const auto generated = generate_claimed(plan, mode);
   if (notes)
     for (const auto& w : generated.warnings) notes("warning: " + w);
-  const std::string id = launcher->submit_experiment(plan, in_batch_command(file));
+  const std::string id = submission.submit_experiment(plan, in_batch_command(file));
   state::Manifest m = engine::new_manifest(plan, state::new_experiment_id());
   m.created = now_seconds();
   state::EntityRecord batch;
@@ -63,7 +69,7 @@ Submitted submit_experiment(const Loaded& l, const std::string& file, bool overw
   m.entities.insert(m.entities.begin(), batch);
   state::save_manifest(m);
   state::record_run(fs::current_path().string(), plan.file, plan.path);
-  return {id, plan.path, launcher->experiment_nodes(plan), launcher->experiment_script_path(plan)};
+  return {id, plan.path, submission.experiment_nodes(plan), submission.experiment_script_path(plan)};
 }
 
 }  // namespace ssim::session

@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/launch/launcher.hpp"
 #include "lib/session/load.hpp"
 #include "lib/session/run.hpp"
 
@@ -19,6 +20,8 @@ struct Submitted {
 };
 Submitted submit_experiment(const Loaded& loaded, const std::string& file, bool overwrite, const Notes& notes = {});
 
+// The launcher's batch submission; UsageError (exit 2) when it has no scheduler.
+launch::BatchSubmission& batch_submission(launch::Launcher& launcher);
 // What that job runs.
 std::vector<std::string> in_batch_command(const std::string& file);
 

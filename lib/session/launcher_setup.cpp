@@ -25,9 +25,10 @@ void release(const RunLauncher& l) {
 }
 
 void check_batch_scripts(const plan::Plan& plan, const launch::Launcher& launcher) {
-  if (!launcher.is_scheduler()) return;
+  const auto* batch = launcher.batch();
+  if (!batch) return;
   for (const auto& s : plan.steps)
-    if (s.batch) (void)launcher.batch_script(s);
+    if (s.batch) (void)batch->batch_script(s);
 }
 
 namespace {
@@ -52,7 +53,7 @@ void check_environment(const plan::Plan& plan, const launch::Launcher& launcher,
   }
   const std::string submit = submit_program(launcher.name());
   bool submits = whole_batch;
-  for (const auto& s : plan.steps) submits = submits || (s.batch && launcher.is_scheduler());
+  for (const auto& s : plan.steps) submits = submits || (s.batch && launcher.batch());
   if (submits && !submit.empty() && find_on_path(submit).empty())
     missing("the " + launcher.name() + " launcher submits jobs with", submit, "run ssim where the scheduler's commands are");
   if (whole_batch) return;  // the rest runs inside the job, where setup lines may bring it in
@@ -63,7 +64,7 @@ void check_environment(const plan::Plan& plan, const launch::Launcher& launcher,
   if (!plan.setup.empty()) return;  // setup lines (module load ...) may bring the rest in
   std::set<std::string> found;  // one PATH search per program, not per member
   for (const auto& step : plan.steps) {
-    if (step.batch && launcher.is_scheduler()) continue;  // runs inside its own job
+    if (step.batch && launcher.batch()) continue;  // runs inside its own job
     const auto argv = launcher.command(step);
     // argv[0] == exe: the entity's own program, whose absence is its own failure.
     if (argv.empty() || argv[0] == step.exe || found.count(argv[0])) continue;

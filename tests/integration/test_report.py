@@ -161,7 +161,8 @@ models:
         base, token = url.split("/?token=")
         exp = os.path.join(self.dir, "live")
         api = f"{base}/api/status?exp={urllib.parse.quote(exp)}&token={token}"
-        for bad in (f"{base}/", f"{base}/api/status?exp={exp}", f"{base}/?token=0{token[1:]}"):
+        wrong = ("1" if token[0] == "0" else "0") + token[1:]  # one character off, never the token itself
+        for bad in (f"{base}/", f"{base}/api/status?exp={exp}", f"{base}/?token={wrong}"):
             with self.assertRaises(urllib.error.HTTPError) as e:
                 self.get(bad)
             self.assertEqual(e.exception.code, 403, bad)
