@@ -20,6 +20,7 @@
 // when ssim asks (at the end of the run, or `ssim stop` of that entity).
 #include "apps/ssim-supervise/colocated_db.hpp"
 #include "apps/ssim-supervise/read_all.hpp"
+#include "lib/state/job_file.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -147,33 +148,6 @@ bool write_status(const Job& job, const std::string& fields) {
                           "{" + g_me + ",\"start\":" + std::to_string(job.start) + "," + fields + "}\n");
 }
 
-// .ssim-job: "ARGC\0arg...\0ENVC\0K=V...\0" (NUL-separated, written by ssim).
-// Then optional settings, NAME\0VALUE\0 pairs: time_limit (seconds of run.time).
-bool parse_job(const std::string& text, std::vector<std::string>& argv, std::vector<std::string>& env,
-               long& time_limit) {
-  std::vector<std::string> words;
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t j = text.find('\0', i);
-    if (j == std::string::npos) j = text.size();
-    words.emplace_back(text, i, j - i);
-    i = j + 1;
-  }
-  size_t k = 0;
-  auto take = [&](std::vector<std::string>& into) {
-    if (k >= words.size()) return false;
-    const long n = std::strtol(words[k++].c_str(), nullptr, 10);
-    if (n < 0 || k + static_cast<size_t>(n) > words.size()) return false;
-    into.assign(words.begin() + static_cast<long>(k), words.begin() + static_cast<long>(k) + n);
-    k += static_cast<size_t>(n);
-    return true;
-  };
-  if (!(take(argv) && take(env) && !argv.empty())) return false;
-  for (; k + 1 < words.size(); k += 2)
-    if (words[k] == "time_limit") time_limit = std::strtol(words[k + 1].c_str(), nullptr, 10);
-  return true;
-}
-
 std::vector<char*> pointers(std::vector<std::string>& v) {
   std::vector<char*> p;
   for (auto& s : v) p.push_back(s.data());
@@ -202,12 +176,15 @@ void start(Job& job) {
     return;
   }
   bool ok = false;
-  const std::string spec = read_all(job.run_dir + "/.ssim-job", ok);
-  std::vector<std::string> argv, env;
-  if (!ok || !parse_job(spec, argv, env, job.time_limit)) {
-    fail_start(job, "ssim: unreadable job file " + job.run_dir + "/.ssim-job");
+  const std::string spec = read_all(ssim::state::job_file_path(job.run_dir), ok);
+  auto parsed = ok ? ssim::state::decode_job_file(spec) : std::nullopt;
+  if (!parsed) {
+    fail_start(job, "ssim: unreadable job file " + ssim::state::job_file_path(job.run_dir));
     return;
   }
+  std::vector<std::string>& argv = parsed->argv;
+  std::vector<std::string>& env = parsed->env;
+  job.time_limit = parsed->time_limit;
   const std::string out = job.run_dir + "/" + job.name + ".out";
   const std::string err = job.run_dir + "/" + job.name + ".err";
   posix_spawn_file_actions_t actions;

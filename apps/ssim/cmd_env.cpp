@@ -7,6 +7,7 @@
 
 #include "lib/session/experiment_ref.hpp"
 #include "apps/ssim/verbs.hpp"
+#include "lib/state/job_file.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/state/manifest.hpp"
 #include "lib/util/atomic_file.hpp"
@@ -22,22 +23,14 @@ struct EnvOptions {
   bool json = false;
 };
 
-// Key variables from the environment ssim gave the entity (its .ssim-job: "ARGC\0
-// args...\0ENVC\0K=V\0...").
+// Key variables from the environment ssim gave the entity (its job file).
 void add_entity_keys(const state::EntityRecord& e, std::vector<std::pair<std::string, std::string>>& vars) {
-  const auto text = read_file(e.run_dir + "/.ssim-job");
+  const auto text = read_file(state::job_file_path(e.run_dir));
   if (!text) throw UsageError(e.name + " has not started yet: its key variables are not known");
-  std::vector<std::string> fields;
-  size_t i = 0;
-  while (i < text->size()) {
-    const size_t j = text->find('\0', i);
-    fields.push_back(text->substr(i, (j == std::string::npos ? text->size() : j) - i));
-    if (j == std::string::npos) break;
-    i = j + 1;
-  }
-  for (const auto& f : fields)
-    for (const char* key : {"SSKEYOUT=", "SSKEYIN="})
-      if (f.rfind(key, 0) == 0) vars.emplace_back(f.substr(0, f.find('=')), f.substr(f.find('=') + 1));
+  const auto job = state::decode_job_file(*text);
+  if (!job) throw EnvironmentError(state::job_file_path(e.run_dir) + " is damaged: its key variables are not known");
+  for (const char* key : {"SSKEYOUT", "SSKEYIN"})
+    if (const auto value = state::job_variable(*job, key)) vars.emplace_back(key, *value);
 }
 }  // namespace
 

@@ -4,6 +4,8 @@
 #define BOOST_POSIX_HAS_VFORK 1
 #include "launchers/local/local_launcher.hpp"
 
+#include "lib/state/job_file.hpp"
+
 #include "launchers/local/local_devices.hpp"
 
 #include <fcntl.h>
@@ -39,7 +41,6 @@ using state::Status;
 
 std::string status_file(const std::string& run_dir) { return run_dir + "/.ssim-status.json"; }
 std::string cancel_marker(const std::string& run_dir) { return run_dir + "/.ssim-cancelled"; }
-std::string job_file(const std::string& run_dir) { return run_dir + "/.ssim-job"; }
 
 std::string LocalLauncher::default_supervisor() {
   const std::string found = find_supervisor();
@@ -87,13 +88,7 @@ std::string job_text(const LaunchRequest& r, const std::vector<std::string>& bas
     for (size_t j = i + 1; j < r.env.size(); ++j) later = later || r.env[j].first == r.env[i].first;
     if (!later) env.push_back(r.env[i].first + "=" + r.env[i].second);
   }
-  std::string out = std::to_string(r.argv.size()) + '\0';
-  for (const auto& a : r.argv) out += a + '\0';
-  out += std::to_string(env.size()) + '\0';
-  for (const auto& e : env) out += e + '\0';
-  // Then settings, as NAME\0VALUE\0 pairs.
-  if (r.time_limit > 0) out += std::string("time_limit") + '\0' + std::to_string(r.time_limit) + '\0';
-  return out;
+  return state::encode_job_file({r.argv, std::move(env), r.time_limit});
 }
 
 std::vector<std::string> current_environment() {
@@ -110,7 +105,7 @@ std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests
     ::unlink(status_file(r.run_dir).c_str());
     ::unlink(cancel_marker(r.run_dir).c_str());
     try {
-      write_file_atomically(job_file(r.run_dir), job_text(r, base_env), 0600);  // may hold SSDB_PASSWORD
+      write_file_atomically(state::job_file_path(r.run_dir), job_text(r, base_env), 0600);  // may hold SSDB_PASSWORD
     } catch (const std::exception& e) {
       throw EnvironmentError(std::string("cannot prepare ") + r.name + ": " + e.what());
     }
