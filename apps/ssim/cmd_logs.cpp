@@ -10,7 +10,11 @@
 #include "lib/session/current_state.hpp"
 #include "lib/session/experiment_ref.hpp"
 #include "apps/ssim/verbs.hpp"
+#include "lib/util/atomic_file.hpp"
 #include "lib/util/errors.hpp"
+#include "lib/util/utf8.hpp"
+
+#include <nlohmann/json.hpp>
 
 namespace ssim::app {
 using namespace ssim::session;
@@ -20,6 +24,7 @@ struct LogsOptions {
   std::vector<std::string> words;
   bool stderr_ = false;
   bool follow = false;
+  bool json = false;
 };
 
 // Copies what `fd` has beyond its current offset to stdout; returns whether any came.
@@ -42,7 +47,8 @@ Action add_logs(CLI::App& app) {
   auto* cmd = app.add_subcommand("logs", "Print an entity's output");
   cmd->add_option("EXP_ENTITY", o->words, "[EXP] ENTITY")->required()->expected(1, 2);
   cmd->add_flag("--stderr", o->stderr_, "print standard error instead of standard output");
-  cmd->add_flag("-f,--follow", o->follow, "keep printing new output until the entity ends");
+  auto* follow = cmd->add_flag("-f,--follow", o->follow, "keep printing new output until the entity ends");
+  cmd->add_flag("--json", o->json, "one JSON object: entity, stream, file, data (as valid UTF-8)")->excludes(follow);
   return [o] {
     const std::string path = resolve_experiment(o->words.size() == 2 ? o->words[0] : "");
     const std::string name = o->words.back();
@@ -50,6 +56,15 @@ Action add_logs(CLI::App& app) {
     const state::EntityRecord* e = m.find(name);
     if (!e) throw UsageError("no entity " + name + " in experiment " + m.experiment);
     const std::string file = e->run_dir + "/" + name + (o->stderr_ ? ".err" : ".out");
+    if (o->json) {
+      const auto text = read_file(file);
+      if (!text) throw UsageError(name + " has no output yet (" + file + ")");
+      std::cout << nlohmann::json{{"entity", name}, {"stream", o->stderr_ ? "err" : "out"}, {"file", file},
+                                  {"data", sanitized_utf8(*text, true)}}
+                       .dump()
+                << "\n";
+      return 0;
+    }
     int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0 && !o->follow) throw UsageError(name + " has no output yet (" + file + ")");
     if (fd >= 0) drain(fd);

@@ -7,6 +7,7 @@
 #include "apps/ssim/status_table.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/session/experiment_ref.hpp"
+#include "lib/session/status_json.hpp"
 #include "lib/session/stop.hpp"
 
 namespace ssim::app {
@@ -26,12 +27,17 @@ std::pair<std::string, std::vector<std::string>> split_args(const std::vector<st
 
 Action add_stop(CLI::App& app) {
   auto words = std::make_shared<std::vector<std::string>>();
+  auto json = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand("stop", "Stop an experiment's entities (all when none named)");
   cmd->add_option("EXP_AND_ENTITIES", *words, "[EXP] [ENTITY ...]");
-  return [words] {
+  cmd->add_flag("--json", *json, "where the entities stand afterwards, as ssim status --json");
+  return [words, json] {
     auto [path, names] = split_args(*words);
     const auto m = session::stop(path, names, [](const std::string& note) { std::cerr << "ssim: " << note << "\n"; });
-    print_status_table(std::cout, m);
+    if (*json)
+      std::cout << session::status_json(m, std::nullopt).dump(2) << "\n";
+    else
+      print_status_table(std::cout, m);
     return 0;
   };
 }

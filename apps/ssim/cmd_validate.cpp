@@ -2,7 +2,11 @@
 #include <iostream>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "apps/ssim/cli_options.hpp"
+#include "lib/session/failure.hpp"
+#include "lib/util/utf8.hpp"
 #include "lib/session/load.hpp"
 #include "launchers/local/local_devices.hpp"
 #include "lib/plan/program_checks.hpp"
@@ -13,16 +17,37 @@ using namespace ssim::session;
 
 Action add_validate(CLI::App& app) {
   auto file = std::make_shared<std::string>();
+  auto json = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand("validate", "Check an experiment file; print nothing but errors");
   cmd->add_option("FILE", *file, "experiment YAML file")->required();
+  cmd->add_flag("--json", *json, "the verdict as one JSON object on stdout, errors included");
   add_max_members_option(*cmd);
-  return [file] {
-    const Loaded l = load_to_run(*file);
-    plan::check_programs(l.spec, l.plan);
-    launchers::check_device_variables();
-    std::cerr << *file << ": ok (" << l.plan.steps.size() << " entities"
-              << (l.plan.database ? ", orchestrator" : "") << ")\n";
-    return 0;
+  return [file, json] {
+    try {
+      const Loaded l = load_to_run(*file);
+      plan::check_programs(l.spec, l.plan);
+      launchers::check_device_variables();
+      if (*json) {
+        std::cout << nlohmann::json{{"file", *file},           {"ok", true},
+                                    {"exit_code", 0},          {"experiment", l.plan.name},
+                                    {"path", l.plan.path},     {"entities", l.plan.steps.size()},
+                                    {"orchestrator", l.plan.database.has_value()}}
+                         .dump()
+                  << "\n";
+      } else {
+        std::cerr << *file << ": ok (" << l.plan.steps.size() << " entities"
+                  << (l.plan.database ? ", orchestrator" : "") << ")\n";
+      }
+      return 0;
+    } catch (...) {
+      if (!*json) throw;
+      const auto failure = describe_failure(std::current_exception());
+      std::cout << nlohmann::json{{"file", *file}, {"ok", false}, {"exit_code", failure.exit_code},
+                                  {"error", sanitized_utf8(failure.message, false)}}
+                       .dump()
+                << "\n";
+      return failure.exit_code;
+    }
   };
 }
 

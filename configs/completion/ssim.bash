@@ -17,14 +17,15 @@ _ssim() {
   local opts=""
   case "$verb" in
     run) opts="--dry-run --detach --batch --overwrite --resume --launcher --json --events --max-members --help" ;;
-    validate) opts="--max-members --help" ;;
+    validate) opts="--max-members --json --help" ;;
     status) opts="--json --watch --filter --format --summary --help" ;;
-    logs) opts="--stderr --follow --help" ;;
+    logs) opts="--stderr --follow --json --help" ;;
     env) opts="--json --help" ;;
     report) opts="--output --help" ;;
     list) opts="--json --help" ;;
     dashboard) opts="--port --bind --help" ;;
-    stop|doctor) opts="--help" ;;
+    stop) opts="--json --help" ;;
+    doctor) opts="--help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -255,6 +255,38 @@ models:
 """
 
 
+class JsonEverywhere(SsimTestCase):
+    """validate, stop and logs answer in JSON as status and run do."""
+
+    def test_validate_json_for_a_good_and_a_bad_file(self):
+        self.write("good.yaml", "experiment: {name: j}\nmodels:\n  - {name: a, exe: /bin/true}\n")
+        self.write("bad.yaml", "experiment: {name: j}\nmodels:\n  - {name: a, exe: /bin/true, colour: red}\n")
+        good = json.loads(self.ssim("validate", "good.yaml", "--json", check=0).stdout)
+        self.assertEqual((good["ok"], good["entities"], good["experiment"], good["orchestrator"]), (True, 1, "j", False))
+        p = self.ssim("validate", "bad.yaml", "--json", check=2)
+        bad = json.loads(p.stdout)
+        self.assertEqual((bad["ok"], bad["exit_code"]), (False, 2))
+        self.assertRegex(bad["error"], r"^bad\.yaml:3:\d+: .*colour")
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "j")))
+
+    def test_stop_and_logs_json(self):
+        self.write("experiment.yaml", """
+experiment: {name: sj}
+models:
+  - {name: talk, exe: /bin/sh, args: [-c, "printf 'caf\\\\303\\\\251 \\\\377 done'"]}
+  - {name: hold, exe: /bin/sleep, args: ["60"]}
+""")
+        run = self.run_until("sj", "hold")
+        wait_for(lambda: self.status()[1]["talk"]["status"] == "completed", what="talk to complete")
+        logs = json.loads(self.ssim("logs", "sj", "talk", "--json", check=0).stdout)
+        self.assertEqual((logs["entity"], logs["stream"]), ("talk", "out"))
+        self.assertEqual(logs["data"], "caf\u00e9 \ufffd done")
+        stopped = json.loads(self.ssim("stop", "sj", "--json", check=0).stdout)
+        states = {e["name"]: e["status"] for e in stopped["entities"]}
+        self.assertEqual(states["hold"], "cancelled")
+        self.assertEqual(run.wait(timeout=30), 1)
+
+
 class Survival(SsimTestCase):
     def test_kill_9_of_run_then_status_is_exact_and_stop_leaves_nothing(self):
         self.write("experiment.yaml", LONG)
