@@ -25,7 +25,7 @@ if [ ! -f build/CMakeCache.txt ]; then
   if [ -n "${targets[*]}" ]; then
     echo "build: first build; about 90 s on 2 cores"
   else
-    echo "build: first build of everything; about 4 minutes on 2 cores (later builds redo only what changed)"
+    echo "build: first build of everything; about 3 minutes on 2 cores (later builds redo only what changed)"
   fi
 fi
 mkdir -p build

@@ -64,7 +64,7 @@ endif()
 
 # Configuration template, documentation, man pages, shell completion.
 install(FILES ${CMAKE_SOURCE_DIR}/configs/redis.conf DESTINATION ${CMAKE_INSTALL_DATADIR}/ssim)
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} PATTERN "man" EXCLUDE)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} PATTERN "man" EXCLUDE PATTERN "dev" EXCLUDE)
 file(GLOB SSIM_MAN_PAGES ${CMAKE_SOURCE_DIR}/docs/man/*.1)
 install(FILES ${SSIM_MAN_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${CMAKE_SOURCE_DIR}/configs/completion/ssim.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions

@@ -11,7 +11,8 @@ import unittest
 from ssimtest import SsimTestCase, free_port
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
-PAGES = sorted(glob.glob(os.path.join(ROOT, "docs/*.md"))) + [os.path.join(ROOT, "README.md")]
+PAGES = sorted(glob.glob(os.path.join(ROOT, "docs/*.md")) + glob.glob(os.path.join(ROOT, "docs/dev/*.md"))) + \
+    [os.path.join(ROOT, "README.md")]
 
 
 def blocks(page, language):
