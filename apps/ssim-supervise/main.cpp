@@ -21,6 +21,7 @@
 #include "apps/ssim-supervise/colocated_db.hpp"
 #include "apps/ssim-supervise/read_all.hpp"
 #include "lib/state/job_file.hpp"
+#include "lib/state/status_file.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -47,7 +48,7 @@ struct Job {
   std::string name;
   pid_t pid = 0;       // > 0 while the program runs; -pid once it ended
   double start = 0;
-  std::string unsaved;  // a final status the disk refused so far, retried
+  bool unsaved = false;  // a final status the disk refused so far, retried
   long time_limit = 0;  // seconds (run.time); SIGTERM then, SIGKILL after kTimeLimitGrace
   bool timed_out = false;
 };
@@ -72,23 +73,6 @@ std::string start_ticks(const std::string& pid = "self") {
   for (; p < stat.size() && field < 22; ++p)
     if (stat[p] == ' ') ++field;
   return stat.substr(p, stat.find(' ', p) - p);
-}
-
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\u%04x", c);
-      out += b;
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 // Write, check, then rename: a full disk or an I/O error leaves the previous file as it
@@ -117,35 +101,30 @@ bool write_atomically(const std::string& path, const std::string& text) {
   return true;
 }
 
-std::string g_me;  // "supervisor_pid":N,"supervisor_start_ticks":"T","node":"NAME"
+ssim::state::StatusFile g_me;  // who writes the status files: supervisor pid and start, node, host
 
 // Who writes the status file, and on which node the job runs (Slurm's node name, which
 // differs from the host name on a test cluster, else the host): recorded with the
 // outcome, so ssim knows where a job ran even when the scheduler's accounting lags.
-std::string identity() {
-  std::string node;
-  if (const char* n = getenv("SLURMD_NODENAME"); n && *n) node = n;
-  else {
-    char host[256] = {0};
-    gethostname(host, sizeof host - 1);
-    node = host;
-  }
-  std::string safe;
-  for (char c : node)
-    if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) safe += c;
+ssim::state::StatusFile identity() {
+  ssim::state::StatusFile me;
   char host[256] = {0};
   gethostname(host, sizeof host - 1);
-  std::string safe_host;
-  for (const char* c = host; *c; ++c)
-    if (*c != '"' && *c != '\\' && static_cast<unsigned char>(*c) >= 0x20) safe_host += *c;
-  // "host": whose process table the pids are in (a login node's is another).
-  return "\"supervisor_pid\":" + std::to_string(getpid()) + ",\"supervisor_start_ticks\":\"" + start_ticks() +
-         "\",\"node\":\"" + safe + "\",\"host\":\"" + safe_host + "\"";
+  if (const char* n = getenv("SLURMD_NODENAME"); n && *n) me.node = n;
+  else me.node = host;
+  me.host = host;  // whose process table the pids are in (a login node's is another)
+  me.supervisor_pid = getpid();
+  me.supervisor_start_ticks = start_ticks();
+  return me;
 }
 
-bool write_status(const Job& job, const std::string& fields) {
-  return write_atomically(job.run_dir + "/.ssim-status.json",
-                          "{" + g_me + ",\"start\":" + std::to_string(job.start) + "," + fields + "}\n");
+// The job's status as `change` leaves it, on top of who writes it and when it began.
+template <typename Change>
+bool write_status(const Job& job, Change change) {
+  ssim::state::StatusFile st = g_me;
+  st.start = job.start;
+  change(st);
+  return write_atomically(ssim::state::status_file_path(job.run_dir), ssim::state::encode_status_file(st));
 }
 
 std::vector<char*> pointers(std::vector<std::string>& v) {
@@ -164,15 +143,17 @@ void fail_start(Job& job, const std::string& message) {
     }
     close(fd);
   }
-  write_status(job, "\"state\":\"exited\",\"end\":" + std::to_string(now()) +
-                        ",\"exit_code\":127,\"signal\":null,\"error\":\"" + json_escape(message) + "\"");
+  write_status(job, [&](ssim::state::StatusFile& st) {
+    st.exited = true, st.end = now(), st.exit_code = 127, st.error = message;
+  });
 }
 
 void start(Job& job) {
   job.start = now();
   if (access((job.run_dir + "/.ssim-cancelled").c_str(), F_OK) == 0) {
-    write_status(job, "\"state\":\"exited\",\"end\":" + std::to_string(now()) +
-                          ",\"exit_code\":null,\"signal\":null,\"error\":\"stopped before it started\"");
+    write_status(job, [&](ssim::state::StatusFile& st) {
+      st.exited = true, st.end = now(), st.error = "stopped before it started";
+    });
     return;
   }
   bool ok = false;
@@ -235,8 +216,8 @@ void start(Job& job) {
   }
   // The program's own start time, beside its pid: whoever signals its group later
   // checks it first, so a recycled pid is never taken for it.
-  write_status(job, "\"state\":\"running\",\"pid\":" + std::to_string(job.pid) + ",\"pid_start_ticks\":\"" +
-                        start_ticks(std::to_string(job.pid)) + "\"");
+  const std::string ticks = start_ticks(std::to_string(job.pid));
+  write_status(job, [&](ssim::state::StatusFile& st) { st.pid = job.pid, st.pid_start_ticks = ticks; });
 }
 
 void on_signal(int sig) { g_forward = sig; }
@@ -260,15 +241,21 @@ struct Orphan {
 };
 std::vector<Orphan> g_orphans;  // adopted processes not yet reaped
 
+// The outcome, kept on the job until it is on disk (a full disk is retried).
+ssim::state::StatusFile g_end;
+
 void record_end(Job& job, int status) {
-  const bool signaled = WIFSIGNALED(status);
-  const std::string fields = std::string(job.timed_out ? "\"time_limit_reached\":true," : "") +
-                             "\"state\":\"exited\",\"pid\":" + std::to_string(job.pid) +
-                             ",\"end\":" + std::to_string(now()) + ",\"exit_code\":" +
-                             (signaled ? std::string("null") : std::to_string(WEXITSTATUS(status))) +
-                             ",\"signal\":" + (signaled ? std::to_string(WTERMSIG(status)) : std::string("null"));
+  ssim::state::StatusFile st = g_me;
+  st.start = job.start;
+  st.exited = true;
+  st.time_limit_reached = job.timed_out;
+  st.pid = job.pid;
+  st.end = now();
+  if (WIFSIGNALED(status)) st.signal = WTERMSIG(status);
+  else st.exit_code = WEXITSTATUS(status);
+  g_end = st;
   job.pid = -job.pid;
-  if (!write_status(job, fields)) job.unsaved = fields;
+  job.unsaved = !write_status(job, [&](ssim::state::StatusFile& out) { out = g_end; });
 }
 
 void reap_children() {
@@ -406,18 +393,20 @@ int wrap_and_wait(int argc, char** argv) {
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}) sigaction(sig, &sa, nullptr);
-  g_me = identity();
-  const std::string start = ",\"start\":" + std::to_string(now());
+  ssim::state::StatusFile st = identity();
+  st.start = now();
+  auto save = [&] { write_atomically(file, ssim::state::encode_status_file(st)); };
   pid_t pid = 0;
   const int rc = posix_spawnp(&pid, argv[4], nullptr, nullptr, argv + 4, environ);
   if (rc != 0) {
     const std::string error = std::string("ssim: cannot start ") + argv[4] + ": " + std::strerror(rc);
     std::fprintf(stderr, "%s\n", error.c_str());
-    write_atomically(file, "{" + g_me + start + ",\"state\":\"exited\",\"exit_code\":127,\"signal\":null,\"error\":\"" +
-                               json_escape(error) + "\"}\n");
+    st.exited = true, st.exit_code = 127, st.error = error;
+    save();
     return 127;
   }
-  write_atomically(file, "{" + g_me + start + ",\"state\":\"running\",\"pid\":" + std::to_string(pid) + "}\n");
+  st.pid = pid;
+  save();
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) return 127;
@@ -425,10 +414,11 @@ int wrap_and_wait(int argc, char** argv) {
     g_forward = 0;
   }
   const bool signaled = WIFSIGNALED(status);
-  write_atomically(file, "{" + g_me + start + ",\"state\":\"exited\",\"pid\":" + std::to_string(pid) +
-                             ",\"end\":" + std::to_string(now()) + ",\"exit_code\":" +
-                             (signaled ? std::string("null") : std::to_string(WEXITSTATUS(status))) + ",\"signal\":" +
-                             (signaled ? std::to_string(WTERMSIG(status)) : std::string("null")) + "}\n");
+  st.exited = true;
+  st.end = now();
+  if (signaled) st.signal = WTERMSIG(status);
+  else st.exit_code = WEXITSTATUS(status);
+  save();
   return signaled ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
@@ -475,17 +465,17 @@ int keep_job(Job& job, const sigset_t& waited) {
       else if (now() >= limit_at + kTimeLimitGrace) kill(-j.pid, SIGKILL);
       j.timed_out = true;
     }
-    if (!j.unsaved.empty()) {
-      if (write_status(j, j.unsaved)) {
-        j.unsaved.clear();
+    if (j.unsaved) {
+      if (write_status(j, [&](ssim::state::StatusFile& out) { out = g_end; })) {
+        j.unsaved = false;
       } else {
         if (saving_deadline == 0) saving_deadline = now() + kSaveRetrySeconds;
-        if (now() > saving_deadline) j.unsaved.clear(), code = kExitUnsaved;  // ssim reports it as lost
+        if (now() > saving_deadline) j.unsaved = false, code = kExitUnsaved;  // ssim reports it as lost
       }
     }
     note_orphans();
-    if (j.pid <= 0 && j.unsaved.empty() && !woke) wake_ssim(), woke = true;
-    if (j.pid <= 0 && j.unsaved.empty()) {
+    if (j.pid <= 0 && !j.unsaved && !woke) wake_ssim(), woke = true;
+    if (j.pid <= 0 && !j.unsaved) {
       if (g_orphans.empty()) break;
       if (terminating) {
         end_orphans();
@@ -493,7 +483,7 @@ int keep_job(Job& job, const sigset_t& waited) {
       }
     }
     siginfo_t info{};
-    timespec tick{0, j.unsaved.empty() ? 999000000L : 200000000L};
+    timespec tick{0, !j.unsaved ? 999000000L : 200000000L};
     if (limit_at > 0 && j.pid > 0) {  // wake up when the limit (or its grace) runs out
       const double next = j.timed_out ? limit_at + kTimeLimitGrace : limit_at;
       const double wait = std::max(0.001, std::min(next - now(), 0.999));

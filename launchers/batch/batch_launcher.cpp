@@ -1,5 +1,7 @@
 #include "launchers/batch/batch_launcher.hpp"
 
+#include "lib/state/status_file.hpp"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -296,8 +298,9 @@ JobRef BatchLauncher::submit(const LaunchRequest& r) {
   } catch (const std::exception& e) {
     error = e.what();
   }
-  write_file_atomically(status_file(r.run_dir),
-                        nlohmann::json{{"state", "exited"}, {"exit_code", 127}, {"signal", nullptr}, {"error", error}}.dump());
+  state::StatusFile refused;
+  refused.exited = true, refused.exit_code = 127, refused.error = error;
+  write_file_atomically(status_file(r.run_dir), state::encode_status_file(refused));
   return JobRef{"0", r.name, r.run_dir};
 }
 
@@ -380,9 +383,9 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
         if (why.rfind("Can Never Run: ", 0) == 0) why = why.substr(15);
         s.status = Status::Failed;
         s.reason = scheduler_->name() + kNeverRuns + why;
-        write_file_atomically(status_file(jobs[i].run_dir),
-                              nlohmann::json{{"state", "exited"}, {"exit_code", nullptr}, {"signal", nullptr},
-                                             {"error", s.reason}, {"never_runs", true}}.dump());
+        state::StatusFile never_ran;
+        never_ran.exited = true, never_ran.error = s.reason;
+        write_file_atomically(status_file(jobs[i].run_dir), state::encode_status_file(never_ran));
         never.push_back(native[i]);
       }
     } else {

@@ -5,6 +5,7 @@
 #include "launchers/local/local_launcher.hpp"
 
 #include "lib/state/job_file.hpp"
+#include "lib/state/status_file.hpp"
 
 #include "launchers/local/local_devices.hpp"
 
@@ -39,7 +40,7 @@ namespace bp = boost::process;
 namespace fs = std::filesystem;
 using state::Status;
 
-std::string status_file(const std::string& run_dir) { return run_dir + "/.ssim-status.json"; }
+std::string status_file(const std::string& run_dir) { return state::status_file_path(run_dir); }
 std::string cancel_marker(const std::string& run_dir) { return run_dir + "/.ssim-cancelled"; }
 
 std::string LocalLauncher::default_supervisor() {
@@ -143,17 +144,22 @@ void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::
     for (const auto& r : batch) refs.push_back(JobRef{id, r.name, r.run_dir});
   } catch (const bp::process_error& e) {
     // Reported through the jobs' status files, like any other failure to start.
-    const nlohmann::json error = std::string("ssim: cannot start ") + supervisor_ + ": " + e.what();
+    state::StatusFile failed;
+    failed.exited = true, failed.exit_code = 127;
+    failed.error = std::string("ssim: cannot start ") + supervisor_ + ": " + e.what();
     for (const auto& r : batch) {
-      write_file_atomically(status_file(r.run_dir),
-                            "{\"state\":\"exited\",\"exit_code\":127,\"signal\":null,\"error\":" +
-                                error.dump() + "}\n");
+      write_file_atomically(status_file(r.run_dir), state::encode_status_file(failed));
       refs.push_back(JobRef{"0", r.name, r.run_dir});
     }
   }
 }
 
 namespace {
+
+std::optional<state::StatusFile> read_status(const std::string& run_dir) {
+  const auto text = read_file(status_file(run_dir));
+  return text ? state::decode_status_file(*text) : std::nullopt;
+}
 
 // The time ssim asked the job to stop (the cancel marker's), or 0.
 double cancel_time(const std::string& run_dir) {
@@ -164,20 +170,20 @@ double cancel_time(const std::string& run_dir) {
 
 // How a job ended. It counts as cancelled only when it ended after ssim asked it to
 // stop: a member that had already exited 0 stays completed.
-JobStatus from_exit(const nlohmann::json& j, double cancelled_at) {
+JobStatus from_exit(const state::StatusFile& j, double cancelled_at) {
   JobStatus s;
-  s.start = j.value("start", 0.0);
-  s.end = j.value("end", 0.0);
-  s.pid = j.value("pid", 0);
-  s.nodes = j.value("node", "");
-  if (j.contains("exit_code") && !j["exit_code"].is_null()) s.exit_code = j["exit_code"].get<int>();
-  if (j.contains("signal") && !j["signal"].is_null()) s.signal = j["signal"].get<int>();
-  s.reason = j.value("error", "");
+  s.start = j.start;
+  s.end = j.end;
+  s.pid = j.pid;
+  s.nodes = j.node;
+  s.exit_code = j.exit_code;
+  s.signal = j.signal;
+  s.reason = j.error;
   const bool cancelled = cancelled_at > 0 && (s.end == 0 || s.end >= cancelled_at);
   if (cancelled) {
     s.status = Status::Cancelled;
     if (s.reason.empty()) s.reason = "stopped by ssim";
-  } else if (j.value("time_limit_reached", false)) {
+  } else if (j.time_limit_reached) {
     s.status = Status::Failed;  // even if it exited 0 on SIGTERM: it did not finish in time
     s.reason = "time limit (run.time) reached";
   } else if (s.exit_code && *s.exit_code == 0) {
@@ -216,14 +222,14 @@ SupervisorRef parse_supervisor(const std::string& id) {
 // inside a job): its pids mean nothing here, so its status file is the only witness.
 // Running per its file stays running; the run on that host (or the scheduler's end of
 // the job it runs in) decides the rest.
-JobStatus remote_status(const nlohmann::json& j, double cancelled_at, const std::string& host) {
-  if (j.is_object() && j.value("state", "") == "exited") return from_exit(j, cancelled_at);
+JobStatus remote_status(const std::optional<state::StatusFile>& j, double cancelled_at, const std::string& host) {
+  if (j && j->exited) return from_exit(*j, cancelled_at);
   JobStatus s;
-  s.status = j.is_object() ? Status::Running : Status::Pending;
-  if (j.is_object()) {
-    s.start = j.value("start", 0.0);
-    s.pid = j.value("pid", 0);
-    s.nodes = j.value("node", "");
+  s.status = j ? Status::Running : Status::Pending;
+  if (j) {
+    s.start = j->start;
+    s.pid = j->pid;
+    s.nodes = j->node;
   }
   s.reason = "per its status file (supervised on " + host + ")";
   return s;
@@ -234,21 +240,21 @@ JobStatus remote_status(const nlohmann::json& j, double cancelled_at, const std:
 // be taken here and recorded as the supervisor would have; if it still runs it is
 // watched; otherwise the outcome is lost, and that is an end, not "running" for ever.
 // `unsaved`: its supervisor said it could not write the status, or the disk is full.
-JobStatus without_supervisor(const JobRef& job, const nlohmann::json& j, double cancelled_at, bool unsaved) {
+JobStatus without_supervisor(const JobRef& job, const state::StatusFile& j, double cancelled_at, bool unsaved) {
   JobStatus s;
-  s.start = j.value("start", 0.0);
-  s.pid = j.value("pid", 0);
-  const std::string ticks = j.value("pid_start_ticks", "");
+  s.start = j.start;
+  s.pid = j.pid;
+  const std::string ticks = j.pid_start_ticks;
   int wstatus = 0;
   if (s.pid > 0 && ::waitpid(s.pid, &wstatus, WNOHANG) == s.pid) {
-    nlohmann::json ended = j;
-    ended["state"] = "exited";
-    ended["end"] = now_seconds();
-    ended["exit_code"] = WIFEXITED(wstatus) ? nlohmann::json(WEXITSTATUS(wstatus)) : nlohmann::json();
-    ended["signal"] = WIFSIGNALED(wstatus) ? nlohmann::json(WTERMSIG(wstatus)) : nlohmann::json();
-    ended["recovered_by"] = "ssim run (the supervisor was killed)";
+    state::StatusFile ended = j;
+    ended.exited = true;
+    ended.end = now_seconds();
+    if (WIFEXITED(wstatus)) ended.exit_code = WEXITSTATUS(wstatus);
+    if (WIFSIGNALED(wstatus)) ended.signal = WTERMSIG(wstatus);
+    ended.recovered_by = "ssim run (the supervisor was killed)";
     try {
-      write_file_atomically(status_file(job.run_dir), ended.dump() + "\n");
+      write_file_atomically(status_file(job.run_dir), state::encode_status_file(ended));
     } catch (const std::exception&) {
       // Reported below from memory; a later reader sees the outcome as lost.
     }
@@ -269,26 +275,18 @@ JobStatus without_supervisor(const JobRef& job, const nlohmann::json& j, double 
 
 JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<int, int>& ended) {
   const SupervisorRef supervisor = parse_supervisor(job.id);
-  if (!supervisor.host.empty() && supervisor.host != here) {
-    const auto text = read_file(status_file(job.run_dir));
-    return remote_status(text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json(),
-                         cancel_time(job.run_dir), supervisor.host);
-  }
+  if (!supervisor.host.empty() && supervisor.host != here)
+    return remote_status(read_status(job.run_dir), cancel_time(job.run_dir), supervisor.host);
   int supervisor_status = -1;
   if (const auto it = ended.find(supervisor.pid); it != ended.end()) supervisor_status = it->second;
   const double cancelled_at = cancel_time(job.run_dir);
   // The file is read before asking whether its writer lives, so a writer found dead may
   // have written (and ended) in between: read it once more before concluding anything.
-  nlohmann::json j;
-  auto load = [&] {
-    const auto text = read_file(status_file(job.run_dir));
-    j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
-  };
-  load();
-  const bool supervisor_alive = j.is_object() || process_alive(supervisor.pid, supervisor.ticks);
-  if (!supervisor_alive) load();
+  std::optional<state::StatusFile> j = read_status(job.run_dir);
+  const bool supervisor_alive = j || process_alive(supervisor.pid, supervisor.ticks);
+  if (!supervisor_alive) j = read_status(job.run_dir);
   JobStatus s;
-  if (!j.is_object()) {
+  if (!j) {
     // The supervisor has not started this job yet, or could not record it.
     if (supervisor_alive) {
       s.status = Status::Pending;
@@ -300,38 +298,37 @@ JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<in
     }
     return s;
   }
-  if (j.value("state", "") == "exited") return from_exit(j, cancelled_at);
+  if (j->exited) return from_exit(*j, cancelled_at);
   // The process that watches this job (its own, forked by the supervisor ssim started),
   // asked once: alive now means the file we read was current when we asked.
-  const bool watcher_alive = process_alive(j.value("supervisor_pid", 0), j.value("supervisor_start_ticks", ""));
-  if (!watcher_alive) load();
-  if (j.value("state", "") == "exited") return from_exit(j, cancelled_at);
+  const bool watcher_alive = process_alive(j->supervisor_pid, j->supervisor_start_ticks);
+  if (!watcher_alive)
+    if (auto again = read_status(job.run_dir)) j = std::move(again);
+  if (j->exited) return from_exit(*j, cancelled_at);
   if (watcher_alive) {
     s.status = Status::Running;
-    s.start = j.value("start", 0.0);
-    s.pid = j.value("pid", 0);
-    s.nodes = j.value("node", "");
+    s.start = j->start;
+    s.pid = j->pid;
+    s.nodes = j->node;
     return s;
   }
   const bool unsaved = (supervisor_status >= 0 && WIFEXITED(supervisor_status) &&
                        WEXITSTATUS(supervisor_status) == kSupervisorUnsaved) ||
                       disk_full(job.run_dir);
-  return without_supervisor(job, j, cancelled_at, unsaved);
+  return without_supervisor(job, *j, cancelled_at, unsaved);
 }
 
 }  // namespace
 
 std::optional<JobStatus> read_job_status(const std::string& run_dir) {
-  const auto text = read_file(status_file(run_dir));
-  if (!text) return std::nullopt;
-  auto j = nlohmann::json::parse(*text, nullptr, false);
-  if (!j.is_object()) return std::nullopt;
-  if (j.value("state", "") == "exited") return from_exit(j, 0);
+  const auto j = read_status(run_dir);
+  if (!j) return std::nullopt;
+  if (j->exited) return from_exit(*j, 0);
   JobStatus s;
   s.status = Status::Running;
-  s.pid = j.value("pid", 0);
-  s.start = j.value("start", 0.0);
-  s.nodes = j.value("node", "");
+  s.pid = j->pid;
+  s.start = j->start;
+  s.nodes = j->node;
   return s;
 }
 
@@ -371,15 +368,13 @@ void LocalLauncher::cancel(std::span<const JobRef> jobs, bool force) {
       write_file_atomically(cancel_marker(job.run_dir), "");
     // The program leads its own process group (pgid = its pid). A job that has not
     // started yet is skipped by its supervisor thanks to the marker.
-    const auto text = read_file(status_file(job.run_dir));
-    auto j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
-    if (j.is_object() && j.value("state", "") == "running")
-      signal_group(j.value("pid", 0), j.value("pid_start_ticks", ""), sig);
+    const auto j = read_status(job.run_dir);
+    if (j && !j->exited) signal_group(j->pid, j->pid_start_ticks, sig);
     signal_detached(job.run_dir, sig);
     // The job's own supervisor ends what the job detaches after this moment, once the
     // job has ended (it always gets SIGTERM: it kills them itself after a grace).
-    if (j.is_object()) {
-      const SupervisorRef watcher{j.value("supervisor_pid", 0), j.value("supervisor_start_ticks", ""), ""};
+    if (j) {
+      const SupervisorRef watcher{j->supervisor_pid, j->supervisor_start_ticks, ""};
       if (watcher.pid > 1 && !watcher.ticks.empty() && process_alive(watcher.pid, watcher.ticks))
         ::kill(watcher.pid, SIGTERM);
     }
@@ -390,10 +385,9 @@ void LocalLauncher::end_detached(std::span<const JobRef> jobs) {
   // Each job's watcher that still holds adopted processes ends them on SIGTERM, then exits.
   std::vector<SupervisorRef> waiting;
   for (const auto& job : jobs) {
-    const auto text = read_file(status_file(job.run_dir));
-    auto j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
-    if (!j.is_object()) continue;
-    const SupervisorRef sup{j.value("supervisor_pid", 0), j.value("supervisor_start_ticks", ""), ""};
+    const auto j = read_status(job.run_dir);
+    if (!j) continue;
+    const SupervisorRef sup{j->supervisor_pid, j->supervisor_start_ticks, ""};
     if (sup.pid <= 1 || sup.ticks.empty() || !process_alive(sup.pid, sup.ticks)) continue;
     ::kill(sup.pid, SIGTERM);
     waiting.push_back(sup);

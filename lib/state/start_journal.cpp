@@ -1,5 +1,7 @@
 #include "lib/state/start_journal.hpp"
 
+#include "lib/state/status_file.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -56,7 +58,7 @@ void apply_starts(Manifest& m, const std::string& journal_text) {
     if (!e || s.attempt < e->attempt || (s.attempt == e->attempt && e->job_id == s.job_id)) continue;
     // A launch whose id was never written counts once something in its run directory
     // says it began (the supervisor's status file); until then it may not have.
-    if (s.job_id == "?" && ::access((e->run_dir + "/.ssim-status.json").c_str(), F_OK) != 0) continue;
+    if (s.job_id == "?" && ::access(status_file_path(e->run_dir).c_str(), F_OK) != 0) continue;
     e->job_id = s.job_id;
     e->attempt = s.attempt;
     e->start = s.start;

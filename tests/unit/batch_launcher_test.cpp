@@ -2,6 +2,8 @@
 // with recorded answers through the CommandRunner seam: no process is started.
 #include <catch2/catch.hpp>
 
+#include "lib/state/status_file.hpp"
+
 #include <deque>
 #include <fstream>
 
@@ -69,8 +71,11 @@ struct Rig {
   }
 };
 
-void write_status(const std::string& run_dir, const std::string& json) {
-  std::ofstream(status_file(run_dir)) << json;
+// How a job ended, as its wrapper would have written it.
+void write_exit(const std::string& run_dir, int exit_code, double start = 0, double end = 0) {
+  state::StatusFile s;
+  s.exited = true, s.exit_code = exit_code, s.start = start, s.end = end;
+  std::ofstream(state::status_file_path(run_dir)) << state::encode_status_file(s);
 }
 
 }  // namespace
@@ -93,7 +98,7 @@ TEST_CASE("batch launcher: PBS jobs through qsub, one qstat per poll, qdel") {
   rig.runner->answers["qstat"] = {
       {0, R"({"Jobs":{"11.pbs-sim":{"job_state":"R"}}})", ""},
   };
-  write_status(rig.plan.steps[1].run_dir, R"({"state":"exited","exit_code":4,"signal":null,"start":1,"end":2})");
+  write_exit(rig.plan.steps[1].run_dir, 4, 1, 2);
   auto s = rig.launcher->poll(refs);
   CHECK(s[0].status == Status::Running);
   CHECK(s[0].native_id == "11.pbs-sim");
@@ -130,7 +135,7 @@ TEST_CASE("batch launcher: LSF jobs through bsub < script, bjobs, bkill") {
   CHECK(refs[1].id == "0");  // refused: failed through its status file
   rig.runner->answers["bjobs"] = {
       {0, R"({"COMMAND":"bjobs","JOBS":1,"RECORDS":[{"JOBID":"7","STAT":"DONE","EXIT_CODE":"","EXIT_REASON":""}]})", ""}};
-  write_status(rig.plan.steps[0].run_dir, R"({"state":"exited","exit_code":0,"signal":null})");
+  write_exit(rig.plan.steps[0].run_dir, 0);
   const auto s = rig.launcher->poll(refs);
   CHECK(s[0].status == Status::Completed);
   CHECK(s[1].status == Status::Failed);
@@ -265,7 +270,7 @@ TEST_CASE("batch launcher: PBS with job history off, as the real server's defaul
   CHECK(s[0].status == Status::Running);
   CHECK(s[1].status == Status::Pending);
   // 67's supervisor wrote how it ended: that is its outcome, at once.
-  write_status(rig.plan.steps[1].run_dir, R"({"state":"exited","exit_code":0,"signal":null,"start":1,"end":2})");
+  write_exit(rig.plan.steps[1].run_dir, 0, 1, 2);
   rig.wait(1);
   s = rig.launcher->poll(refs);
   CHECK(s[1].status == Status::Completed);
