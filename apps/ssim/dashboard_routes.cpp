@@ -1,5 +1,7 @@
 #include "apps/ssim/dashboard_routes.hpp"
 
+#include "lib/state/start_journal.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -59,7 +61,7 @@ std::string file_key(const std::string& path) {
 }
 
 std::string status_body(const std::string& exp) {
-  const std::string key = file_key(state::manifest_path(exp)) + "/" + file_key(exp + "/.ssim/starts");
+  const std::string key = file_key(state::manifest_path(exp)) + "/" + file_key(state::start_journal_path(exp));
   {
     std::lock_guard<std::mutex> hold(cache_mutex);
     const auto it = status_cache.find(exp);
@@ -72,7 +74,7 @@ std::string status_body(const std::string& exp) {
   if (s.all_ended && !s.runner) {
     std::lock_guard<std::mutex> hold(cache_mutex);
     // Keyed after current_state, which may itself have saved the manifest.
-    status_cache[exp] = {file_key(state::manifest_path(exp)) + "/" + file_key(exp + "/.ssim/starts"), body};
+    status_cache[exp] = {file_key(state::manifest_path(exp)) + "/" + file_key(state::start_journal_path(exp)), body};
   }
   return body;
 }

@@ -1,4 +1,5 @@
 #include "launchers/batch/batch_launcher.hpp"
+#include "lib/util/experiment_dir.hpp"
 
 #include "lib/state/status_file.hpp"
 
@@ -241,7 +242,7 @@ int BatchLauncher::cpus_per_node(const plan::Plan& plan, const spec::BatchSettin
 }
 
 std::string BatchLauncher::experiment_script_path(const plan::Plan& plan) const {
-  return plan.path + "/.ssim/batch." + scheduler_->script_extension();
+  return ssim_dir(plan.path) + "/batch." + scheduler_->script_extension();
 }
 
 std::string BatchLauncher::experiment_script(const plan::Plan& plan, const std::vector<std::string>& command) const {
@@ -254,7 +255,7 @@ std::string BatchLauncher::experiment_script(const plan::Plan& plan, const std::
     job.node_cpus = scheduler_->parse_cpus_per_node(runner_->run(*query, 20s));
   job.setup = plan.setup;
   if (plan.batch) job.setup.insert(job.setup.end(), plan.batch->setup.begin(), plan.batch->setup.end());
-  const std::string state_dir = plan.path + "/.ssim";
+  const std::string state_dir = ssim_dir(plan.path);
   job.run_dir = std::filesystem::current_path().string();  // experiment.path resolves from here, inside too
   job.out = state_dir + "/batch.out";
   job.err = state_dir + "/batch.err";

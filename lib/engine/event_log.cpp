@@ -1,4 +1,5 @@
 #include "lib/engine/event_log.hpp"
+#include "lib/util/experiment_dir.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +11,7 @@ namespace {
 constexpr off_t kMaxBytes = 64L << 20;
 }
 
-std::string events_path(const std::string& experiment_path) { return experiment_path + "/.ssim/events.ndjson"; }
+std::string events_path(const std::string& experiment_path) { return ssim_dir(experiment_path) + "/events.ndjson"; }
 
 void append_event(const std::string& experiment_path, const Event& e) {
   const std::string path = events_path(experiment_path);

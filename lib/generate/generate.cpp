@@ -1,4 +1,5 @@
 #include "lib/generate/generate.hpp"
+#include "lib/util/experiment_dir.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -18,7 +19,7 @@ namespace {
 
 // The top-level entries under <path> that ssim owns for this plan.
 std::vector<fs::path> owned_entries(const plan::Plan& plan) {
-  std::vector<fs::path> out = {fs::path(plan.path) / ".ssim"};
+  std::vector<fs::path> out = {fs::path(ssim_dir(plan.path))};
   if (plan.database) out.push_back(plan.database->run_dir);
   std::set<std::string> seen;
   for (const auto& s : plan.steps) {
@@ -125,7 +126,7 @@ void check_target(const plan::Plan& plan, Existing mode) {
   if (mode == Existing::Resume || is_empty_or_missing(root)) return;
   const std::optional<state::Manifest> previous = previous_experiment(root);
   if (mode == Existing::Refuse) {
-    if (previous || fs::exists(root / ".ssim", ec))
+    if (previous || fs::exists(fs::path(ssim_dir(root.string())), ec))
       throw GenerateError("experiment directory " + root.string() +
                           " already exists (use --overwrite to replace it or --resume to continue it)");
     throw GenerateError(root.string() + " is not empty and is not an ssim experiment; choose another experiment.path");
@@ -138,7 +139,7 @@ void check_target(const plan::Plan& plan, Existing mode) {
   // What the new plan would create must be absent or the earlier run's own.
   const auto earlier = generated_by(*previous, root, true);
   for (const auto& p : owned_entries(plan))
-    if (fs::exists(fs::symlink_status(p, ec)) && !earlier.count(p.lexically_normal()) && p != root / ".ssim")
+    if (fs::exists(fs::symlink_status(p, ec)) && !earlier.count(p.lexically_normal()) && p != fs::path(ssim_dir(root.string())))
       throw GenerateError("refusing to overwrite " + p.string() + ": ssim did not create it");
 }
 
@@ -155,14 +156,14 @@ void remove_previous(const plan::Plan& plan) {
       if (!fs::remove(parent, ec)) break;
   }
   // .ssim itself stays: the run lock in it is held by this process.
-  for (const auto& entry : fs::directory_iterator(root / ".ssim", ec))
+  for (const auto& entry : fs::directory_iterator(fs::path(ssim_dir(root.string())), ec))
     if (entry.path().filename() != "lock") fs::remove_all(entry.path(), ec);
 }
 
 GenerateResult generate(const plan::Plan& plan, Existing mode) {
   GenerateResult result;
   if (mode == Existing::Overwrite) remove_previous(plan);
-  make_dir(fs::path(plan.path) / ".ssim");
+  make_dir(fs::path(ssim_dir(plan.path)));
   if (plan.database) make_dir(plan.database->run_dir);
   for (const auto& s : plan.steps) {
     std::error_code ec;

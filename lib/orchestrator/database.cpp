@@ -1,4 +1,5 @@
 #include "lib/orchestrator/database.hpp"
+#include "lib/util/experiment_dir.hpp"
 
 #include "lib/client/router.hpp"
 
@@ -34,7 +35,7 @@ std::vector<Shard> shards_of(const plan::Database& db) {
 }
 
 namespace {
-std::string password_file(const std::string& path) { return path + "/.ssim/db_password"; }
+std::string password_file(const std::string& path) { return ssim_dir(path) + "/db_password"; }
 
 // Sleeps between tries of a condition that has its own deadline.
 void pause_briefly(std::chrono::milliseconds& wait) {
@@ -197,19 +198,19 @@ std::vector<Address> wait_until_ready(const plan::Plan& plan, const std::string&
   return addresses;
 }
 
-std::string ssdb_file(const std::string& experiment_path) { return experiment_path + "/.ssim/ssdb"; }
+std::string ssdb_file(const std::string& experiment_path) { return ssim_dir(experiment_path) + "/ssdb"; }
 
 // The address, and for an external database where its password is (never a copy).
 void record_ssdb(const plan::Plan& plan, const std::string& ssdb) {
   write_file_atomically(ssdb_file(plan.path), ssdb + "\n", 0644);
   if (plan.database && plan.database->external())
-    write_file_atomically(plan.path + "/.ssim/db_password_file", plan.database->password_file + "\n", 0600);
+    write_file_atomically(ssim_dir(plan.path) + "/db_password_file", plan.database->password_file + "\n", 0600);
 }
 
 std::string experiment_password(const std::string& experiment_path) {
   std::string own = read_password(experiment_path);
   if (!own.empty()) return own;
-  std::string where = read_file(experiment_path + "/.ssim/db_password_file").value_or("");
+  std::string where = read_file(ssim_dir(experiment_path) + "/db_password_file").value_or("");
   while (!where.empty() && where.back() == '\n') where.pop_back();
   if (where.empty()) return "";
   std::string text = read_file(where).value_or("");

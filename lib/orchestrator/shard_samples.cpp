@@ -1,4 +1,5 @@
 #include "lib/orchestrator/shard_samples.hpp"
+#include "lib/util/experiment_dir.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -17,7 +18,7 @@ namespace {
 constexpr off_t kMaxBytes = 2L << 20;
 }
 
-std::string samples_path(const std::string& experiment_path) { return experiment_path + "/.ssim/db_samples.ndjson"; }
+std::string samples_path(const std::string& experiment_path) { return ssim_dir(experiment_path) + "/db_samples.ndjson"; }
 
 nlohmann::json sample_from_info(const std::string& info) {
   nlohmann::json s = {{"used_memory", 0}, {"used_memory_peak", 0}, {"connected_clients", 0},

@@ -1,4 +1,5 @@
 #include "lib/session/batch_submit.hpp"
+#include "lib/util/experiment_dir.hpp"
 
 #include <filesystem>
 
@@ -59,7 +60,7 @@ Submitted submit_experiment(const Loaded& l, const std::string& file, bool overw
   state::EntityRecord batch;
   batch.name = "batch";
   batch.type = "batch";
-  batch.run_dir = plan.path + "/.ssim";
+  batch.run_dir = ssim_dir(plan.path);
   batch.launcher = plan.launcher;
   batch.job_id = "job:" + id;
   batch.native_id = id;

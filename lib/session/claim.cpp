@@ -1,4 +1,5 @@
 #include "lib/session/claim.hpp"
+#include "lib/util/experiment_dir.hpp"
 
 #include "lib/util/processes.hpp"
 #include "lib/util/proc_stat.hpp"
@@ -35,7 +36,7 @@ state::RunLock acquire_run_lock(const std::string& path, const std::string& role
                        !process_alive(holder->pid, holder->ticks);
     const bool transient = holder && (holder->role == "status" || holder->role == "stop" || stale);
     if ((holder && !transient) || std::chrono::steady_clock::now() > deadline) state::refuse_if_running(path);
-    if (std::chrono::steady_clock::now() > deadline) throw EnvironmentError("cannot lock " + path + "/.ssim/lock");
+    if (std::chrono::steady_clock::now() > deadline) throw EnvironmentError("cannot lock " + state::lock_path(path));
     std::this_thread::sleep_for(std::chrono::milliseconds(10));  // the reader is done within milliseconds
   }
 }
@@ -44,13 +45,13 @@ state::RunLock acquire_run_lock(const std::string& path, const std::string& role
 state::RunLock claim_experiment(const plan::Plan& plan, generate::Existing mode, const std::string& role) {
   const fs::path root = plan.path;
   std::error_code ec;
-  if (!fs::exists(root / ".ssim", ec)) {
+  if (!fs::exists(fs::path(ssim_dir(root.string())), ec)) {
     generate::check_target(plan, generate::Existing::Refuse);
     fs::create_directories(root, ec);
     if (ec) throw EnvironmentError("cannot create " + root.string() + ": " + ec.message());
-    if (::mkdir((root / ".ssim").c_str(), 0755) != 0) {
+    if (::mkdir((fs::path(ssim_dir(root.string()))).c_str(), 0755) != 0) {
       if (errno == EEXIST) throw UsageError("experiment " + plan.path + " is being created by another ssim run");
-      throw EnvironmentError("cannot create " + (root / ".ssim").string() + ": " + std::strerror(errno));
+      throw EnvironmentError("cannot create " + (fs::path(ssim_dir(root.string()))).string() + ": " + std::strerror(errno));
     }
     return acquire_run_lock(plan.path, role);
   }
@@ -62,7 +63,7 @@ state::RunLock claim_experiment(const plan::Plan& plan, generate::Existing mode,
 namespace {
 void undo_claim(const plan::Plan& plan) {
   std::error_code ec;
-  fs::remove_all(fs::path(plan.path) / ".ssim", ec);
+  fs::remove_all(fs::path(ssim_dir(plan.path)), ec);
   for (const auto& s : plan.steps) fs::remove_all(s.run_dir, ec);
   if (plan.database) fs::remove_all(plan.database->run_dir, ec);
   for (const auto& s : plan.steps)

@@ -2,6 +2,7 @@
 // experiment folder, generation, the launcher and its allocation, the log, signal
 // handling and --detach.
 #include "lib/session/run.hpp"
+#include "lib/util/experiment_dir.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -136,7 +137,7 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
   m.finished = 0;
   state::record_run(fs::current_path().string(), plan.file, plan.path);
 
-  auto log = spdlog::basic_logger_mt("ssim-" + m.id + std::to_string(::getpid()), plan.path + "/.ssim/ssim.log");
+  auto log = spdlog::basic_logger_mt("ssim-" + m.id + std::to_string(::getpid()), ssim_dir(plan.path) + "/ssim.log");
   log->set_pattern("%Y-%m-%d %H:%M:%S.%e [%l] %v");
   // A log that cannot be written (a full disk) is said once, plainly; the run goes on.
   log->set_error_handler([said = false](const std::string& what) mutable {

@@ -1,4 +1,5 @@
 #include "lib/state/lock.hpp"
+#include "lib/util/experiment_dir.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -12,10 +13,7 @@
 
 namespace ssim::state {
 
-namespace {
-std::string lock_path(const std::string& experiment_path) { return experiment_path + "/.ssim/lock"; }
-
-}  // namespace
+std::string lock_path(const std::string& experiment_path) { return ssim_dir(experiment_path) + "/lock"; }
 
 void refuse_if_running(const std::string& path) {
   if (auto h = RunLock::holder(path))

@@ -7,6 +7,9 @@
 
 namespace ssim::state {
 
+// <path>/.ssim/lock: held (flock) by the process that runs or changes the experiment.
+std::string lock_path(const std::string& experiment_path);
+
 struct LockHolder {
   int pid = 0;
   std::string host;

@@ -1,4 +1,5 @@
 #include "lib/state/manifest.hpp"
+#include "lib/util/experiment_dir.hpp"
 
 #include <sys/stat.h>
 
@@ -150,7 +151,7 @@ std::string new_experiment_id() {
 }
 
 std::string manifest_path(const std::string& experiment_path) {
-  return experiment_path + "/.ssim/manifest.json";
+  return ssim_dir(experiment_path) + "/manifest.json";
 }
 
 Manifest load_manifest(const std::string& experiment_path) {

@@ -1,4 +1,5 @@
 #include "lib/state/start_journal.hpp"
+#include "lib/util/experiment_dir.hpp"
 
 #include "lib/state/status_file.hpp"
 
@@ -14,7 +15,7 @@
 
 namespace ssim::state {
 
-std::string start_journal_path(const std::string& experiment_path) { return experiment_path + "/.ssim/starts"; }
+std::string start_journal_path(const std::string& experiment_path) { return ssim_dir(experiment_path) + "/starts"; }
 
 // One line per start: NAME \t JOB_ID \t ATTEMPT \t START. Names and job ids hold no
 // tabs or newlines (names are validated; ids are PID@TICKS or the scheduler's).

@@ -1,4 +1,5 @@
 #include "lib/state/stop_request.hpp"
+#include "lib/util/experiment_dir.hpp"
 
 #include <dirent.h>
 #include <unistd.h>
@@ -14,7 +15,7 @@
 
 namespace ssim::state {
 
-std::string stop_request_dir(const std::string& experiment_path) { return experiment_path + "/.ssim/stop-requests"; }
+std::string stop_request_dir(const std::string& experiment_path) { return ssim_dir(experiment_path) + "/stop-requests"; }
 
 std::string post_stop_request(const std::string& experiment_path, const std::vector<std::string>& names) {
   const std::string dir = stop_request_dir(experiment_path);
