@@ -104,13 +104,13 @@ Action add_status(CLI::App& app) {
       } else {
         // A running database shard's note is where it listens (port: auto chose it).
         for (auto& e : s.manifest.entities)
-          if (e.type == "database" && e.status == state::Status::Running && e.reason.empty())
+          if (e.type == state::EntityKind::Database && e.status == state::Status::Running && e.reason.empty())
             if (const auto a = orchestrator::read_address(e.run_dir); a && a->port)
               e.reason = "at " + a->host + ":" + std::to_string(a->port);
         // A failure's note ends with what the program itself said last (not mpirun's banner).
         int tails = 0;
         for (auto& e : s.manifest.entities)
-          if (e.status == state::Status::Failed && e.type != "database" && tails++ < 200)
+          if (e.status == state::Status::Failed && e.type != state::EntityKind::Database && tails++ < 200)
             if (const auto last = last_program_lines(e.run_dir + "/" + e.name + ".err", 1); !last.empty())
               e.reason += " | " + last;
         // Clear the screen only on a terminal; piped output gets one block per refresh.

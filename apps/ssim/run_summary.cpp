@@ -20,7 +20,7 @@ std::string params_text(const state::EntityRecord& e) {  // its own parameters, 
 
 void print_run_end(std::ostream& out, const state::Manifest& m, const std::string& file, bool terminal) {
   int entities = 0;
-  for (const auto& e : m.entities) entities += e.type != "database";
+  for (const auto& e : m.entities) entities += e.type != state::EntityKind::Database;
   if (!terminal || entities <= kSummaryAbove) return print_status_table(out, m);
 
   print_status_summary(out, m, now_seconds());
@@ -28,7 +28,7 @@ void print_run_end(std::ostream& out, const state::Manifest& m, const std::strin
   bool interrupted = false;
   for (const auto& e : m.entities) {
     interrupted = interrupted || e.reason.rfind("interrupted by", 0) == 0;
-    if (e.status != state::Status::Failed || e.type == "database") continue;
+    if (e.status != state::Status::Failed || e.type == state::EntityKind::Database) continue;
     ++failed;
     if (shown++ >= 10) continue;
     std::string line = "  " + e.name + "  " + e.reason;

@@ -92,7 +92,7 @@ std::string clock_text(double seconds) {
 std::string status_field(const state::EntityRecord& e, const std::string& field, double now) {
   auto or_dash = [](const std::string& s) { return s.empty() ? std::string("-") : s; };
   if (field == "name") return e.name;
-  if (field == "type") return e.type;
+  if (field == "type") return to_string(e.type);
   if (field == "ensemble") return or_dash(e.ensemble);
   if (field == "job") return !e.native_id.empty() ? e.native_id : e.pid ? std::to_string(e.pid) : or_dash(e.job_id);
   if (field == "status") return to_string(e.status);

@@ -13,7 +13,7 @@ void print_status_summary(std::ostream& out, const state::Manifest& m, double no
   std::map<std::string, std::map<state::Status, int>> counts;
   std::map<std::string, int> totals;
   for (const auto& e : m.entities) {
-    const std::string group = e.type == "database" ? "(database)" : e.ensemble.empty() ? "(models)" : e.ensemble;
+    const std::string group = e.type == state::EntityKind::Database ? "(database)" : e.ensemble.empty() ? "(models)" : e.ensemble;
     if (!totals.count(group)) order.push_back(group);
     totals[group]++;
     counts[group][e.status]++;
@@ -29,7 +29,7 @@ void print_status_summary(std::ostream& out, const state::Manifest& m, double no
   }
   std::vector<const state::EntityRecord*> ran, failed;
   for (const auto& e : m.entities) {
-    if (e.type == "database") continue;
+    if (e.type == state::EntityKind::Database) continue;
     if (state::seconds_run(e, now) >= 0) ran.push_back(&e);
     if (e.status == state::Status::Failed) failed.push_back(&e);
   }

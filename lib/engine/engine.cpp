@@ -116,7 +116,7 @@ bool Engine::start_ready() {
         r.status = Status::Cancelled;
         r.reason = "not started: after " + blocked_by;
         r.end = clock_->now();
-        emit(entity_event(r.name, r.type, r.status, std::nullopt, r.reason));
+        emit(entity_event(r.name, to_string(r.type), r.status, std::nullopt, r.reason));
         log_->info("{} cancelled: {}", r.name, r.reason);
         changed = again = true;
         continue;
@@ -255,7 +255,7 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
       r->status = Status::Failed;
       r->reason = e.what();
       r->end = clock_->now();
-      emit(entity_event(r->name, r->type, r->status, std::nullopt, "failed to start: " + r->reason));
+      emit(entity_event(r->name, to_string(r->type), r->status, std::nullopt, "failed to start: " + r->reason));
       log_->error("{} failed to start: {}", r->name, r->reason);
     }
   }
@@ -307,7 +307,7 @@ bool Engine::poll() {
     log_->info("{}: {} -> {}{}", r.name, to_string(before), to_string(r.status),
                r.reason.empty() ? "" : " (" + r.reason + ")");
     if (r.status == Status::Running && before == Status::Pending) return;  // too chatty
-    emit(entity_event(r.name, r.type, r.status, r.exit_code, r.reason,
+    emit(entity_event(r.name, to_string(r.type), r.status, r.exit_code, r.reason,
                       r.status == Status::Failed ? failure_pointer(r, plan_.path) : ""));
   });
   const bool retried = schedule_retries();
@@ -347,7 +347,7 @@ bool Engine::schedule_retries() {
     r.reason = "retrying in " + std::to_string(backoff).substr(0, 3) + " s (attempt " + std::to_string(r.attempt) +
                " of " + std::to_string(it->second->retries + 1) + " failed)";
     log_->info("{}: {}", r.name, r.reason);
-    emit(entity_event(r.name, r.type, r.status, std::nullopt, r.reason));
+    emit(entity_event(r.name, to_string(r.type), r.status, std::nullopt, r.reason));
     changed = true;
   }
   return changed;
@@ -429,7 +429,7 @@ bool Engine::handle_stop_requests() {
         e.reason = "stopped by ssim stop (attempt " + std::to_string(e.attempt) + " had just failed: " + e.reason + ")";
       }
       if (e.status != before[i].second)
-        emit(entity_event(e.name, e.type, e.status, e.exit_code, e.reason));
+        emit(entity_event(e.name, to_string(e.type), e.status, e.exit_code, e.reason));
     }
     save();
     state::acknowledge_stop_request(m_.path, r.id);

@@ -70,9 +70,9 @@ class Engine {
   void watch_database();
   void watch_external_database();
   void stop_database();
-  bool is_database(const state::EntityRecord& r) const { return r.type == "database"; }
+  bool is_database(const state::EntityRecord& r) const { return r.type == state::EntityKind::Database; }
   // The job of `ssim run --batch` this run is inside: tracked, never started here.
-  bool is_outer_batch(const state::EntityRecord& r) const { return r.type == "batch"; }
+  bool is_outer_batch(const state::EntityRecord& r) const { return r.type == state::EntityKind::Batch; }
 
   bool start_ready();
   void add_python_path(plan::Env& env) const;

@@ -5,7 +5,7 @@
 namespace ssim::engine {
 
 std::string failure_pointer(const state::EntityRecord& r, const std::string& experiment_path) {
-  if (r.run_dir.empty() || r.type == "database") return "";
+  if (r.run_dir.empty() || r.type == state::EntityKind::Database) return "";
   // The program's own last line, not its MPI launcher's banner about it.
   std::string last = last_program_lines(r.run_dir + "/" + r.name + ".err", 1);
   if (last.size() > 160) last = last.substr(0, 157) + "...";

@@ -13,7 +13,7 @@ namespace {
 state::EntityRecord record_for(const plan::Step& s, const std::string& launcher) {
   state::EntityRecord r;
   r.name = s.name;
-  r.type = plan::to_string(s.kind);
+  r.type = s.kind == plan::StepKind::Member ? state::EntityKind::Member : state::EntityKind::Model;
   r.ensemble = s.ensemble;
   r.run_dir = s.run_dir;
   r.after = s.after;
@@ -35,7 +35,7 @@ state::Manifest new_manifest(const plan::Plan& plan, const std::string& id) {
     for (const auto& shard : orchestrator::shards_of(*plan.database)) {
       state::EntityRecord r;
       r.name = shard.name;
-      r.type = "database";
+      r.type = state::EntityKind::Database;
       r.run_dir = shard.run_dir;
       r.launcher = plan.launcher;
       m.entities.push_back(r);
@@ -50,7 +50,7 @@ bool reusable_database(const plan::Plan& plan, const state::Manifest& previous) 
   const auto shards = orchestrator::shards_of(*plan.database);
   size_t running = 0;
   for (const auto& r : previous.entities) {
-    if (r.type != "database") continue;
+    if (r.type != state::EntityKind::Database) continue;
     const bool planned = std::any_of(shards.begin(), shards.end(), [&](const auto& s) { return s.name == r.name; });
     if (!planned || r.status != Status::Running) return false;
     ++running;
@@ -68,12 +68,12 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
     for (const auto& p : previous.entities)
       if (p.name == r.name) old = &p;
     // A database left running by persist: true is reused as it is.
-    if (old && r.type == "database" && reuse_database) {
+    if (old && r.type == state::EntityKind::Database && reuse_database) {
       r = *old;
       continue;
     }
     // Otherwise the database starts again (from its snapshot); entities keep a clean success.
-    if (old && r.type != "database" && old->status == Status::Completed && old->exit_code == 0) {
+    if (old && r.type != state::EntityKind::Database && old->status == Status::Completed && old->exit_code == 0) {
       const auto after = r.after;
       const auto after_any = r.after_any;
       r = *old;
@@ -83,7 +83,7 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
       if (old) {
         r.attempt = old->attempt;
         r.earlier_attempts = old->earlier_attempts;
-        if (old->attempt > 0 && r.type != "database") r.earlier_attempts.push_back(state::attempt_record(*old));
+        if (old->attempt > 0 && r.type != state::EntityKind::Database) r.earlier_attempts.push_back(state::attempt_record(*old));
       }
       rerun.insert(r.name);
     }

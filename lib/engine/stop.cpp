@@ -24,7 +24,7 @@ std::vector<launch::JobRef> live_jobs(const state::Manifest& m, const std::vecto
   return refs;
 }
 
-bool is_database_record(const state::EntityRecord& e) { return e.type == "database"; }
+bool is_database_record(const state::EntityRecord& e) { return e.type == state::EntityKind::Database; }
 
 // SIGTERM to the jobs, up to `deadline` for them to end, then SIGKILL.
 void end_jobs(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
@@ -75,7 +75,7 @@ void stop_entities(state::Manifest& m, launch::Launcher& launcher,
 void end_detached(const state::Manifest& m, launch::Launcher& launcher) {
   std::vector<launch::JobRef> jobs;
   for (const auto& e : m.entities)
-    if (!e.job_id.empty() && !is_database_record(e) && e.type != "batch") jobs.push_back({e.job_id, e.name, e.run_dir});
+    if (!e.job_id.empty() && !is_database_record(e) && e.type != state::EntityKind::Batch) jobs.push_back({e.job_id, e.name, e.run_dir});
   launcher.end_detached(jobs);
 }
 

@@ -9,7 +9,7 @@ std::vector<Group> groups_of(const state::Manifest& m) {
   std::vector<Group> ensembles;
   std::map<std::string, size_t> index;
   for (const auto& e : m.entities) {
-    if (e.type == "database") database.entities.push_back(&e);
+    if (e.type == state::EntityKind::Database) database.entities.push_back(&e);
     else if (e.ensemble.empty()) models.entities.push_back(&e);
     else {
       auto [it, fresh] = index.emplace(e.ensemble, ensembles.size());

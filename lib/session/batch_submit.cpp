@@ -59,7 +59,7 @@ Submitted submit_experiment(const Loaded& l, const std::string& file, bool overw
   m.created = now_seconds();
   state::EntityRecord batch;
   batch.name = "batch";
-  batch.type = "batch";
+  batch.type = state::EntityKind::Batch;
   batch.run_dir = ssim_dir(plan.path);
   batch.launcher = plan.launcher;
   batch.job_id = "job:" + id;

@@ -86,7 +86,7 @@ void refuse_if_still_alive(state::Manifest& previous, const plan::Plan& plan) {
   // nothing has (its own job is the "batch" row), and no scheduler query is spent.
   state::Manifest probe = previous;
   std::erase_if(probe.entities, [](const state::EntityRecord& e) {
-    return e.type == "batch" || e.job_id.empty() || state::is_terminal(e.status);
+    return e.type == state::EntityKind::Batch || e.job_id.empty() || state::is_terminal(e.status);
   });
   if (probe.entities.empty()) return;
   auto launcher = launchers::make_launcher(previous.launcher);
@@ -96,8 +96,8 @@ void refuse_if_still_alive(state::Manifest& previous, const plan::Plan& plan) {
   const bool reuse_database = engine::reusable_database(plan, previous);
   for (const auto& e : probe.entities) {
     if (e.status != state::Status::Running && e.status != state::Status::Pending) continue;
-    if (e.type == "database" && reuse_database) continue;  // persist: true, the resumed run uses it
-    const std::string hint = e.type == "database" && plan.database && plan.database->persist
+    if (e.type == state::EntityKind::Database && reuse_database) continue;  // persist: true, the resumed run uses it
+    const std::string hint = e.type == state::EntityKind::Database && plan.database && plan.database->persist
                                  ? " (a database left running by persist: true is reused only with the same shards)"
                                  : "";
     throw UsageError("cannot resume " + previous.path + ": " + e.name + " from the earlier run is still " +

@@ -22,7 +22,7 @@ CurrentState current_state(const std::string& path) {
   // ended: the entities wait with the job.
   const state::EntityRecord* outer = nullptr;
   for (const auto& e : s.manifest.entities)
-    if (e.type == "batch" && !state::is_terminal(e.status)) outer = &e;
+    if (e.type == state::EntityKind::Batch && !state::is_terminal(e.status)) outer = &e;
   if (!s.runner && !outer) {
     for (auto& e : s.manifest.entities) {
       if (e.job_id.empty() && !state::is_terminal(e.status)) {
@@ -39,7 +39,7 @@ CurrentState current_state(const std::string& path) {
   if (outer && !s.runner) {
     const std::string why = "waiting for batch job " + (outer->native_id.empty() ? outer->job_id : outer->native_id);
     for (auto& e : s.manifest.entities)
-      if (e.type != "batch" && e.job_id.empty() && e.status == state::Status::New) {
+      if (e.type != state::EntityKind::Batch && e.job_id.empty() && e.status == state::Status::New) {
         e.status = state::Status::Pending;  // shown, not saved: the job's own run starts from new
         e.reason = why;
       }

@@ -129,7 +129,7 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
   if (req.in_batch) {  // keep the outer job's row, first
     m.created = previous->created;
     for (const auto& e : previous->entities)
-      if (e.type == "batch") m.entities.insert(m.entities.begin(), e);
+      if (e.type == state::EntityKind::Batch) m.entities.insert(m.entities.begin(), e);
   }
   m.allocation_job = run_launcher.allocation_job;
   m.allocation_owned = run_launcher.owned;

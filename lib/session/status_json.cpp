@@ -15,7 +15,7 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
   for (const auto& e : m.entities) {  // field by field: much faster than initializer lists
     nlohmann::json j = nlohmann::json::object();
     j["name"] = e.name;
-    j["type"] = e.type;
+    j["type"] = to_string(e.type);
     j["ensemble"] = e.ensemble;
     j["job_id"] = e.job_id;
     j["pid"] = e.pid ? nlohmann::json(e.pid) : nlohmann::json();
@@ -33,10 +33,10 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
     j["params"] = e.params;
     j["earlier_attempts"] = e.earlier_attempts;
     j["run_dir"] = e.run_dir;
-    if (e.type == "database")
+    if (e.type == state::EntityKind::Database)
       if (const auto a = orchestrator::read_address(e.run_dir); a && a->port)
         j["address"] = a->host + ":" + std::to_string(a->port);  // port: auto chose it
-    if (e.status == state::Status::Failed && e.type != "database" && tails++ < 200)
+    if (e.status == state::Status::Failed && e.type != state::EntityKind::Database && tails++ < 200)
       j["last_error"] = last_program_lines(e.run_dir + "/" + e.name + ".err", 1);  // its own, not mpirun's banner
     entities.push_back(std::move(j));
   }

@@ -14,6 +14,23 @@
 
 namespace ssim::state {
 
+std::string to_string(EntityKind kind) {
+  switch (kind) {
+    case EntityKind::Model: return "model";
+    case EntityKind::Member: return "member";
+    case EntityKind::Database: return "database";
+    case EntityKind::Batch: return "batch";
+  }
+  return "model";
+}
+
+EntityKind entity_kind(const std::string& name) {
+  if (name == "member") return EntityKind::Member;
+  if (name == "database") return EntityKind::Database;
+  if (name == "batch") return EntityKind::Batch;
+  return EntityKind::Model;
+}
+
 using nlohmann::json;
 
 EntityRecord* Manifest::find(const std::string& name) {
@@ -43,7 +60,7 @@ double seconds_run(const EntityRecord& e, double now) {
 std::map<Status, int> entity_counts(const Manifest& m) {
   std::map<Status, int> counts;
   for (const auto& e : m.entities)
-    if (e.type != "database") counts[e.status]++;
+    if (e.type != state::EntityKind::Database) counts[e.status]++;
   return counts;
 }
 
@@ -68,7 +85,7 @@ json to_json(const Manifest& m) {
   for (const auto& e : m.entities) {
     json j = json::object();
     j["name"] = e.name;
-    j["type"] = e.type;
+    j["type"] = to_string(e.type);
     j["submitted"] = e.submitted;
     j["nodes"] = e.nodes;
     j["params"] = e.params;
@@ -116,7 +133,7 @@ Manifest manifest_from_json(const json& j) {
   for (const auto& e : found != j.end() ? *found : none) {
     EntityRecord r;
     r.name = e.value("name", "");
-    r.type = e.value("type", "");
+    r.type = entity_kind(e.value("type", ""));
     r.ensemble = e.value("ensemble", "");
     r.run_dir = e.value("run_dir", "");
     r.after = e.value("after", std::vector<std::string>{});

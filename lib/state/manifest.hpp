@@ -12,9 +12,16 @@
 
 namespace ssim::state {
 
+// What an entity is: a model, an ensemble's member, a database shard, or the job of
+// `ssim run --batch` that the rest runs in. In JSON: "model", "member", "database", "batch".
+enum class EntityKind { Model, Member, Database, Batch };
+std::string to_string(EntityKind kind);
+// The kind a JSON name spells (an unknown name: Model).
+EntityKind entity_kind(const std::string& name);
+
 struct EntityRecord {
   std::string name;
-  std::string type;  // model | member | database
+  EntityKind type = EntityKind::Model;
   std::string ensemble;
   std::string run_dir;
   std::vector<std::string> after;

@@ -22,7 +22,7 @@ TEST_CASE("a new manifest lists the database first, then entities in order, all 
   const auto m = engine::new_manifest(chain_plan(), "id1");
   REQUIRE(m.entities.size() == 5);
   CHECK(m.entities[0].name == "orchestrator");
-  CHECK(m.entities[0].type == "database");
+  CHECK(m.entities[0].type == state::EntityKind::Database);
   CHECK(m.entities[3].after == std::vector<std::string>{"b"});
   for (const auto& e : m.entities) CHECK(e.status == Status::New);
 }

@@ -12,7 +12,7 @@ state::EntityRecord entity(const std::string& name, const std::string& ensemble,
                            double end, std::map<std::string, std::string> params = {}) {
   state::EntityRecord e;
   e.name = name;
-  e.type = ensemble.empty() ? "model" : "member";
+  e.type = ensemble.empty() ? state::EntityKind::Model : state::EntityKind::Member;
   e.ensemble = ensemble;
   e.status = s;
   e.start = start;
@@ -38,7 +38,7 @@ ReportInput sweep() {
   m.finished = 200;
   m.file = "/work/experiment.yaml";
   state::EntityRecord db = entity("orchestrator", "", state::Status::Completed, 100, 200);
-  db.type = "database";
+  db.type = state::EntityKind::Database;
   m.entities.push_back(db);
   m.entities.push_back(entity("prep", "", state::Status::Completed, 101, 102));
   for (int i = 0; i < 4; ++i)

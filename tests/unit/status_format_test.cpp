@@ -11,7 +11,7 @@ namespace {
 state::EntityRecord member(const std::string& name, state::Status s, double start, double end) {
   state::EntityRecord e;
   e.name = name;
-  e.type = "member";
+  e.type = state::EntityKind::Member;
   e.ensemble = "sim";
   e.status = s;
   e.start = start;
