@@ -8,6 +8,7 @@
 // wrapper exits as the program did. The database is in the task's process group, so
 // stopping the step stops it too.
 #include "apps/ssim-supervise/colocated_db.hpp"
+#include "apps/ssim-supervise/node_name.hpp"
 #include "apps/ssim-supervise/read_all.hpp"
 
 #include <arpa/inet.h>
@@ -55,12 +56,6 @@ double seconds() {
 std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
   return v && *v ? v : fallback;
-}
-
-std::string node_name() {
-  char host[256] = {0};
-  gethostname(host, sizeof host - 1);
-  return env_or("SLURMD_NODENAME", host);
 }
 
 // The database's log: in the run directory (one per node), where the entity's own

@@ -19,6 +19,7 @@
 // environment) is re-parented to it, recorded in RUN_DIR/.ssim-detached, and ended
 // when ssim asks (at the end of the run, or `ssim stop` of that entity).
 #include "apps/ssim-supervise/colocated_db.hpp"
+#include "apps/ssim-supervise/node_name.hpp"
 #include "apps/ssim-supervise/read_all.hpp"
 #include "lib/state/job_file.hpp"
 #include "lib/state/status_file.hpp"
@@ -103,15 +104,14 @@ bool write_atomically(const std::string& path, const std::string& text) {
 
 ssim::state::StatusFile g_me;  // who writes the status files: supervisor pid and start, node, host
 
-// Who writes the status file, and on which node the job runs (Slurm's node name, which
-// differs from the host name on a test cluster, else the host): recorded with the
-// outcome, so ssim knows where a job ran even when the scheduler's accounting lags.
+// Who writes the status file, and on which node the job runs (the scheduler's name for
+// it, node_name.hpp): recorded with the outcome, so ssim knows where a job ran even when
+// the scheduler's accounting lags.
 ssim::state::StatusFile identity() {
   ssim::state::StatusFile me;
   char host[256] = {0};
   gethostname(host, sizeof host - 1);
-  if (const char* n = getenv("SLURMD_NODENAME"); n && *n) me.node = n;
-  else me.node = host;
+  me.node = node_name();
   me.host = host;  // whose process table the pids are in (a login node's is another)
   me.supervisor_pid = getpid();
   me.supervisor_start_ticks = start_ticks();
@@ -379,13 +379,19 @@ int record_step_and_exec(int argc, char** argv) {
   return 127;
 }
 
-// Inside a batch job: `ssim-supervise --wrap STATUS_FILE -- PROGRAM...` runs PROGRAM in
+// Inside a batch job: `ssim-supervise --wrap STATUS_FILE [--node-variable NAME] -- PROGRAM...` runs PROGRAM in
 // the job's own session (so the scheduler's signals reach it), writes STATUS_FILE when
 // it starts and ends, and exits as PROGRAM did (128+n for signal n). The exit status is
 // then on disk even where the scheduler forgets finished jobs.
 int wrap_and_wait(int argc, char** argv) {
+  // --node-variable NAME: the variable holding the scheduler's name for this node.
+  if (argc >= 6 && std::strcmp(argv[3], "--node-variable") == 0) {
+    setenv("SSIM_NODE_VARIABLE", argv[4], 1);
+    for (int i = 3; i + 2 <= argc; ++i) argv[i] = argv[i + 2];
+    argc -= 2;
+  }
   if (argc < 5 || std::strcmp(argv[3], "--") != 0) {
-    std::fprintf(stderr, "usage: ssim-supervise --wrap STATUS_FILE -- PROGRAM [ARGS...]\n");
+    std::fprintf(stderr, "usage: ssim-supervise --wrap STATUS_FILE [--node-variable NAME] -- PROGRAM [ARGS...]\n");
     return 2;
   }
   const std::string file = argv[2];

@@ -32,7 +32,9 @@ std::string job_ref_id(const std::string& id) { return id.substr(id.find(':') + 
 
 BatchLauncher::BatchLauncher(std::unique_ptr<Scheduler> scheduler, std::unique_ptr<CommandRunner> runner,
                              std::string supervisor)
-    : scheduler_(std::move(scheduler)), runner_(std::move(runner)), supervisor_(supervisor), local_(supervisor) {}
+    : scheduler_(std::move(scheduler)), runner_(std::move(runner)), supervisor_(supervisor), local_(supervisor) {
+  local_.set_node_variable(scheduler_->node_variable());
+}
 
 const BatchLauncher::StepInfo* BatchLauncher::info(const std::string& name) const {
   const auto it = steps_.find(name);
@@ -189,7 +191,9 @@ std::vector<std::string> BatchLauncher::wrap_in_job(const std::string& run_dir,
                                                     const std::vector<std::string>& command) const {
   // Inside the job, the supervisor writes the program's exit status beside it: exact
   // even where the scheduler forgets finished jobs (PBS without job history).
-  std::vector<std::string> argv = {supervisor_, "--wrap", status_file(run_dir), "--"};
+  std::vector<std::string> argv = {supervisor_, "--wrap", status_file(run_dir)};
+  if (const auto var = scheduler_->node_variable(); !var.empty()) argv.insert(argv.end(), {"--node-variable", var});
+  argv.push_back("--");
   argv.insert(argv.end(), command.begin(), command.end());
   return argv;
 }
@@ -330,6 +334,8 @@ std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests
     }
     const auto extra = launch(r.name, step, r.run_dir, {}).env;
     r.env.insert(r.env.end(), extra.begin(), extra.end());
+    // Its tasks (a colocated database among them) name their node as the scheduler does.
+    if (const auto var = scheduler_->node_variable(); !var.empty()) r.env.emplace_back("SSIM_NODE_VARIABLE", var);
     local.push_back(std::move(r));
     local_index.push_back(k);
   }

@@ -60,6 +60,9 @@ class Scheduler {
   // step in a job of its own gets it as mpirun --hostfile, since an MPI built without
   // the scheduler's support cannot see the job's hosts. "" when the launcher needs none.
   virtual std::string job_hostfile_variable() const { return ""; }
+  // The variable that holds the scheduler's name for the node a process runs on, where
+  // it differs from the host name (Slurm: SLURMD_NODENAME); "": the host name.
+  virtual std::string node_variable() const { return ""; }
   // How mpirun reaches a step's placed nodes (rank_command.hpp); empty: --host.
   virtual MpirunNodes mpirun_nodes() const { return {}; }
 

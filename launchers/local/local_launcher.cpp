@@ -129,6 +129,7 @@ void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::
     const int wake = wake_[1];
     auto env = boost::this_process::environment();
     if (wake >= 0) env["SSIM_WAKE_FD"] = std::to_string(wake);
+    if (!node_variable_.empty()) env["SSIM_NODE_VARIABLE"] = node_variable_;
     bp::child child(bp::exe = supervisor_, bp::args = args, bp::std_in < bp::null, bp::std_out > bp::null,
                     bp::std_err > bp::null, bp::posix::use_vfork, env,
                     bp::extend::on_exec_setup = [wake](auto&) {

@@ -23,6 +23,9 @@ class LocalLauncher : public Launcher {
   LocalLauncher(const LocalLauncher&) = delete;
   LocalLauncher& operator=(const LocalLauncher&) = delete;
   int wake_fd() const override { return wake_[0]; }
+  // The variable the supervisors read the node's name from (node_name.hpp), inside an
+  // allocation whose scheduler names nodes its own way; "" on a machine of its own.
+  void set_node_variable(std::string name) { node_variable_ = std::move(name); }
   std::string name() const override { return "local"; }
   std::vector<std::string> command(const plan::Step& step) const override;
   // This machine, one node: its CPUs (not counted with experiment.oversubscribe) and,
@@ -47,6 +50,7 @@ class LocalLauncher : public Launcher {
   HostFacts host_;
   std::set<int> supervisors_;          // started here, not reaped yet
   std::map<int, int> ended_supervisors_;  // reaped: pid -> wait status
+  std::string node_variable_;
   int wake_[2] = {-1, -1};  // the supervisors' watchers write a byte when a job ends
 };
 

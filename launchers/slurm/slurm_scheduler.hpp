@@ -13,6 +13,7 @@ class SlurmScheduler : public Scheduler {
   std::string submit_program() const override { return "sbatch"; }
   std::optional<Allocation> current_allocation(const Getenv& getenv, const ReadText& read) const override;
   MpirunNodes mpirun_nodes() const override;
+  std::string node_variable() const override { return "SLURMD_NODENAME"; }
   std::string render_script(const BatchJob& job) const override;
   SubmitCommand submit_command(const std::string& script_path) const override;
   std::string job_id_from_submit_output(const CommandResult& r) const override;
