@@ -19,6 +19,8 @@
 // environment) is re-parented to it, recorded in RUN_DIR/.ssim-detached, and ended
 // when ssim asks (at the end of the run, or `ssim stop` of that entity).
 #include "apps/ssim-supervise/colocated_db.hpp"
+#include "apps/ssim-supervise/common.hpp"
+#include "apps/ssim-supervise/step_modes.hpp"
 #include "apps/ssim-supervise/node_name.hpp"
 #include "apps/ssim-supervise/read_all.hpp"
 #include "lib/state/job_file.hpp"
@@ -42,6 +44,8 @@
 #include <string>
 #include <vector>
 
+using namespace supervise;
+
 namespace {
 
 struct Job {
@@ -55,68 +59,8 @@ struct Job {
 };
 
 Job g_job;  // the one job this process watches
-volatile sig_atomic_t g_forward = 0;
-
-double now() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<double>(ts.tv_sec) + ts.tv_nsec / 1e9;
-}
-
-// Field 22 of /proc/self/stat: lets readers tell this process from a later one that
-// reuses its pid.
-std::string start_ticks(const std::string& pid = "self") {
-  bool ok = false;
-  const std::string stat = read_all("/proc/" + pid + "/stat", ok);
-  size_t p = stat.rfind(')');
-  if (p == std::string::npos) return "0";
-  int field = 2;
-  for (; p < stat.size() && field < 22; ++p)
-    if (stat[p] == ' ') ++field;
-  return stat.substr(p, stat.find(' ', p) - p);
-}
-
-// Write, check, then rename: a full disk or an I/O error leaves the previous file as it
-// was (never an empty or cut one in its place). write() reports a full local disk and
-// close() the errors a network file system defers; no fsync: this is about full disks,
-// not power loss, and 2,000 of them would slow a 1,000-member ensemble down. Returns
-// false when the new text could not be recorded.
-bool write_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
-  size_t off = 0;
-  while (off < text.size()) {
-    ssize_t w = write(fd, text.data() + off, text.size() - off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) break;
-    off += static_cast<size_t>(w);
-  }
-  struct stat st {};
-  const bool ok = off == text.size() && fstat(fd, &st) == 0 &&
-                  st.st_size == static_cast<off_t>(text.size());
-  if (close(fd) != 0 || !ok || rename(tmp.c_str(), path.c_str()) != 0) {
-    unlink(tmp.c_str());
-    return false;
-  }
-  return true;
-}
 
 ssim::state::StatusFile g_me;  // who writes the status files: supervisor pid and start, node, host
-
-// Who writes the status file, and on which node the job runs (the scheduler's name for
-// it, node_name.hpp): recorded with the outcome, so ssim knows where a job ran even when
-// the scheduler's accounting lags.
-ssim::state::StatusFile identity() {
-  ssim::state::StatusFile me;
-  char host[256] = {0};
-  gethostname(host, sizeof host - 1);
-  me.node = node_name();
-  me.host = host;  // whose process table the pids are in (a login node's is another)
-  me.supervisor_pid = getpid();
-  me.supervisor_start_ticks = start_ticks();
-  return me;
-}
 
 // The job's status as `change` leaves it, on top of who writes it and when it began.
 template <typename Change>
@@ -219,8 +163,6 @@ void start(Job& job) {
   const std::string ticks = start_ticks(std::to_string(job.pid));
   write_status(job, [&](ssim::state::StatusFile& st) { st.pid = job.pid, st.pid_start_ticks = ticks; });
 }
-
-void on_signal(int sig) { g_forward = sig; }
 
 void forward_to_job(int sig) {
   if (g_job.pid > 0) kill(-g_job.pid, sig);
@@ -342,98 +284,6 @@ void end_orphans() {
   }
 }
 
-// Inside a scheduler's step: `ssim-supervise --record-step FILE --id TEMPLATE
-// --rank-var VAR -- PROGRAM...` writes the step's own id to FILE (from the task whose VAR
-// is 0 or unset), then becomes PROGRAM. TEMPLATE names environment variables in braces
-// ("{JOB}.{STEP}"); the launcher says which. ssim then asks the scheduler about exactly
-// that id, without guessing step ids by name or by waiting.
-std::string expand_braces(const std::string& tmpl, bool& complete) {
-  std::string out;
-  complete = true;
-  for (size_t i = 0; i < tmpl.size(); ++i) {
-    const size_t close = tmpl[i] == '{' ? tmpl.find('}', i) : std::string::npos;
-    if (close == std::string::npos) {
-      out += tmpl[i];
-      continue;
-    }
-    const char* v = std::getenv(tmpl.substr(i + 1, close - i - 1).c_str());
-    if (!v || !*v) complete = false;
-    out += v ? v : "";
-    i = close;
-  }
-  return out;
-}
-
-int record_step_and_exec(int argc, char** argv) {
-  if (argc < 9 || std::strcmp(argv[3], "--id") != 0 || std::strcmp(argv[5], "--rank-var") != 0 ||
-      std::strcmp(argv[7], "--") != 0) {
-    std::fprintf(stderr, "usage: ssim-supervise --record-step FILE --id TEMPLATE --rank-var VAR -- PROGRAM [ARGS...]\n");
-    return 2;
-  }
-  const char* rank = std::getenv(argv[6]);
-  bool complete = false;
-  const std::string id = expand_braces(argv[4], complete);
-  if ((!rank || std::strcmp(rank, "0") == 0) && complete) write_atomically(argv[2], id + "\n");
-  execvp(argv[8], argv + 8);
-  std::fprintf(stderr, "ssim: cannot start %s: %s\n", argv[8], std::strerror(errno));
-  return 127;
-}
-
-// Inside a batch job: `ssim-supervise --wrap STATUS_FILE [--node-variable NAME] -- PROGRAM...` runs PROGRAM in
-// the job's own session (so the scheduler's signals reach it), writes STATUS_FILE when
-// it starts and ends, and exits as PROGRAM did (128+n for signal n). The exit status is
-// then on disk even where the scheduler forgets finished jobs.
-int wrap_and_wait(int argc, char** argv) {
-  // --node-variable NAME: the variable holding the scheduler's name for this node.
-  if (argc >= 6 && std::strcmp(argv[3], "--node-variable") == 0) {
-    setenv("SSIM_NODE_VARIABLE", argv[4], 1);
-    for (int i = 3; i + 2 <= argc; ++i) argv[i] = argv[i + 2];
-    argc -= 2;
-  }
-  if (argc < 5 || std::strcmp(argv[3], "--") != 0) {
-    std::fprintf(stderr, "usage: ssim-supervise --wrap STATUS_FILE [--node-variable NAME] -- PROGRAM [ARGS...]\n");
-    return 2;
-  }
-  const std::string file = argv[2];
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}) sigaction(sig, &sa, nullptr);
-  ssim::state::StatusFile st = identity();
-  st.start = now();
-  auto save = [&] { write_atomically(file, ssim::state::encode_status_file(st)); };
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, argv[4], nullptr, nullptr, argv + 4, environ);
-  if (rc != 0) {
-    const std::string error = std::string("ssim: cannot start ") + argv[4] + ": " + std::strerror(rc);
-    std::fprintf(stderr, "%s\n", error.c_str());
-    st.exited = true, st.exit_code = 127, st.error = error;
-    save();
-    return 127;
-  }
-  st.pid = pid;
-  save();
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return 127;
-    if (g_forward) kill(pid, g_forward);
-    g_forward = 0;
-  }
-  const bool signaled = WIFSIGNALED(status);
-  st.exited = true;
-  st.end = now();
-  if (signaled) st.signal = WTERMSIG(status);
-  else st.exit_code = WEXITSTATUS(status);
-  save();
-  return signaled ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-}
-
-// One job, in a process of its own (forked from the supervisor, no exec): it is a child
-// subreaper, so whatever the job detaches (double fork + setsid) is re-parented here
-// and belongs to this job alone. It writes the job's status, then stays while detached
-// processes remain; SIGTERM forwards to the job and, once the job has ended, ends them.
-// ssim run's wake pipe (SSIM_WAKE_FD): a byte when a job's outcome is written, so the
-// engine starts the next entity at once rather than on its next tick. -1: none.
 int g_wake_fd = -1;
 
 void take_wake_fd() {
@@ -502,43 +352,6 @@ int keep_job(Job& job, const sigset_t& waited) {
     }
   }
   return code;
-}
-
-// Under mpirun: `ssim-supervise --per-rank-gpus K -- PROGRAM...` keeps, of the devices
-// ssim gave the entity (CUDA_VISIBLE_DEVICES), the K that belong to this rank (by its
-// local rank), so that two ranks never share a device, then becomes PROGRAM.
-int per_rank_gpus(int argc, char** argv) {
-  if (argc < 5 || std::strcmp(argv[3], "--") != 0) {
-    std::fprintf(stderr, "usage: ssim-supervise --per-rank-gpus K -- PROGRAM [ARGS...]\n");
-    return 2;
-  }
-  const long k = std::strtol(argv[2], nullptr, 10);
-  long rank = 0;
-  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMI_LOCAL_RANK"})
-    if (const char* v = std::getenv(var); v && *v) {
-      rank = std::strtol(v, nullptr, 10);
-      break;
-    }
-  const char* all = std::getenv("CUDA_VISIBLE_DEVICES");
-  std::vector<std::string> ids;
-  std::string id;
-  for (const char* p = all ? all : ""; ; ++p) {
-    if (*p == ',' || *p == '\0') {
-      if (!id.empty()) ids.push_back(id);
-      id.clear();
-      if (*p == '\0') break;
-    } else {
-      id += *p;
-    }
-  }
-  std::string mine;
-  for (long i = rank * k; i < (rank + 1) * k && i < static_cast<long>(ids.size()); ++i)
-    mine += (mine.empty() ? "" : ",") + ids[static_cast<size_t>(i)];
-  for (const char* var : {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"}) setenv(var, mine.c_str(), 1);
-  setenv("SSIM_RANK_GPUS", mine.c_str(), 1);  // ssim.distributed: these are this rank's own
-  execvp(argv[4], argv + 4);
-  std::fprintf(stderr, "ssim: cannot start %s: %s\n", argv[4], std::strerror(errno));
-  return 127;
 }
 
 int main(int argc, char** argv) {

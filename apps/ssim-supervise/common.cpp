@@ -1,0 +1,79 @@
+#include "apps/ssim-supervise/common.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "apps/ssim-supervise/node_name.hpp"
+#include "apps/ssim-supervise/read_all.hpp"
+
+namespace supervise {
+
+volatile sig_atomic_t g_forward = 0;
+
+double now() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<double>(ts.tv_sec) + ts.tv_nsec / 1e9;
+}
+
+// Field 22 of /proc/self/stat: lets readers tell this process from a later one that
+// reuses its pid.
+std::string start_ticks(const std::string& pid) {
+  bool ok = false;
+  const std::string stat = read_all("/proc/" + pid + "/stat", ok);
+  size_t p = stat.rfind(')');
+  if (p == std::string::npos) return "0";
+  int field = 2;
+  for (; p < stat.size() && field < 22; ++p)
+    if (stat[p] == ' ') ++field;
+  return stat.substr(p, stat.find(' ', p) - p);
+}
+
+// Write, check, then rename: a full disk or an I/O error leaves the previous file as it
+// was (never an empty or cut one in its place). write() reports a full local disk and
+// close() the errors a network file system defers; no fsync: this is about full disks,
+// not power loss, and 2,000 of them would slow a 1,000-member ensemble down. Returns
+// false when the new text could not be recorded.
+bool write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  size_t off = 0;
+  while (off < text.size()) {
+    ssize_t w = write(fd, text.data() + off, text.size() - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) break;
+    off += static_cast<size_t>(w);
+  }
+  struct stat st {};
+  const bool ok = off == text.size() && fstat(fd, &st) == 0 &&
+                  st.st_size == static_cast<off_t>(text.size());
+  if (close(fd) != 0 || !ok || rename(tmp.c_str(), path.c_str()) != 0) {
+    unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+// Who writes the status file, and on which node the job runs (the scheduler's name for
+// it, node_name.hpp): recorded with the outcome, so ssim knows where a job ran even when
+// the scheduler's accounting lags.
+ssim::state::StatusFile identity() {
+  ssim::state::StatusFile me;
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  me.node = node_name();
+  me.host = host;  // whose process table the pids are in (a login node's is another)
+  me.supervisor_pid = getpid();
+  me.supervisor_start_ticks = start_ticks();
+  return me;
+}
+
+void on_signal(int sig) { g_forward = sig; }
+
+
+}  // namespace supervise

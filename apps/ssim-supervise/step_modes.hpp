@@ -1,0 +1,13 @@
+#pragma once
+// ssim-supervise's modes inside a scheduler's job or step; each returns the exit code.
+
+namespace supervise {
+
+// --record-step FILE --id TEMPLATE --rank-var VAR -- PROGRAM...
+int record_step_and_exec(int argc, char** argv);
+// --wrap STATUS_FILE [--node-variable NAME] -- PROGRAM...
+int wrap_and_wait(int argc, char** argv);
+// --per-rank-gpus K -- PROGRAM...
+int per_rank_gpus(int argc, char** argv);
+
+}  // namespace supervise
