@@ -1,13 +1,12 @@
 #include "launchers/batch/allocation.hpp"
+#include "lib/util/split.hpp"
 
 #include <sstream>
 
 namespace ssim::launchers {
 
 std::string join_hosts(const std::vector<std::string>& hosts) {
-  std::string s;
-  for (const auto& h : hosts) s += (s.empty() ? "" : ",") + h;
-  return s;
+  return join(hosts, ",");
 }
 
 Allocation allocation_from_host_lines(const std::string& job_id, const std::string& text) {

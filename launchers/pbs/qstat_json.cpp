@@ -69,9 +69,7 @@ std::string hosts_of_exec_host(const std::string& exec_host) {
     const std::string host = part.substr(0, part.find('/'));
     if (!host.empty() && std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
   }
-  std::string out;
-  for (const auto& h : hosts) out += (out.empty() ? "" : ",") + h;
-  return out;
+  return join(hosts, ",");
 }
 
 std::vector<std::pair<std::string, int>> cpus_of_exec_host(const std::string& exec_host) {

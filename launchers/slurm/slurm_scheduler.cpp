@@ -1,4 +1,5 @@
 #include "launchers/slurm/slurm_scheduler.hpp"
+#include "lib/util/split.hpp"
 
 #include "launchers/slurm/slurm_mpirun.hpp"
 
@@ -61,8 +62,7 @@ std::string SlurmScheduler::job_id_from_submit_output(const CommandResult& r) co
 }
 
 std::vector<std::string> SlurmScheduler::status_command(const std::vector<std::string>& ids) const {
-  std::string list;
-  for (const auto& id : ids) list += (list.empty() ? "" : ",") + id;
+  const std::string list = join(ids, ",");
   // Without accounting, squeue -t all knows jobs for MinJobAge; steps end with srun.
   if (accounting_off_) return {"squeue", "-h", "-t", "all", "-j", list, "-o", "%i|%T|%r"};
   return {"sacct", "--parsable2", "--noheader", "--format=JobID,State,ExitCode,NodeList,Reason", "-j", list};

@@ -1,4 +1,5 @@
 #include "lib/engine/engine.hpp"
+#include "lib/util/split.hpp"
 
 #include <climits>
 
@@ -157,8 +158,7 @@ std::string Engine::where_it_runs(const state::EntityRecord& r) const {
   static const std::string host = host_name();  // once, not per start
   if (plan_.launcher == "local") return host;
   std::string nodes;
-  if (const launch::Grant* g = pool_.held_by(r.name))
-    for (const auto& n : g->nodes) nodes += (nodes.empty() ? "" : ",") + n;
+  if (const launch::Grant* g = pool_.held_by(r.name)) nodes = join(g->nodes, ",");
   return nodes.empty() ? launcher_.placed_nodes(r.name) : nodes;
 }
 
@@ -186,8 +186,7 @@ launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
     req.time_limit = plan::time_seconds(step.res.time);
     if (grant && !grant->all_gpus().empty()) {
       // Its own devices, for CUDA and ROCm alike (under mpirun each rank narrows them).
-      std::string list;
-      for (const auto& id : grant->all_gpus()) list += (list.empty() ? "" : ",") + id;
+      const std::string list = join(grant->all_gpus(), ",");
       for (const char* var : {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"})
         req.env.emplace_back(var, list);
     }
@@ -410,8 +409,7 @@ bool Engine::handle_stop_requests() {
       everything = true;
       continue;  // acknowledged once everything is stopped
     }
-    std::string list;
-    for (const auto& n : r.names) list += (list.empty() ? "" : " ") + n;
+    const std::string list = join(r.names, " ");
     log_->info("ssim stop from {}: stopping {}", r.host, list);
     stopped_.insert(r.names.begin(), r.names.end());
     std::vector<std::pair<std::string, Status>> before;

@@ -13,4 +13,13 @@ std::vector<std::string> split(std::string_view text, char separator) {
   }
 }
 
+std::string join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += separator;
+    out += parts[i];
+  }
+  return out;
+}
+
 }  // namespace ssim
