@@ -170,12 +170,30 @@ bool answers(const Options& o, const std::string& dir, const std::string& passwo
   return got.find("+PONG") != std::string::npos;
 }
 
+// The node's lock on `dir`/lock. The last user removes the folder (lock file included)
+// while holding it, so a task that was waiting may find it held a removed file: it
+// then takes the lock again on a folder made anew, until the file it holds is the one
+// at the path.
 struct NodeLock {
-  int fd;
-  explicit NodeLock(const std::string& dir) : fd(open((dir + "/lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
-    if (fd < 0 || flock(fd, LOCK_EX) != 0) die("cannot lock " + dir + "/lock");
+  int fd = -1;
+  explicit NodeLock(const std::string& dir) {
+    const std::string path = dir + "/lock";
+    for (int tries = 0; tries < 100; ++tries) {
+      mkdir(dir.c_str(), 0700);
+      fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+      if (fd < 0 || flock(fd, LOCK_EX) != 0) die("cannot lock " + path);
+      struct stat held {}, now {};
+      if (fstat(fd, &held) == 0 && lstat(path.c_str(), &now) == 0 && held.st_ino == now.st_ino &&
+          held.st_dev == now.st_dev && now.st_uid == getuid())
+        return;
+      close(fd);  // removed (or replaced) while we waited: again
+      fd = -1;
+    }
+    die("cannot lock " + path + ": it keeps being replaced");
   }
-  ~NodeLock() { close(fd); }
+  ~NodeLock() {
+    if (fd >= 0) close(fd);
+  }
 };
 
 // Under the node's lock: the database's pid (started here when nobody runs it), and
@@ -220,8 +238,10 @@ void leave(const std::string& dir) {
     if (alive(pid)) kill(pid, SIGKILL);
     waitpid(pid, nullptr, WNOHANG);
   }
-  // The lock file stays: a task of a later attempt may be waiting on it.
-  for (const char* f : {"/pid", "/db.sock", "/password", "/users"}) unlink((dir + f).c_str());
+  // Nothing of it stays in /tmp: the folder goes, lock file included (a task waiting on
+  // the lock sees that and makes it anew, NodeLock).
+  for (const char* f : {"/pid", "/db.sock", "/password", "/users", "/lock"}) unlink((dir + f).c_str());
+  rmdir(dir.c_str());
 }
 
 std::string last_lines(const std::string& path) {

@@ -194,6 +194,13 @@ models:
         # Stopped with its entity: no database of this experiment is left.
         exp_id = json.loads(p.stdout)["id"]
         self.assertEqual(processes_with_env("SSIM_EXPERIMENT_ID", exp_id), [])
+        # Nor its node folder (lock, socket, password) under /tmp/ssim-UID: the last user removes it.
+        base = os.path.join(self.env.get("TMPDIR", "/tmp"), f"ssim-{os.getuid()}")
+        for entity in ("uds", "tcp"):
+            h = 1469598103934665603  # FNV-1a of ID/ENTITY/NODE, as the supervisor names it
+            for byte in f"{exp_id}/{entity}/{os.uname().nodename}".encode():
+                h = ((h ^ byte) * 1099511628211) % 2**64
+            self.assertFalse(os.path.exists(os.path.join(base, f"colo-{h:016x}")), entity)
 
     def test_a_database_that_cannot_start_fails_its_entity_with_the_reason(self):
         self.write("experiment.yaml", "experiment: {name: broken}\nmodels:\n"
