@@ -17,7 +17,10 @@ namespace {
 spec::ParseOptions g_parse_options;
 }
 
-spec::ParseOptions& parse_options() { return g_parse_options; }
+spec::ParseOptions& parse_options() {
+  if (g_parse_options.launchers.empty()) g_parse_options.launchers = launchers::launcher_names();
+  return g_parse_options;
+}
 
 std::vector<std::string> max_members_args() {
   if (g_parse_options.max_members == spec::kDefaultMaxMembers) return {};
@@ -35,7 +38,7 @@ bool wants_submission(const plan::Plan& plan) {
 
 Loaded load(const std::string& file, const std::string& launcher_override) {
   Loaded l;
-  l.spec = spec::load_experiment(file, g_parse_options);
+  l.spec = spec::load_experiment(file, parse_options());
   plan::PlanContext context;
   context.cwd = std::filesystem::current_path().string();
   const std::string requested = launcher_override.empty() ? l.spec.launcher : launcher_override;

@@ -41,7 +41,8 @@ std::string expand_home(const YamlReader& r, const YAML::Node& node, const std::
   return slash == std::string::npos ? home : home + path.substr(slash);
 }
 
-void read_experiment_section(const YamlReader& r, const YAML::Node& node, ExperimentSpec& spec) {
+void read_experiment_section(const YamlReader& r, const YAML::Node& node, ExperimentSpec& spec,
+                             const ParseOptions& options) {
   const std::string field = "experiment";
   if (!node.IsMap())
     r.fail(node, field, "expected a mapping with at least a name, got " + YamlReader::describe(node));
@@ -56,7 +57,7 @@ void read_experiment_section(const YamlReader& r, const YAML::Node& node, Experi
     if (spec.path->empty()) r.fail(n, "experiment.path", "must not be empty");
   }
   if (auto n = node["launcher"])
-    spec.launcher = r.choice(n, "experiment.launcher", {"auto", "local", "slurm", "pbs", "lsf"});
+    spec.launcher = r.choice(n, "experiment.launcher", options.launchers);
   if (auto n = node["env"]) {
     spec.env = r.text_map(n, "experiment.env");
     check_env_names(r, spec.env, "experiment.env");
@@ -108,7 +109,7 @@ ExperimentSpec parse_experiment(std::string_view text, const std::string& file,
 
   const YAML::Node experiment = top["experiment"];
   if (!experiment) r.fail(Loc{1, 1}, "experiment", "missing (the experiment: section with a name)");
-  read_experiment_section(r, experiment, spec);
+  read_experiment_section(r, experiment, spec, options);
   if (auto n = top["allocation"]) spec.allocation = read_batch(r, n, "allocation", false);
   if (auto n = top["batch"]) spec.batch = read_batch(r, n, "batch", true);
   if (auto n = top["orchestrator"]) spec.orchestrator = read_orchestrator(r, n, "orchestrator");

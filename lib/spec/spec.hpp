@@ -19,6 +19,9 @@ constexpr size_t kDefaultMaxMembers = 100000;
 
 struct ParseOptions {
   size_t max_members = kDefaultMaxMembers;
+  // The names experiment.launcher accepts: the launcher registry's, given by whoever
+  // parses (launchers are above the spec; lib/session passes them).
+  std::vector<std::string> launchers;
 };
 
 struct Text {

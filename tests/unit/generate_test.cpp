@@ -20,7 +20,7 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 plan::Plan full_plan(const fs::path& cwd) {
-  auto spec = spec::load_experiment(SSIM_FIXTURES "/good/full/experiment.yaml");
+  auto spec = spec::load_experiment(SSIM_FIXTURES "/good/full/experiment.yaml", test::parse_options());
   return plan::build_plan(spec, plan::PlanContext{cwd.string(), "local"});
 }
 }  // namespace

@@ -4,12 +4,20 @@
 #include <string>
 
 #include "lib/plan/plan.hpp"
+#include "launchers/registry.hpp"
 #include "lib/spec/parse.hpp"
 
 namespace ssim::test {
 
+// What ssim parses with: the launcher registry's names, the default member cap.
+inline spec::ParseOptions parse_options() {
+  spec::ParseOptions options;
+  options.launchers = launchers::launcher_names();
+  return options;
+}
+
 inline spec::ExperimentSpec parse(const std::string& yaml, const std::string& base = "/nonexistent") {
-  return spec::parse_experiment(yaml, "exp.yaml", base);
+  return spec::parse_experiment(yaml, "exp.yaml", base, parse_options());
 }
 
 inline plan::Plan plan_of(const std::string& yaml, const std::string& cwd = "/work") {
