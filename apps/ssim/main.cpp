@@ -1,4 +1,4 @@
-// ssim: command line entry point. Maps errors to SPEC.md's exit codes.
+// ssim: command line entry point. Maps errors to the exit codes of docs/cli.md.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>

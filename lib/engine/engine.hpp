@@ -54,7 +54,7 @@ class Engine {
   Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launcher& launcher,
          Progress& progress, std::shared_ptr<spdlog::logger> log, int signal_fd, EngineSeams seams = {});
 
-  // Returns the exit code of SPEC.md: 0 all completed, 1 something failed or was cancelled.
+  // Returns the exit code (docs/cli.md): 0 all completed, 1 something failed or was cancelled.
   int run(const EngineHooks& hooks = {});
   void set_progress(Progress& p) { progress_ = &p; }
 

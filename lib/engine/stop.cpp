@@ -57,7 +57,7 @@ void end_jobs(state::Manifest& m, launch::Launcher& launcher, const std::vector<
 void stop_entities(state::Manifest& m, launch::Launcher& launcher,
                    const std::vector<std::string>& names, const std::string& reason,
                    std::chrono::milliseconds grace, const Clock& clock) {
-  // SPEC.md's order: the entities first (they may still write to the database), the
+  // The documented order (docs/cli.md, ssim stop): the entities first (they may still write to the database), the
   // database last.
   end_jobs(m, launcher, names, false, clock.steady() + grace, clock);
   if (names.empty()) end_detached(m, launcher);

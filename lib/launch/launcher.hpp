@@ -1,5 +1,5 @@
 #pragma once
-// The launcher seam (DESIGN.md): start a step without blocking, poll many jobs with one
+// The launcher seam (docs/dev/architecture.md): start a step without blocking, poll many jobs with one
 // query, cancel. The engine, `ssim status` and `ssim stop` only talk to this interface;
 // local, Slurm, PBS and LSF implement it.
 #include <functional>

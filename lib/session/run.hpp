@@ -29,7 +29,7 @@ struct RunOutput {
 };
 
 struct RunResult {
-  int code = 0;              // SPEC.md's exit code
+  int code = 0;              // the exit code of docs/cli.md
   state::Manifest manifest;  // where every entity ended
   bool detached = false;     // the --detach parent: a monitor tracks the run
 };

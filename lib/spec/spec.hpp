@@ -1,5 +1,5 @@
 #pragma once
-// The experiment file as plain typed values (SPEC.md section 2). Values that may hold
+// The experiment file as plain typed values (docs/experiment-file.md). Values that may hold
 // $(param) references (args, env values, run settings) stay text here, with their
 // position, and are substituted and type-checked by the plan.
 #include <cstdint>

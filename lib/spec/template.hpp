@@ -1,5 +1,5 @@
 #pragma once
-// $(name) templates of SPEC.md section 2: `$(name)` is replaced by a value, `$$` is a
+// $(name) templates of the experiment file (docs/experiment-file.md): `$(name)` is replaced by a value, `$$` is a
 // literal `$`, any other `$` is left as it is. Nothing else is expanded.
 #include <functional>
 #include <optional>

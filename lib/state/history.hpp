@@ -1,6 +1,6 @@
 #pragma once
 // Which experiments were run from which directory, so `ssim status` with no argument
-// finds "the experiment most recently run from the current directory" (SPEC.md 1).
+// finds "the experiment most recently run from the current directory" (docs/cli.md).
 // One JSON object per line in $SSIM_STATE_HOME/history (default ~/.local/state/ssim).
 #include <optional>
 #include <string>

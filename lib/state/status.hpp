@@ -3,7 +3,7 @@
 
 namespace ssim::state {
 
-// SPEC.md's status values (also the JSON strings).
+// The status values of docs/cli.md (also the JSON strings).
 enum class Status { New, Pending, Running, Completed, Failed, Cancelled, Unknown };
 
 std::string to_string(Status s);

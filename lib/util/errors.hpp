@@ -1,5 +1,5 @@
 #pragma once
-// Error kinds that map to ssim's exit codes (SPEC.md section 1). The library throws
+// Error kinds that map to ssim's exit codes (docs/cli.md, Exit codes). The library throws
 // them; apps/ssim turns them into one line on stderr and the exit code.
 #include <stdexcept>
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (issue 5): starts a redis-server on a free port and measures, in one run,
+# Benchmark: starts a redis-server on a free port and measures, in one run,
 # the ssim client (C++ and Python), an ideal raw client, naive hiredis and redis-py.
 #   tests/bench/bench_client.sh      (after scripts/build.sh)
 set -euo pipefail

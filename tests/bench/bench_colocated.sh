@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (issue 15): what a colocated database's Unix socket buys over loopback TCP,
+# Benchmark: what a colocated database's Unix socket buys over loopback TCP,
 # 1 KiB put/get through the ssim client, both to one redis-server in the same run.
 #   tests/bench/bench_colocated.sh      (after scripts/build.sh)
 set -euo pipefail

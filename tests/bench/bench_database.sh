@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (issue 4): time from `ssim run` starting to the database answering an
+# Benchmark: time from `ssim run` starting to the database answering an
 # authenticated PING (and, for a cluster, cluster_state:ok), for one shard and three.
 #   tests/bench/bench_database.sh [RUNS]      (after scripts/build.sh)
 set -euo pipefail

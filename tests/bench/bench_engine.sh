@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (issue 3): a 1,000-member ensemble of /bin/true on the local launcher,
+# Benchmark: a 1,000-member ensemble of /bin/true on the local launcher,
 # against a plain posix_spawn loop of the same 1,000 processes, in the same run;
 # packed by the cores and with oversubscription allowed.
 #   tests/bench/bench_engine.sh [N]      (after scripts/build.sh)

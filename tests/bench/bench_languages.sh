@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (issue 13): the C and Fortran clients against the C++ client they wrap, in
+# Benchmark: the C and Fortran clients against the C++ client they wrap, in
 # the same run on one redis-server: put_tensor and unpack_tensor of one f64 tensor of
 # 1 KiB, 1 MiB and 64 MiB (target: C and Fortran >= 90% of C++). Fortran is measured
 # with a rank-1 array (stored as it is) and a rank-2 one (reordered both ways).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (issue 12): `ssim report` on a finished 5,000-member experiment (two swept
+# Benchmark: `ssim report` on a finished 5,000-member experiment (two swept
 # parameters, every member /bin/true): its time and file size (targets: under 1 s, under
 # 5 MB), against `ssim status --json` on the same experiment in the same run; and the
 # dashboard's /api/status response time for it (target: under 50 ms).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (issue 13): what --resume costs with a 1 GiB database. A producer fills the
+# Benchmark: what --resume costs with a 1 GiB database. A producer fills the
 # database with 1,024 tensors of 1 MiB; `ssim stop` saves it (SHUTDOWN SAVE into the
 # shard's run directory); `ssim run --resume` starts the shard on that snapshot, and the
 # rerun consumer reads every tensor back. Baseline, on the same file in the same run:

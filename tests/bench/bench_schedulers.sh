@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (issue 11), for each batch scheduler in one run: Slurm on the local test
+# Benchmark, for each batch scheduler in one run: Slurm on the local test
 # cluster (when it is up), PBS and LSF on the fakes in tests/fixtures/fake-sched.
 #  - 20 steps in a 4-node allocation, launch to all completed, against the same 20 on
 #    the local launcher in this script (the baseline);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (issue 6): inside a 4-node allocation of the local test cluster, the time to
+# Benchmark: inside a 4-node allocation of the local test cluster, the time to
 # start 20 srun steps and see them all completed, and the scheduler commands ssim issued
 # per poll (must be 1).   tests/bench/bench_slurm.sh   (cluster up, after a build)
 set -euo pipefail

@@ -1,4 +1,4 @@
-// Benchmark (issue 5), C++ side: put/get throughput of the ssim client against two
+// Benchmark, C++ side: put/get throughput of the ssim client against two
 // baselines in the same process: an ideal client (writev of RESP framing + payload,
 // GET read straight into the destination: the note's rawresp probe) and a naive
 // hiredis client (redisCommandArgv SET/GET).

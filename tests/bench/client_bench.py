@@ -1,4 +1,4 @@
-"""Benchmark (issue 5), Python side: the ssim module and redis-py (python3-redis)
+"""Benchmark, Python side: the ssim module and redis-py (python3-redis)
 storing numpy bytes, against the same server.   client_bench.py PORT"""
 import sys
 import time

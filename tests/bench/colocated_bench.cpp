@@ -1,4 +1,4 @@
-// Benchmark (issue 15): 1 KiB put_tensor / get_tensor, one at a time, through a Unix
+// Benchmark: 1 KiB put_tensor / get_tensor, one at a time, through a Unix
 // socket against loopback TCP, to the same redis-server in the same run.
 //   colocated_bench unix:/path/db.sock 127.0.0.1:PORT
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Benchmark (issue 13), C++ side of bench_languages.sh: seconds for `reps` put_tensor
+// Benchmark, C++ side of bench_languages.sh: seconds for `reps` put_tensor
 // and `reps` unpack_tensor of one f64 tensor of `bytes`, best of three.
 //   lang_bench_cpp ADDRESS BYTES REPS
 #include <algorithm>

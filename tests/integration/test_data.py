@@ -1,4 +1,4 @@
-"""Data that lasts (issue #13): --resume gives rerun entities the database contents of
+"""Data that lasts: --resume gives rerun entities the database contents of
 the earlier attempt, and an external database is used and left as it was."""
 import os
 import subprocess

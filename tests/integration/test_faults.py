@@ -1,6 +1,6 @@
 """Faults and hostile input on real processes: ssim never deletes what it did not create,
 never hangs or loses an outcome, never runs an entity twice, never signals a process
-that is not its own. One test class per class of fault (issue #10)."""
+that is not its own. One test class per class of fault."""
 import json
 import os
 import signal

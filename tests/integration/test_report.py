@@ -1,4 +1,4 @@
-"""Seeing an experiment (issue #12). ssim report: the HTML file opened in a real browser
+"""Seeing an experiment. ssim report: the HTML file opened in a real browser
 (Debian's headless chromium): every entity is in the DOM, the failure shows its stderr,
 the page renders to a screenshot that is not blank; a running experiment gives a
 snapshot. ssim status's filters and formats, and what ssim run says at a failure and

@@ -1,4 +1,4 @@
-"""Resources as HPC users expect them (issue #15), on the local launcher with real
+"""Resources as HPC users expect them, on the local launcher with real
 processes: setup lines before every step, run.time enforced, retries, CPUs and GPUs."""
 import json
 import os

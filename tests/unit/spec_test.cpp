@@ -5,7 +5,7 @@
 
 using namespace ssim;
 
-TEST_CASE("the full example file parses every field of SPEC.md") {
+TEST_CASE("the full example file parses every field of docs/experiment-file.md") {
   const auto s = spec::load_experiment(SSIM_FIXTURES "/good/full/experiment.yaml", test::parse_options());
   CHECK(s.name == "streaming");
   CHECK(s.path == "runs/streaming");
