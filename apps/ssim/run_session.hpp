@@ -6,7 +6,6 @@
 #include "lib/session/load.hpp"
 
 namespace ssim::app {
-using namespace ssim::session;
 
 struct RunRequest {
   bool detach = false;
@@ -19,6 +18,6 @@ struct RunRequest {
 };
 
 // Generates, runs and tracks the experiment; returns the exit code.
-int run_experiment(const Loaded& loaded, const RunRequest& request);
+int run_experiment(const session::Loaded& loaded, const RunRequest& request);
 
 }  // namespace ssim::app
