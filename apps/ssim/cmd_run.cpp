@@ -24,7 +24,8 @@ namespace {
 struct RunOptions {
   std::string file;
   bool dry_run = false, detach = false, batch = false, overwrite = false, resume = false, json = false;
-  bool in_batch = false, events = false;
+  bool in_batch = false, events = false, open = false;
+  std::vector<std::string> only;
   std::string launcher;
 };
 }  // namespace
@@ -38,6 +39,9 @@ Action add_run(CLI::App& app) {
   cmd->add_flag("--batch", o->batch, "submit the whole experiment as one batch job");
   auto* ow = cmd->add_flag("--overwrite", o->overwrite, "replace an existing experiment directory");
   cmd->add_flag("--resume", o->resume, "rerun failed and cancelled entities in place")->excludes(ow);
+  cmd->add_option("--only", o->only, "start only these entities or ensembles (comma-separated); ssim start the others")
+      ->delimiter(',');
+  cmd->add_flag("--open", o->open, "keep the run (and its database) for ssim start until ssim stop");
   cmd->add_option("--launcher", o->launcher, "override experiment.launcher")
       ->check(CLI::IsMember(launchers::launcher_names()));
   auto* json = cmd->add_flag("--json", o->json, "machine-readable output on stdout");
@@ -85,7 +89,7 @@ Action add_run(CLI::App& app) {
         print_plan(std::cout, l.plan, *rl.launcher);
       return 0;
     }
-    RunRequest req{o->detach, o->resume, o->overwrite, o->json, o->in_batch, o->file, o->events};
+    RunRequest req{o->detach, o->resume, o->overwrite, o->json, o->in_batch, o->file, o->events, o->only, o->open};
     return run_experiment(l, req);
   };
 }

@@ -1,6 +1,5 @@
 // ssim stop [EXP] [ENTITY ...]: stop the named entities, or everything, and leave no
 // process of the experiment behind (session::stop), then show where they stand.
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -12,19 +11,6 @@
 
 namespace ssim::app {
 
-namespace {
-
-// The first word names the experiment when it is a directory or file; otherwise all
-// words are entity names in the experiment last run from here.
-std::pair<std::string, std::vector<std::string>> split_args(const std::vector<std::string>& words) {
-  std::error_code ec;
-  if (!words.empty() && std::filesystem::exists(words[0], ec))
-    return {session::resolve_experiment(words[0]), {words.begin() + 1, words.end()}};
-  return {session::resolve_experiment(""), words};
-}
-
-}  // namespace
-
 Action add_stop(CLI::App& app) {
   auto words = std::make_shared<std::vector<std::string>>();
   auto json = std::make_shared<bool>(false);
@@ -32,7 +18,7 @@ Action add_stop(CLI::App& app) {
   cmd->add_option("EXP_AND_ENTITIES", *words, "[EXP] [ENTITY ...]");
   cmd->add_flag("--json", *json, "where the entities stand afterwards, as ssim status --json");
   return [words, json] {
-    auto [path, names] = split_args(*words);
+    auto [path, names] = session::split_experiment_and_names(*words);
     const auto m = session::stop(path, names, [](const std::string& note) { std::cerr << "ssim: " << note << "\n"; });
     if (*json)
       std::cout << session::status_json(m, std::nullopt).dump(2) << "\n";

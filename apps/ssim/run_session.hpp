@@ -2,6 +2,7 @@
 // ssim run's side of a run: the live display, and what is printed at the end
 // (session::run does the run).
 #include <string>
+#include <vector>
 
 #include "lib/session/load.hpp"
 
@@ -15,6 +16,8 @@ struct RunRequest {
   bool in_batch = false;  // inside the job of `ssim run --batch`
   std::string file;
   bool events = false;  // every event as one JSON line on stdout (NDJSON), instead of the table
+  std::vector<std::string> only;  // --only: the others are held until ssim start
+  bool open = false;              // --open: the run stays for ssim start until ssim stop
 };
 
 // Generates, runs and tracks the experiment; returns the exit code.

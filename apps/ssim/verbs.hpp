@@ -14,6 +14,7 @@ Action add_validate(CLI::App& app);
 Action add_run(CLI::App& app);
 Action add_status(CLI::App& app);
 Action add_stop(CLI::App& app);
+Action add_start(CLI::App& app);
 Action add_logs(CLI::App& app);
 Action add_database(CLI::App& app);
 Action add_doctor(CLI::App& app);
@@ -22,7 +23,7 @@ Action add_report(CLI::App& app);
 Action add_list(CLI::App& app);
 Action add_dashboard(CLI::App& app);
 
-inline constexpr AddVerb kVerbs[] = {add_validate, add_run,    add_status,    add_stop,     add_logs,  add_env,
+inline constexpr AddVerb kVerbs[] = {add_validate, add_run,    add_status,    add_start,    add_stop,     add_logs,  add_env,
                                      add_report,   add_list,   add_dashboard, add_database, add_doctor};
 
 }  // namespace ssim::app

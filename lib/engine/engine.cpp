@@ -13,7 +13,7 @@
 #include "lib/engine/failure_pointer.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/state/start_journal.hpp"
-#include "lib/state/stop_request.hpp"
+#include "lib/state/control_request.hpp"
 #include "lib/plan/resources.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/orchestrator/database.hpp"
@@ -34,12 +34,18 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launch
       clock_(seams.clock ? seams.clock : &real_clock()),
       own_waiter_(seams.waiter ? nullptr : std::make_unique<SignalWaiter>(signal_fd, launcher.wake_fd())),
       waiter_(seams.waiter ? seams.waiter : own_waiter_.get()) {
-  for (const auto& s : plan_.steps) steps_[s.name] = &s;
+  add_steps(plan_);
+  launcher_.set_log([log = log_](const std::string& line) { log->warn("{}", line); });
+}
+
+// Steps join: by name, and with what each packed one takes from the node pool.
+void Engine::add_steps(const plan::Plan& plan) {
+  for (const auto& s : plan.steps) steps_[s.name] = &s;
   bool packs = false;
-  for (const auto& s : plan_.steps) packs = packs || launcher_.packs(s);
-  if (packs) pool_ = launch::NodePool(launcher_.pool(plan_));
-  for (const auto& s : plan_.steps) {
-    if (pool_.empty() || !launcher_.packs(s)) continue;
+  for (const auto& s : plan.steps) packs = packs || launcher_.packs(s);
+  if (packs && pool_.empty()) pool_ = launch::NodePool(launcher_.pool(plan));
+  for (const auto& s : plan.steps) {
+    if (pool_.empty() || !launcher_.packs(s) || asks_.count(s.name)) continue;
     plan::Resources ask = s.res;
     // Bigger than the whole machine (the local launcher; an allocation refuses it
     // before anything starts): it runs alone, on all of it.
@@ -51,7 +57,6 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launch
     }
     asks_[s.name] = ask;
   }
-  launcher_.set_log([log = log_](const std::string& line) { log->warn("{}", line); });
 }
 
 void Engine::emit(const Event& e) {
@@ -98,7 +103,7 @@ bool Engine::start_ready() {
   while (again) {  // a cancellation can make a later entity cancellable in the same pass
     again = false;
     for (auto& r : m_.entities) {
-      if (r.status != Status::New || is_database(r) || is_outer_batch(r)) continue;
+      if (r.status != Status::New || r.held || is_database(r) || is_outer_batch(r)) continue;
       if (r.retry_at > clock_->now()) continue;  // a retry waiting out its backoff
       bool ready = true;
       std::string blocked_by;
@@ -398,11 +403,11 @@ std::string Engine::wait_for_signal(int timeout_ms) {
   return sig;
 }
 
-// `ssim stop` from another shell or host (stop_request.hpp): named entities are stopped
+// `ssim stop` from another shell or host (control_request.hpp): named entities are stopped
 // here, by the process that would otherwise start them; a request for everything ends
 // the run as SIGTERM does. Returns true when the run must end.
 bool Engine::handle_stop_requests() {
-  const auto requests = state::pending_stop_requests(m_.path);
+  const auto requests = state::pending_requests(m_.path, state::RequestKind::Stop);
   bool everything = false;
   for (const auto& r : requests) {
     if (r.names.empty()) {
@@ -430,13 +435,128 @@ bool Engine::handle_stop_requests() {
         emit(entity_event(e.name, to_string(e.type), e.status, e.exit_code, e.reason));
     }
     save();
-    state::acknowledge_stop_request(m_.path, r.id);
+    state::acknowledge_request(m_.path, state::RequestKind::Stop, r.id);
   }
   if (!everything) return false;
   interrupted("ssim stop");
   for (const auto& r : requests)
-    if (r.names.empty()) state::acknowledge_stop_request(m_.path, r.id);
+    if (r.names.empty()) state::acknowledge_request(m_.path, state::RequestKind::Stop, r.id);
   return true;
+}
+
+bool Engine::handle_start_requests(const EngineHooks& hooks) {
+  const auto requests = state::pending_requests(m_.path, state::RequestKind::Start);
+  for (const auto& r : requests) {
+    log_->info("ssim start from {}: {}", r.host, join(r.names, " "));
+    std::string refusal;
+    try {
+      refusal = start_entities(r.names, hooks);
+    } catch (const std::exception& e) {
+      refusal = e.what();
+    }
+    if (!refusal.empty()) log_->warn("ssim start refused: {}", refusal);
+    save();
+    state::acknowledge_request(m_.path, state::RequestKind::Start, r.id, refusal);
+  }
+  return !requests.empty();
+}
+
+// Returns why nothing was started, or "" when every name was acted on.
+std::string Engine::start_entities(const std::vector<std::string>& names, const EngineHooks& hooks) {
+  auto known = [&](const std::string& n) {
+    for (const auto& e : m_.entities)
+      if (e.name == n || e.ensemble == n) return true;
+    return false;
+  };
+  std::vector<std::string> unknown;
+  for (const auto& n : names)
+    if (!known(n)) unknown.push_back(n);
+  if (!unknown.empty() && hooks.reload) {
+    added_plans_.push_back(hooks.reload());
+    add_entities(added_plans_.back());
+    std::erase_if(unknown, known);
+  }
+  if (!unknown.empty())
+    return "no entity " + join(unknown, ", ") + " in experiment " + m_.experiment +
+           (hooks.reload ? " (nor in " + plan_.file + ")" : "");
+  for (const auto& n : names) {
+    const auto* e = m_.find(n);
+    if (e && is_database(*e)) return n + " is the database: it starts with the run";
+  }
+  for (auto& e : m_.entities) {
+    if (is_database(e) || is_outer_batch(e)) continue;
+    if (std::find(names.begin(), names.end(), e.name) == names.end() &&
+        (e.ensemble.empty() || std::find(names.begin(), names.end(), e.ensemble) == names.end()))
+      continue;
+    stopped_.erase(e.name);
+    stopped_.erase(e.ensemble);
+    if (e.held) {
+      e.held = false;
+      e.reason.clear();
+    } else if (state::is_terminal(e.status)) {  // ended: it runs again, as a new attempt
+      e.earlier_attempts.push_back(state::attempt_record(e));
+      e.status = Status::New;
+      e.job_id.clear();
+      e.pid = 0;
+      e.reason.clear();
+      e.retry_at = 0;
+    } else {
+      continue;  // running, or about to: nothing to do
+    }
+    emit(entity_event(e.name, to_string(e.type), e.status, std::nullopt, "started by ssim start"));
+  }
+  return "";
+}
+
+// Entities in the file that the run does not know yet join it, held until asked for.
+void Engine::add_entities(const plan::Plan& plan) {
+  add_steps(plan);
+  size_t added = 0;
+  for (auto& r : new_manifest(plan, m_.id).entities) {
+    if (m_.find(r.name)) continue;
+    r.held = true;
+    r.reason = kHeldReason;
+    m_.entities.push_back(std::move(r));
+    ++added;
+  }
+  if (added) emit(text_event(EventKind::Info, std::to_string(added) + " entities added from " + plan.file));
+}
+
+bool Engine::waits_on_held(const state::EntityRecord& r, int depth) const {
+  if (r.held) return true;
+  if (r.status != Status::New || depth > 64) return false;
+  for (const auto* list : {&r.after, &r.after_any})
+    for (const auto& a : *list)
+      if (const auto* dep = m_.find(a); dep && waits_on_held(*dep, depth + 1)) return true;
+  return false;
+}
+
+// Every entity has ended (the database is not waited for), or only held ones are left
+// and those that wait on them. An open run is never finished: `ssim stop` ends it.
+bool Engine::finished(bool open) const {
+  if (open) return false;
+  bool any_held = false;
+  for (const auto& e : m_.entities) {
+    if (is_database(e) || is_outer_batch(e) || state::is_terminal(e.status)) continue;
+    if (!e.held && e.status != Status::New) return false;
+    any_held = true;
+  }
+  if (!any_held) return true;
+  for (const auto& e : m_.entities)
+    if (e.status == Status::New && !is_database(e) && !waits_on_held(e)) return false;
+  return true;
+}
+
+// The run ends with entities nobody asked for: they never started.
+void Engine::cancel_held() {
+  for (auto& e : m_.entities) {
+    if (e.status != Status::New || is_database(e) || is_outer_batch(e)) continue;
+    e.status = Status::Cancelled;
+    e.reason = e.held ? "not started: held, and no ssim start asked for it" : "not started: waits on a held entity";
+    e.held = false;
+    e.end = clock_->now();
+    emit(entity_event(e.name, to_string(e.type), e.status, std::nullopt, e.reason));
+  }
 }
 
 void Engine::interrupted(const std::string& why) {
@@ -444,6 +564,7 @@ void Engine::interrupted(const std::string& why) {
   emit(text_event(EventKind::Info, why + " received: stopping everything"));
   stop_entities(m_, launcher_, {}, why == "ssim stop" ? "stopped by ssim stop" : "interrupted by " + why, kStopGrace,
                 *clock_);
+  for (auto& e : m_.entities) e.held = false;
   save();
 }
 
@@ -451,7 +572,8 @@ int Engine::run(const EngineHooks& hooks) {
   log_->info("experiment {} starting: {} entities, launcher {}", m_.experiment, m_.entities.size(),
              launcher_.name());
   // A request left from an earlier run (its runner died before acting) is not this run's.
-  for (const auto& r : state::pending_stop_requests(m_.path)) state::acknowledge_stop_request(m_.path, r.id);
+  for (const auto kind : {state::RequestKind::Stop, state::RequestKind::Start})
+    for (const auto& r : state::pending_requests(m_.path, kind)) state::acknowledge_request(m_.path, kind, r.id);
   save();
   const auto first_start = clock_->steady();
   if (plan_.database) {
@@ -477,10 +599,7 @@ int Engine::run(const EngineHooks& hooks) {
     if (changed || dirty_) save_soon();
     report_counts();
     if (plan_.database) watch_database();
-    bool done = true;
-    for (const auto& e : m_.entities)
-      done = done && (is_database(e) || is_outer_batch(e) || state::is_terminal(e.status));
-    if (done) break;
+    if (finished(hooks.open)) break;
     // Something ended while others wait for room: start them now (signals still count).
     const std::string sig = wait_for_signal(changed && throttled_ ? 0 : tick_ms);
     if (!sig.empty()) {
@@ -492,10 +611,12 @@ int Engine::run(const EngineHooks& hooks) {
       stopped = true;
       break;
     }
+    if (handle_start_requests(hooks)) changed = true;
     // Quick ticks while things happen, slower when all is quiet.
     // Throttled (max_running), a freed slot is taken within 10 ms.
     tick_ms = changed ? 5 : std::min(tick_ms * 2, throttled_ ? 10 : 200);
   }
+  if (!stopped) cancel_held();
   if (!stopped) end_detached(m_, launcher_);  // every entity has ended: what they detached ends too
   if (plan_.database && !stopped) stop_database();
   m_.finished = clock_->now();

@@ -3,6 +3,7 @@
 // launcher call per tick, persists every change to the manifest and ssim.log, and stops
 // everything on SIGINT/SIGTERM.
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <set>
@@ -32,7 +33,17 @@ struct EngineHooks {
   // Called once, when every entity that can start now has started. Returning false
   // makes run() return 0 at once (the --detach parent); true keeps tracking.
   std::function<bool()> after_first_start;
+  // An open run (ssim run --open) does not end when its entities have: it waits for
+  // `ssim start` of more (held ones, or ones added to the file) until `ssim stop`.
+  bool open = false;
+  // The experiment file read again, for `ssim start` of an entity the run does not know
+  // yet (added to the file since); its run directories generated. Throws a one-line
+  // error (bad file, a changed database). Empty: new entities are refused.
+  std::function<plan::Plan()> reload;
 };
+
+// The reason a held entity shows until `ssim start` asks for it.
+inline constexpr const char* kHeldReason = "held: waiting for ssim start";
 
 // The reason given to a database shard ssim had to signal at the end of a run.
 inline constexpr const char* kStoppedAtEnd = "stopped at the end of the run";
@@ -86,6 +97,16 @@ class Engine {
   void release_room();
   void interrupted(const std::string& why);
   bool handle_stop_requests();
+  // `ssim start` (control_request.hpp): held entities start, ended ones run again, and
+  // ones added to the file join the run. Returns true when something changed.
+  bool handle_start_requests(const EngineHooks& hooks);
+  std::string start_entities(const std::vector<std::string>& names, const EngineHooks& hooks);
+  void add_entities(const plan::Plan& plan);
+  void add_steps(const plan::Plan& plan);
+  // A new entity that can never start: held, or waiting on one that is (ssim run --only).
+  bool waits_on_held(const state::EntityRecord& r, int depth = 0) const;
+  bool finished(bool open) const;
+  void cancel_held();
   void save();
   void save_soon();
   void report_counts();
@@ -102,6 +123,7 @@ class Engine {
   std::unique_ptr<Waiter> own_waiter_;
   Waiter* waiter_;
   std::map<std::string, const plan::Step*> steps_;
+  std::deque<plan::Plan> added_plans_;  // the file read again by `ssim start`: their steps are in steps_
   std::string ssdb_;
   std::string password_;
   bool database_lost_reported_ = false;

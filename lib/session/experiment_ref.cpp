@@ -41,4 +41,11 @@ std::string resolve_experiment(const std::string& exp) {
   throw UsageError("no such experiment: " + exp);
 }
 
+std::pair<std::string, std::vector<std::string>> split_experiment_and_names(const std::vector<std::string>& words) {
+  std::error_code ec;
+  if (!words.empty() && std::filesystem::exists(words[0], ec))
+    return {resolve_experiment(words[0]), {words.begin() + 1, words.end()}};
+  return {resolve_experiment(""), words};
+}
+
 }  // namespace ssim::session

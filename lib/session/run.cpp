@@ -10,6 +10,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -82,12 +83,51 @@ void wait_for_submitter(const std::string& path) {
   }
 }
 
+// `--only` names entities or ensembles of the plan (exit 2 otherwise, before anything is written).
+void check_only(const plan::Plan& plan, const std::vector<std::string>& only) {
+  for (const auto& n : only) {
+    bool known = false;
+    for (const auto& s : plan.steps) known = known || s.name == n || s.ensemble == n;
+    if (!known) throw UsageError("--only: no entity or ensemble " + n + " in " + plan.file);
+  }
+}
+
+void hold_all_but(state::Manifest& m, const std::vector<std::string>& only) {
+  if (only.empty()) return;
+  for (auto& e : m.entities) {
+    if (e.type == state::EntityKind::Database || e.type == state::EntityKind::Batch) continue;
+    if (e.status != state::Status::New) continue;
+    const bool asked = std::find(only.begin(), only.end(), e.name) != only.end() ||
+                       (!e.ensemble.empty() && std::find(only.begin(), only.end(), e.ensemble) != only.end());
+    if (asked) continue;
+    e.held = true;
+    e.reason = engine::kHeldReason;
+  }
+}
+
+// For `ssim start` of an entity added to the file while the run is open: the file read
+// again, as the run read it, its new run directories made. The database and the
+// experiment's name and folder stay as they started.
+plan::Plan reload(const plan::Plan& running) {
+  Loaded fresh = load(running.file, running.launcher);
+  const plan::Plan& p = fresh.plan;
+  if (p.name != running.name || p.path != running.path)
+    throw UsageError(running.file + ": the experiment's name or path changed while it runs (" + running.name +
+                     " at " + running.path + ")");
+  if (bool(p.database) != bool(running.database))
+    throw UsageError(running.file + ": a database cannot be added to or removed from a running experiment; stop it "
+                     "and run again");
+  generate::generate(p, generate::Existing::Resume);
+  return std::move(fresh.plan);
+}
+
 }  // namespace
 
 RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
   const Notes notes = out.notes ? out.notes : [](const std::string&) {};
   const plan::Plan& plan = l.plan;
   launchers::check_device_variables();
+  check_only(plan, req.only);
   {
     const auto checked = prepare_launcher(plan, false);  // fits? (exit 2 before anything is written)
     check_batch_scripts(plan, *checked.launcher);
@@ -131,6 +171,7 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
     for (const auto& e : previous->entities)
       if (e.type == state::EntityKind::Batch) m.entities.insert(m.entities.begin(), e);
   }
+  hold_all_but(m, req.only);
   m.allocation_job = run_launcher.allocation_job;
   m.allocation_owned = run_launcher.owned;
   if (m.created == 0) m.created = now_seconds();
@@ -155,6 +196,8 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
   engine::Engine engine(plan, m, *launcher, *out.progress, log, sfd);
   bool detached_parent = false;
   engine::EngineHooks hooks;
+  hooks.open = req.open;
+  hooks.reload = [&plan] { return reload(plan); };
   if (req.detach)
     hooks.after_first_start = [&] { return detach_monitor(lock, engine, m, detached_parent, notes); };
   RunResult result;

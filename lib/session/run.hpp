@@ -5,6 +5,7 @@
 // leaving a monitor to track the rest).
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "lib/engine/progress.hpp"
 #include "lib/session/load.hpp"
@@ -17,6 +18,12 @@ struct RunSettings {
   bool resume = false;     // rerun what did not complete, in place
   bool overwrite = false;  // replace an existing experiment folder
   bool in_batch = false;   // inside the job of `ssim run --batch`
+  // Only these entities (or ensembles) start; the others are held until `ssim start`.
+  // Empty: all of them.
+  std::vector<std::string> only;
+  // The run stays open once its entities have ended, its database up, for `ssim start`
+  // of held entities, ended ones and ones added to the file, until `ssim stop`.
+  bool open = false;
 };
 
 // One line a person should read (a warning starts with "warning: ").

@@ -29,6 +29,7 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
     j["end"] = e.end;
     j["elapsed"] = std::max(0.0, state::seconds_run(e, now_seconds()));
     j["attempt"] = e.attempt;
+    j["held"] = e.held;
     j["nodes"] = e.nodes;
     j["params"] = e.params;
     j["earlier_attempts"] = e.earlier_attempts;

@@ -12,7 +12,7 @@
 #include "lib/engine/stop.hpp"
 #include "lib/session/current_state.hpp"
 #include "lib/state/lock.hpp"
-#include "lib/state/stop_request.hpp"
+#include "lib/state/control_request.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
 #include "lib/util/proc_stat.hpp"
@@ -37,21 +37,21 @@ bool signal_runner(const std::string& path, const state::LockHolder& runner) {
   return true;
 }
 
-// Through the experiment directory (stop_request.hpp): the runner, on this host or
+// Through the experiment directory (control_request.hpp): the runner, on this host or
 // another, stops the entities itself, so it cannot start them again. True once it did.
 bool ask_runner(const std::string& path, const std::vector<std::string>& names, std::chrono::seconds patience) {
-  const std::string id = state::post_stop_request(path, names);
+  const std::string id = state::post_request(path, state::RequestKind::Stop, names);
   const auto deadline = std::chrono::steady_clock::now() + patience;
   while (std::chrono::steady_clock::now() < deadline) {
     const bool runner = state::RunLock::holder(path).has_value();
     if (!runner) {
-      state::acknowledge_stop_request(path, id);  // nobody left to act on it: stopped here
+      state::acknowledge_request(path, state::RequestKind::Stop, id);  // nobody left to act on it: stopped here
       return names.empty();
     }
-    if (!state::stop_request_pending(path, id) && !names.empty()) return true;
+    if (!state::request_pending(path, state::RequestKind::Stop, id) && !names.empty()) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));  // waiting for the runner, bounded
   }
-  state::acknowledge_stop_request(path, id);
+  state::acknowledge_request(path, state::RequestKind::Stop, id);
   return false;
 }
 

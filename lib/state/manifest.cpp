@@ -105,6 +105,7 @@ json to_json(const Manifest& m) {
     j["end"] = e.end;
     j["attempt"] = e.attempt;
     j["retry_at"] = e.retry_at;
+    if (e.held) j["held"] = true;
     j["earlier_attempts"] = e.earlier_attempts;
     entities.push_back(std::move(j));
   }
@@ -153,6 +154,7 @@ Manifest manifest_from_json(const json& j) {
     r.end = e.value("end", 0.0);
     r.attempt = e.value("attempt", 0);
     r.retry_at = e.value("retry_at", 0.0);
+    r.held = e.value("held", false);
     r.earlier_attempts = e.value("earlier_attempts", json::array());
     m.entities.push_back(std::move(r));
   }

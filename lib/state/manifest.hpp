@@ -41,6 +41,7 @@ struct EntityRecord {
   std::map<std::string, std::string> params;  // its parameter values (params:), if any
   int attempt = 0;  // 1 for the first run, +1 per retry or --resume that reran it
   double retry_at = 0;  // a failed entity waiting to be retried: not started before this time
+  bool held = false;    // not started until `ssim start` asks (ssim run --only, entities added to an open run)
   nlohmann::json earlier_attempts = nlohmann::json::array();  // how each earlier attempt ended
 };
 

@@ -8,7 +8,7 @@
 
 #include "lib/engine/engine.hpp"
 #include "lib/orchestrator/database.hpp"
-#include "lib/state/stop_request.hpp"
+#include "lib/state/control_request.hpp"
 #include "tests/unit/fake_launcher.hpp"
 #include "tests/unit/helpers.hpp"
 
@@ -189,7 +189,7 @@ TEST_CASE("engine: ssim stop of a retrying entity ends its retries, even when th
     if (h.starts_of("flaky") != 3) return;
     // The third attempt fails on its own just as the stop request arrives.
     h.launcher.end_now("flaky", 1);
-    state::post_stop_request(h.plan.path, {"flaky"});
+    state::post_request(h.plan.path, state::RequestKind::Stop, {"flaky"});
     h.waiter.on_wait = nullptr;
   };
   CHECK(h.run() == 1);
@@ -208,11 +208,69 @@ ensembles:
 )");
   h.launcher.script("first", {0}, 5);
   h.waiter.on_wait = [&](int) {
-    state::post_stop_request(h.plan.path, {"e_1"});
+    state::post_request(h.plan.path, state::RequestKind::Stop, {"e_1"});
     h.waiter.on_wait = nullptr;
   };
   CHECK(h.run() == 1);
   CHECK(h.starts_of("e_0") == 1);
   CHECK(h.starts_of("e_1") == 0);
   CHECK(h.entity("e_1").status == Status::Cancelled);
+}
+
+TEST_CASE("engine: held entities never start unless asked, and the run ends with them cancelled") {
+  Harness h(R"(
+experiment: {name: held}
+models:
+  - {name: a, exe: /bin/true}
+  - {name: b, exe: /bin/true}
+  - {name: c, exe: /bin/true, after: [b]}
+)");
+  h.m.find("b")->held = true;
+  CHECK(h.run() == 1);
+  CHECK(h.launcher.started == std::vector<std::string>{"a"});
+  CHECK(h.entity("b").status == Status::Cancelled);
+  CHECK(h.entity("b").reason == "not started: held, and no ssim start asked for it");
+  CHECK(h.entity("c").status == Status::Cancelled);
+  CHECK(h.entity("c").reason == "not started: waits on a held entity");
+}
+
+TEST_CASE("engine: an open run starts held, ended and added entities on request, and ends on ssim stop") {
+  Harness h("experiment: {name: open}\nmodels:\n  - {name: a, exe: /bin/true}\n  - {name: b, exe: /bin/true}\n");
+  h.m.find("b")->held = true;
+  const std::string path = h.plan.path;
+  std::string refused_id, unknown_id;
+  int reloads = 0;
+  engine::EngineHooks hooks;
+  hooks.open = true;
+  hooks.reload = [&] {
+    ++reloads;
+    auto p = test::plan_of("experiment: {name: open}\nmodels:\n  - {name: a, exe: /bin/true}\n"
+                           "  - {name: b, exe: /bin/true}\n  - {name: late, exe: /bin/true, after: [b]}\n",
+                           h.dir.path.string());
+    for (const auto& s : p.steps) std::filesystem::create_directories(s.run_dir);
+    return p;
+  };
+  int step = 0;
+  h.waiter.on_wait = [&](int) {
+    // One request at a time, each once the previous one was acted on.
+    const auto pending = state::pending_requests(path, state::RequestKind::Start);
+    if (!pending.empty()) return;
+    ++step;
+    if (step == 5) CHECK(h.starts_of("b") == 0);  // the run waits, open, with b held
+    if (step == 6) state::post_request(path, state::RequestKind::Start, {"b"});
+    if (step == 12) unknown_id = state::post_request(path, state::RequestKind::Start, {"nope"});
+    if (step == 14) state::post_request(path, state::RequestKind::Start, {"late", "a"});
+    if (step == 24) state::post_request(path, state::RequestKind::Stop, {});
+  };
+  h.run(hooks);
+  CHECK(h.starts_of("b") == 1);
+  CHECK(h.starts_of("a") == 2);  // ended, asked again: a new attempt
+  CHECK(h.entity("a").attempt == 2);
+  CHECK(h.entity("a").earlier_attempts.size() == 1);
+  CHECK(h.starts_of("late") == 1);  // added from the file read again, after b as it says
+  CHECK(h.entity("late").status == Status::Completed);
+  CHECK(reloads == 1);  // "nope" was looked for in the file, which added "late" (held) to the run
+  const auto refusal = state::take_refusal(path, state::RequestKind::Start, unknown_id);
+  REQUIRE(refusal.has_value());
+  CHECK(refusal->find("no entity nope in experiment open") == 0);
 }
