@@ -294,6 +294,6 @@ PYBIND11_MODULE(_ssim, m) {
            "SmartRedis's name for use_list_prefix.")
       .def("set_chunk_bytes", &Client::set_chunk_bytes, py::arg("bytes"),
            "Large tensors travel in chunks of this many bytes (default 1 MiB, the server's sweet spot).")
-      .def("scramble_slot_map_for_tests", &Client::scramble_slot_map_for_tests,
+      .def("_scramble_slot_map_for_tests", &Client::scramble_slot_map_for_tests,
            "For tests only: forgets which shard holds which slots, as after a resharding.");
 }

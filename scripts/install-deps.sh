@@ -14,7 +14,8 @@ minimal_pkgs=(g++ make cmake ninja-build pkg-config
 build_pkgs=(build-essential catch2 gfortran)  # the tests; the Fortran client module
 runtime_pkgs=(openmpi-bin libopenmpi-dev python3)
 test_pkgs=(groff-base dpkg-dev util-linux chromium)  # man pages checked, cpack -G DEB, setsid and mount in the fault tests, the HTML report in a browser
-python_pkgs=(python3-dev pybind11-dev python3-numpy python3-redis python3-torch python3-mpi4py)
+python_pkgs=(python3-dev pybind11-dev python3-numpy python3-redis python3-torch python3-mpi4py python3-venv python3-pip
+  python3-nbclient python3-ipykernel python3-pandas)  # the notebook example, pip install into a venv
 
 case "${1:-}" in
   "") want=("${minimal_pkgs[@]}" "${build_pkgs[@]}" "${runtime_pkgs[@]}" "${python_pkgs[@]}" "${test_pkgs[@]}") ;;

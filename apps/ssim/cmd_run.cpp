@@ -39,8 +39,11 @@ Action add_run(CLI::App& app) {
   cmd->add_flag("--batch", o->batch, "submit the whole experiment as one batch job");
   auto* ow = cmd->add_flag("--overwrite", o->overwrite, "replace an existing experiment directory");
   cmd->add_flag("--resume", o->resume, "rerun failed and cancelled entities in place")->excludes(ow);
-  cmd->add_option("--only", o->only, "start only these entities or ensembles (comma-separated); ssim start the others")
-      ->delimiter(',');
+  auto* only = cmd->add_option("--only", o->only,
+                               "start only these entities or ensembles (comma-separated; \"\" for none: the "
+                               "database alone); ssim start the others")
+                    ->delimiter(',')
+                    ->allow_extra_args(false);
   cmd->add_flag("--open", o->open, "keep the run (and its database) for ssim start until ssim stop");
   cmd->add_option("--launcher", o->launcher, "override experiment.launcher")
       ->check(CLI::IsMember(launchers::launcher_names()));
@@ -49,7 +52,7 @@ Action add_run(CLI::App& app) {
       ->excludes(json);
   add_max_members_option(*cmd);
   cmd->add_flag("--in-batch", o->in_batch)->group("");  // the job of ssim run --batch
-  return [o] {
+  return [o, only] {
     if (o->batch) {
       const Loaded b = load_for_batch(o->file, o->launcher);
       if (o->dry_run) {
@@ -68,6 +71,7 @@ Action add_run(CLI::App& app) {
       if (o->json) std::cout << nlohmann::json{{"job_id", job.job_id}, {"path", job.path}}.dump() << "\n";
       return 0;
     }
+    parse_options().database_alone = o->open;
     Loaded l = load_to_run(o->file, o->launcher);
     plan::check_programs(l.spec, l.plan);
     choose_auto_port(l);  // exit 2 before anything starts, once, not 127 per member
@@ -89,7 +93,13 @@ Action add_run(CLI::App& app) {
         print_plan(std::cout, l.plan, *rl.launcher);
       return 0;
     }
-    RunRequest req{o->detach, o->resume, o->overwrite, o->json, o->in_batch, o->file, o->events, o->only, o->open};
+    std::optional<std::vector<std::string>> chosen;
+    if (only->count() > 0) {
+      chosen.emplace();
+      for (const auto& n : o->only)
+        if (!n.empty()) chosen->push_back(n);
+    }
+    RunRequest req{o->detach, o->resume, o->overwrite, o->json, o->in_batch, o->file, o->events, chosen, o->open};
     return run_experiment(l, req);
   };
 }

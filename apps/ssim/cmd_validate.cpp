@@ -8,6 +8,7 @@
 #include "lib/session/failure.hpp"
 #include "lib/util/utf8.hpp"
 #include "lib/session/load.hpp"
+#include "lib/spec/document_json.hpp"
 #include "launchers/local/local_devices.hpp"
 #include "lib/plan/program_checks.hpp"
 #include "apps/ssim/verbs.hpp"
@@ -18,22 +19,28 @@ using namespace ssim::session;
 Action add_validate(CLI::App& app) {
   auto file = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
+  auto document = std::make_shared<bool>(false);
+  auto open = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand("validate", "Check an experiment file; print nothing but errors");
   cmd->add_option("FILE", *file, "experiment YAML file")->required();
   cmd->add_flag("--json", *json, "the verdict as one JSON object on stdout, errors included");
+  cmd->add_flag("--document", *document, "with --json: the file's content as JSON too (\"document\")")
+      ->needs("--json");
+  cmd->add_flag("--open", *open, "as ssim run --open checks it: a database alone is fine");
   add_max_members_option(*cmd);
-  return [file, json] {
+  return [file, json, document, open] {
     try {
+      parse_options().database_alone = *open;
       const Loaded l = load_to_run(*file);
       plan::check_programs(l.spec, l.plan);
       launchers::check_device_variables();
       if (*json) {
-        std::cout << nlohmann::json{{"file", *file},           {"ok", true},
-                                    {"exit_code", 0},          {"experiment", l.plan.name},
-                                    {"path", l.plan.path},     {"entities", l.plan.steps.size()},
-                                    {"orchestrator", l.plan.database.has_value()}}
-                         .dump()
-                  << "\n";
+        nlohmann::ordered_json verdict{{"file", *file},       {"ok", true},
+                               {"exit_code", 0},      {"experiment", l.plan.name},
+                               {"path", l.plan.path}, {"entities", l.plan.steps.size()},
+                               {"orchestrator", l.plan.database.has_value()}};
+        if (*document) verdict["document"] = spec::document_json(*file);
+        std::cout << verdict.dump() << "\n";
       } else {
         std::cerr << *file << ": ok (" << l.plan.steps.size() << " entities"
                   << (l.plan.database ? ", orchestrator" : "") << ")\n";

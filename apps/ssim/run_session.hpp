@@ -1,6 +1,7 @@
 #pragma once
 // ssim run's side of a run: the live display, and what is printed at the end
 // (session::run does the run).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,7 @@ struct RunRequest {
   bool in_batch = false;  // inside the job of `ssim run --batch`
   std::string file;
   bool events = false;  // every event as one JSON line on stdout (NDJSON), instead of the table
-  std::vector<std::string> only;  // --only: the others are held until ssim start
+  std::optional<std::vector<std::string>> only;  // --only: the others are held until ssim start
   bool open = false;              // --open: the run stays for ssim start until ssim stop
 };
 

@@ -5,7 +5,7 @@ _ssim() {
   prev=${COMP_WORDS[COMP_CWORD-1]}
   verb=${COMP_WORDS[1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "validate run status stop logs env report list dashboard doctor --version --help" -- "$cur"))
+    COMPREPLY=($(compgen -W "validate run status start stop logs env report list dashboard doctor --version --help" -- "$cur"))
     return
   fi
   case "$prev" in
@@ -16,15 +16,15 @@ _ssim() {
   esac
   local opts=""
   case "$verb" in
-    run) opts="--dry-run --detach --batch --overwrite --resume --launcher --json --events --max-members --help" ;;
-    validate) opts="--max-members --json --help" ;;
+    run) opts="--dry-run --detach --batch --overwrite --resume --only --open --launcher --json --events --max-members --help" ;;
+    validate) opts="--max-members --json --document --open --help" ;;
     status) opts="--json --watch --filter --format --summary --help" ;;
     logs) opts="--stderr --follow --json --help" ;;
     env) opts="--json --help" ;;
     report) opts="--output --help" ;;
     list) opts="--json --help" ;;
     dashboard) opts="--port --bind --help" ;;
-    stop) opts="--json --help" ;;
+    stop|start) opts="--json --help" ;;
     doctor) opts="--help" ;;
   esac
   if [[ "$cur" == -* ]]; then

@@ -34,6 +34,7 @@ namespace {
 struct Builder {
   const spec::ExperimentSpec& spec;
   Plan& plan;
+  std::string python_;  // what a bare python3 or python becomes
   std::map<std::string, std::vector<std::string>> members;  // entity name -> step names
 
   std::string abs_path(const std::string& p) const {
@@ -121,6 +122,7 @@ struct Builder {
     };
     const std::string& file = spec.file;
     s.exe = substitute_at(file, e.field + ".exe", e.exe, lookup);
+    if ((s.exe == "python3" || s.exe == "python") && !python_.empty()) s.exe = python_;
     if (s.exe.find('/') != std::string::npos && fs::path(s.exe).is_relative())
       s.exe = abs_path(s.exe);
     for (size_t i = 0; i < e.args.size(); ++i)
@@ -239,7 +241,10 @@ Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
     db.res.mpi = MpiKind::None;
     plan.database = db;
   }
-  Builder b{spec, plan, {}};
+  std::string python = spec.python.empty() ? context.python : spec.python;
+  if (python.find('/') != std::string::npos && fs::path(python).is_relative())
+    python = (fs::path(spec.base_dir) / python).lexically_normal().string();
+  Builder b{spec, plan, python, {}};
   for (const auto& e : spec.entities) b.add_entity(e);
   check_file_sources(spec, plan.path);
   for (size_t i = 0; i < spec.entities.size(); ++i) {

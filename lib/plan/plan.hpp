@@ -96,6 +96,9 @@ struct Plan {
 struct PlanContext {
   std::string cwd;       // experiment.path resolves against it
   std::string launcher;  // resolved launcher name
+  // What `exe: python3` (or python) becomes when the file has no experiment.python:
+  // $SSIM_PYTHON, else the interpreter ssim's module is built for; "" leaves it to PATH.
+  std::string python;
 };
 
 // Throws spec::SpecError for values that are wrong after substitution.

@@ -1,4 +1,5 @@
 #include "lib/session/load.hpp"
+#include "lib/util/layout.hpp"
 
 #include <sys/stat.h>
 
@@ -43,6 +44,7 @@ Loaded load(const std::string& file, const std::string& launcher_override) {
   context.cwd = std::filesystem::current_path().string();
   const std::string requested = launcher_override.empty() ? l.spec.launcher : launcher_override;
   context.launcher = launchers::resolve_launcher(requested, [](const char* n) { return std::getenv(n); });
+  context.python = entity_python();
   l.plan = plan::build_plan(l.spec, context);
   return l;
 }

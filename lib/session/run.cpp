@@ -84,16 +84,18 @@ void wait_for_submitter(const std::string& path) {
 }
 
 // `--only` names entities or ensembles of the plan (exit 2 otherwise, before anything is written).
-void check_only(const plan::Plan& plan, const std::vector<std::string>& only) {
-  for (const auto& n : only) {
+void check_only(const plan::Plan& plan, const std::optional<std::vector<std::string>>& only) {
+  if (!only) return;
+  for (const auto& n : *only) {
     bool known = false;
     for (const auto& s : plan.steps) known = known || s.name == n || s.ensemble == n;
     if (!known) throw UsageError("--only: no entity or ensemble " + n + " in " + plan.file);
   }
 }
 
-void hold_all_but(state::Manifest& m, const std::vector<std::string>& only) {
-  if (only.empty()) return;
+void hold_all_but(state::Manifest& m, const std::optional<std::vector<std::string>>& chosen) {
+  if (!chosen) return;
+  const auto& only = *chosen;
   for (auto& e : m.entities) {
     if (e.type == state::EntityKind::Database || e.type == state::EntityKind::Batch) continue;
     if (e.status != state::Status::New) continue;

@@ -4,6 +4,7 @@
 // tracks them to the end (or, with detach, until everything that can start has started,
 // leaving a monitor to track the rest).
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,9 +19,9 @@ struct RunSettings {
   bool resume = false;     // rerun what did not complete, in place
   bool overwrite = false;  // replace an existing experiment folder
   bool in_batch = false;   // inside the job of `ssim run --batch`
-  // Only these entities (or ensembles) start; the others are held until `ssim start`.
-  // Empty: all of them.
-  std::vector<std::string> only;
+  // Only these entities (or ensembles) start, none when empty; the others are held until
+  // `ssim start`. Not set: all of them.
+  std::optional<std::vector<std::string>> only;
   // The run stays open once its entities have ended, its database up, for `ssim start`
   // of held entities, ended ones and ones added to the file, until `ssim stop`.
   bool open = false;

@@ -42,7 +42,8 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
     entities.push_back(std::move(j));
   }
   nlohmann::json out = {{"experiment", m.experiment}, {"path", m.path},         {"id", m.id},
-                        {"launcher", m.launcher},     {"finished", m.finished > 0}, {"entities", entities}};
+                        {"launcher", m.launcher},     {"finished", m.finished > 0}, {"entities", entities},
+                        {"file", m.file}};
   out["runner"] = runner ? nlohmann::json{{"pid", runner->pid}, {"host", runner->host}, {"role", runner->role}}
                          : nlohmann::json();
   return out;

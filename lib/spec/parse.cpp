@@ -46,7 +46,7 @@ void read_experiment_section(const YamlReader& r, const YAML::Node& node, Experi
   const std::string field = "experiment";
   if (!node.IsMap())
     r.fail(node, field, "expected a mapping with at least a name, got " + YamlReader::describe(node));
-  r.expect_map(node, field, {"name", "path", "launcher", "env", "setup", "max_running", "oversubscribe"});
+  r.expect_map(node, field, {"name", "path", "launcher", "env", "setup", "max_running", "oversubscribe", "python"});
   const YAML::Node name = node["name"];
   if (!name) r.fail(node, "experiment.name", "missing (every experiment needs a name)");
   spec.name = r.name(name, "experiment.name");
@@ -66,6 +66,10 @@ void read_experiment_section(const YamlReader& r, const YAML::Node& node, Experi
     for (auto& t : r.line_list(n, "experiment.setup")) spec.setup.push_back(std::move(t.value));
   if (auto n = node["max_running"]) spec.max_running = r.integer(n, "experiment.max_running", 1, 1000000);
   if (auto n = node["oversubscribe"]) spec.oversubscribe = r.boolean(n, "experiment.oversubscribe");
+  if (auto n = node["python"]) {
+    spec.python = r.line(n, "experiment.python").value;
+    if (spec.python.empty()) r.fail(n, "experiment.python", "must not be empty (leave it out for the default)");
+  }
 }
 
 void read_entities(const YamlReader& r, const YAML::Node& node, const std::string& field,
@@ -120,8 +124,10 @@ ExperimentSpec parse_experiment(std::string_view text, const std::string& file,
   std::stable_sort(spec.entities.begin(), spec.entities.end(), [](const Entity& a, const Entity& b) {
     return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
   });
-  if (spec.entities.empty())
-    r.fail(Loc{1, 1}, "models", "the experiment has no models and no ensembles: nothing to run");
+  if (spec.entities.empty() && !(spec.orchestrator && options.database_alone))
+    r.fail(Loc{1, 1}, "models",
+           std::string("the experiment has no models and no ensembles: nothing to run") +
+               (spec.orchestrator ? " (a database alone: ssim run --open, which then takes ssim start)" : ""));
   validate_experiment(r, spec, options);
   return spec;
 }

@@ -22,6 +22,8 @@ struct ParseOptions {
   // The names experiment.launcher accepts: the launcher registry's, given by whoever
   // parses (launchers are above the spec; lib/session passes them).
   std::vector<std::string> launchers;
+  // An experiment of a database alone is fine (ssim run --open: entities come later).
+  bool database_alone = false;
 };
 
 struct Text {
@@ -140,6 +142,7 @@ struct ExperimentSpec {
   std::vector<std::string> setup;
   int max_running = 0;  // entities running at once, at most (0: no limit)
   bool oversubscribe = false;  // local launcher: start entities whatever CPUs they need
+  std::string python;          // the interpreter `exe: python3` (or python) means; "" for the default
   std::optional<BatchSettings> allocation;
   std::optional<BatchSettings> batch;
   std::optional<Orchestrator> orchestrator;

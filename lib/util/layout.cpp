@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "lib/util/self_exe.hpp"
+#include "ssim_python.hpp"
 
 namespace ssim {
 
@@ -54,8 +55,16 @@ std::string python_package_dir() {
   for (const auto& entry : fs::directory_iterator(exe_dir() / "../lib", ec))
     if (entry.path().filename().string().rfind("python3", 0) == 0) candidates.push_back(entry.path() / "dist-packages");
   candidates.push_back(exe_dir() / "../../python");  // the build tree
+  candidates.push_back(exe_dir() / "../..");        // pip install: <site-packages>/ssim/bin/ssim
   for (const auto& d : candidates)
     if (fs::is_directory(d / "ssim", ec)) return fs::canonical(d, ec).string();
+  return "";
+}
+
+std::string entity_python() {
+  if (const char* p = std::getenv("SSIM_PYTHON"); p && *p) return p;
+  const std::string built = kSsimBuiltPython;
+  if (!built.empty() && ::access(built.c_str(), X_OK) == 0 && !python_package_dir().empty()) return built;
   return "";
 }
 

@@ -20,4 +20,9 @@ std::string find_supervisor();
 // The folder holding the `ssim` Python package built or installed with this ssim, or "".
 std::string python_package_dir();
 
+// The interpreter `exe: python3` entities get when the file has no experiment.python
+// (docs/python.md): $SSIM_PYTHON, else the Python the module beside this ssim was built
+// for (when it is there), else "" (PATH decides).
+std::string entity_python();
+
 }  // namespace ssim

@@ -1,13 +1,17 @@
-"""ssim: the data client of ssim experiments.
+"""ssim from Python: define, start, watch and stop experiments (ssim.Experiment), and
+exchange tensors with the experiment's database (ssim.Client).
 
     import ssim
-    client = ssim.Client()            # SSDB / SSDB_PASSWORD from the environment
+    exp = ssim.Experiment("demo")                     # docs/python.md
+    client = ssim.Client()                            # SSDB / SSDB_PASSWORD from the environment
     client.put_tensor("field", numpy_array)
     back = client.get_tensor("field")
 
-`ssim.ml` has the producer/trainer helpers (Uploader, Downloader). The stored format
-is lib/client/WIRE_FORMAT.md in the ssim repository.
+`ssim.ml` has the producer/trainer helpers (Uploader, Downloader, a PyTorch dataset).
+The stored format is lib/client/WIRE_FORMAT.md in the ssim repository.
 """
+import os as _os
+
 from ._ssim import (  # noqa: F401
     AuthError,
     Client,
@@ -17,33 +21,57 @@ from ._ssim import (  # noqa: F401
     KeyNotFound,
     TypeMismatch,
 )
+from ._cli import ExperimentError, SsimError, binary, set_binary  # noqa: F401
+from .experiment import Database, Ensemble, Entity, Experiment, Model  # noqa: F401
 
+
+def _read(folder, name):
+    try:
+        with open(_os.path.join(folder, name)) as f:
+            return f.read().strip()
+    except FileNotFoundError:
+        return ""
+
+
+def _database_state(path):
+    """(running?, what to say) of the experiment's database, from `ssim status`."""
+    from . import _cli
+    try:
+        doc = _cli.run_json(["status", path, "--json"], ok=(0, 1))
+    except (FileNotFoundError, SsimError):
+        return None, ""
+    shards = [e for e in doc["entities"] if e["type"] == "database"]
+    if not shards or all(e["status"] == "running" for e in shards):
+        return True, ""
+    return False, (f"the database of experiment {doc['experiment']} is not running ({shards[0]['status']}): it "
+                   "stops when the run ends unless the file says `persist: true`, and `ssim run FILE --resume` "
+                   "(or Experiment.start) starts it again")
 
 
 def _from_experiment(path):
-    """A client of the database of the experiment at `path` (its directory), as
-    `ssim env` prints it: for a notebook or a script that ssim did not start."""
-    import os
-
-    state = os.path.join(os.fspath(path), ".ssim")
-
-    def read(name):
-        try:
-            with open(os.path.join(state, name)) as f:
-                return f.read().strip()
-        except FileNotFoundError:
-            return ""
-
-    address = read("ssdb")
+    """A client of the database of the experiment at `path` (its directory, or the YAML
+    file it was run from), as `ssim env` prints it: for a notebook or a script that ssim
+    did not start."""
+    path = _os.fspath(path)
+    if _os.path.isfile(path):
+        from . import _cli
+        path = _cli.run_json(["status", path, "--json"], ok=(0, 1))["path"]
+    state = _os.path.join(path, ".ssim")
+    address = _read(state, "ssdb")
     if not address:
-        raise ConnectionError(f"no database address in {state} (has the experiment run?)")
-    password = read("db_password")
-    if not password and read("db_password_file"):
-        with open(read("db_password_file")) as f:
+        raise ConnectionError(f"no database address in {state} (has the experiment run, and has it a database?)")
+    running, why = _database_state(path)
+    if running is False:
+        raise ConnectionError(why)
+    password = _read(state, "db_password")
+    if not password and _read(state, "db_password_file"):
+        with open(_read(state, "db_password_file")) as f:
             password = f.read().strip()
     return Client(address, password)
 
 
 Client.from_experiment = staticmethod(_from_experiment)
 
-__all__ = ["Client", "Dataset", "ClientError", "ConnectionError", "AuthError", "KeyNotFound", "TypeMismatch"]
+__all__ = ["Client", "Dataset", "ClientError", "ConnectionError", "AuthError", "KeyNotFound", "TypeMismatch",
+           "Experiment", "Model", "Ensemble", "Database", "Entity", "ExperimentError", "SsimError",
+           "binary", "set_binary"]
