@@ -41,21 +41,32 @@ Part program(launchers::CommandRunner& runner, const std::string& name, const st
   return part;
 }
 
+// The interpreter an entity with `exe: python3` gets (docs/python.md), as it gets it: with
+// ssim's module first on PYTHONPATH. It must import ssim and numpy.
 Part python_module(launchers::CommandRunner& runner) {
-  Part part{"python module ssim", false, "", "", ""};
-  const std::string dir = python_package_dir();
-  if (dir.empty()) {
-    part.fix = "build it (scripts/build.sh) or install ssim; it goes with the ssim binary";
+  std::string python = entity_python();
+  const std::string how = python.empty() ? "python3 on the PATH" : std::getenv("SSIM_PYTHON") ? "SSIM_PYTHON" : "built for";
+  if (python.empty()) python = find_on_path("python3");
+  Part part{"python3 of entities", false, python, "", ""};
+  if (python.empty()) {
+    part.fix = "install python3, or set SSIM_PYTHON (or experiment.python) to an interpreter";
     return part;
   }
-  // /usr/bin/python3: Debian's numpy and torch are built for it.
-  const auto r = runner.run({"/usr/bin/env", "PYTHONPATH=" + dir, "/usr/bin/python3", "-c",
+  const std::string dir = python_package_dir();
+  std::string path = dir;
+  if (const char* p = std::getenv("PYTHONPATH"); p && *p) path = dir.empty() ? p : dir + ":" + p;
+  const auto r = runner.run({"/usr/bin/env", "PYTHONPATH=" + path, python, "-c",
                              "import ssim, numpy; print(ssim.__file__)"},
                             std::chrono::seconds(30));
   part.found = r.exit_code == 0;
-  part.path = part.found ? first_line(r.out) : dir;
-  part.version = part.found ? "for /usr/bin/python3" : "";
-  if (!part.found) part.fix = "install python3-numpy (Debian) and check " + dir + ": " + first_line(r.err);
+  part.version = how + (part.found ? ", imports ssim from " + first_line(r.out) : "");
+  std::string why = r.err;  // its last line: "ModuleNotFoundError: No module named 'numpy'"
+  while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+  why = why.substr(why.find_last_of('\n') == std::string::npos ? 0 : why.find_last_of('\n') + 1);
+  if (!part.found)
+    part.fix = python + " cannot import ssim or numpy (" + why +
+               "): entities with exe: python3 would fail. Set experiment.python or SSIM_PYTHON to one that can, "
+               "or pip install <ssim source>/python into it (numpy too)";
   return part;
 }
 

@@ -90,7 +90,7 @@ class Installed(SsimTestCase):
         doctor = subprocess.run([ssim, "doctor", "--json"], capture_output=True, text=True, env=self.env)
         parts = {p["name"]: p for p in json.loads(doctor.stdout)["parts"]}
         self.assertEqual(parts["ssim-supervise"]["path"], os.path.join(self.prefix, "libexec/ssim/ssim-supervise"))
-        self.assertTrue(parts["python module ssim"]["found"], doctor.stdout)
+        self.assertTrue(parts["python3 of entities"]["found"], doctor.stdout)
 
         # The producer, built against the installed CMake package...
         src = os.path.join(self.dir, "src")
