@@ -57,7 +57,8 @@ class Examples(SsimTestCase):
         with open(yaml) as f:
             text = f.read()
         producer = os.path.join(BUILD, "examples/streaming", program)
-        text = text.replace("    exe: /usr/bin/python3\n    args: [producer.py,", f"    exe: {producer}\n    args: [")
+        text, swapped = re.subn(r"    exe: python3[^\n]*\n    args: \[producer.py,", f"    exe: {producer}\n    args: [", text)
+        self.assertEqual(swapped, 1, "the example's producer lines changed: update this test")
         text = text.replace("files: {copy: [producer.py]}", "files: {}")
         with open(yaml, "w") as f:
             f.write(text)

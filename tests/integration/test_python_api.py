@@ -61,6 +61,12 @@ class PythonApi(SsimTestCase):
         self.assertGreater(result["final_accuracy"], 0.8)  # chance is 0.5
         outputs = "".join(o.get("text", "") for c in nb.cells for o in c.get("outputs", []))
         self.assertIn("accuracy", outputs)
+        # Jupyter shows the experiment as a table, and the blocking start a live line.
+        html = {c.id: "".join(o.get("data", {}).get("text/html", "") for o in c.get("outputs", []))
+                for c in nb.cells}
+        self.assertIn("<table>", html["experiment"])
+        self.assertIn("orchestrator", html["experiment"])
+        self.assertRegex(html["trainer"], r"\[online-training +[0-9.]+ s\] .*completed")
         # Started in three calls, one experiment: the producers were running when the
         # trainer joined, and the database was stopped last.
         doc = json.loads(self.ssim("status", path, "--json", check=None).stdout)
@@ -142,6 +148,9 @@ class PythonApi(SsimTestCase):
         exp.create_model("m", exe="/bin/true")
         self.assertEqual(exp.start(timeout=60), {"m": "completed"})
         exp.stop()
+        report = exp.report(os.path.join(self.dir, "ended.html"))
+        with open(report) as f:
+            self.assertIn("ended", f.read())
         with self.assertRaises(ssim.ConnectionError) as caught:
             ssim.Client.from_experiment(exp.file)  # the YAML file works as every verb takes it
         self.assertIn("persist: true", str(caught.exception))
