@@ -131,13 +131,18 @@ Target parse_target(const std::string& target) {
   return t;
 }
 
-HttpReply handle_request(const Dashboard& d, const std::string& method, const std::string& target,
-                         const std::string& authorization) {
-  if (method != "GET") return error(405, "the dashboard is read-only");
-  const Target t = parse_target(target);
+bool shows_token(const Dashboard& d, const Target& t, const std::string& authorization) {
   const std::string bearer = authorization.rfind("Bearer ", 0) == 0 ? authorization.substr(7) : "";
   const std::string token = t.query.count("token") ? t.query.at("token") : bearer;
-  if (!same(token, d.token)) return error(403, "this dashboard needs the token of the URL ssim dashboard printed");
+  return same(token, d.token);
+}
+
+HttpReply handle_request(const Dashboard& d, const std::string& method, const std::string& target,
+                         const std::string& authorization) {
+  const Target t = parse_target(target);
+  if (!shows_token(d, t, authorization))
+    return error(403, "this dashboard needs the token of the URL ssim dashboard printed");
+  if (method != "GET") return error(405, "the dashboard is read-only");
   try {
     if (t.path == "/") return {200, "text/html; charset=utf-8", dashboard_page()};
     if (t.path == "/api/experiments") {

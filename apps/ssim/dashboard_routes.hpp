@@ -32,6 +32,9 @@ struct Target {
 Target parse_target(const std::string& target);
 std::string url_decode(const std::string& text);
 
+// The request carries the dashboard's token (checked before anything else is done).
+bool shows_token(const Dashboard& d, const Target& t, const std::string& authorization);
+
 HttpReply handle_request(const Dashboard& d, const std::string& method, const std::string& target,
                          const std::string& authorization);
 
