@@ -24,7 +24,8 @@ _ssim() {
     report) opts="--output --help" ;;
     list) opts="--json --help" ;;
     dashboard) opts="--port --bind --help" ;;
-    stop|start) opts="--json --help" ;;
+    stop) opts="--json --no-save --help" ;;
+    start) opts="--json --help" ;;
     doctor) opts="--help" ;;
   esac
   if [[ "$cur" == -* ]]; then

@@ -106,10 +106,16 @@ Connection::~Connection() {
 }
 
 void Connection::lost(const std::string& what) {
+  broken_ = true;
   throw ConnectionError("lost the database at " + address_ + ": " + what);
 }
 
+void Connection::reply_done() {
+  if (awaited_ > 0) --awaited_;
+}
+
 Reply Connection::command(const std::vector<std::string_view>& argv) {
+  if (!in_step()) lost("out of step: an earlier reply was not read to its end");
   std::vector<const char*> args;
   std::vector<size_t> lens;
   for (const auto& a : argv) {
@@ -128,6 +134,8 @@ Reply Connection::command(const std::vector<std::string_view>& argv) {
 }
 
 void Connection::send(Pipeline& p) {
+  if (broken_) lost("out of step: an earlier reply was not read to its end");
+  awaited_ += p.size();
   std::vector<iovec> iov;
   iov.reserve(p.segments_.size());
   for (const auto& seg : p.segments_) {
@@ -190,20 +198,38 @@ std::string Connection::read_line() {
 }
 
 std::string Connection::read_status() {
+  if (broken_ || in_reply_) lost("out of step: an earlier reply was not read to its end");
   const std::string line = read_line();
   if (line.empty()) lost("empty reply");
-  if (line[0] == '-') throw ReplyError(line.substr(1));
-  if (line[0] == '+' || line[0] == ':') return line.substr(1);
+  if (line[0] == '-') {
+    reply_done();  // an error reply is a whole reply: the next one is in step
+    throw ReplyError(line.substr(1));
+  }
+  if (line[0] == '+' || line[0] == ':') {
+    reply_done();
+    return line.substr(1);
+  }
   lost("unexpected reply \"" + line.substr(0, 40) + "\"");
 }
 
 std::optional<uint64_t> Connection::read_bulk_length() {
+  if (broken_ || in_reply_) lost("out of step: an earlier reply was not read to its end");
   const std::string line = read_line();
   if (line.empty()) lost("empty reply");
-  if (line[0] == '-') throw ReplyError(line.substr(1));
+  if (line[0] == '-') {
+    reply_done();
+    throw ReplyError(line.substr(1));
+  }
   if (line[0] != '$') lost("unexpected reply \"" + line.substr(0, 40) + "\"");
-  if (line == "$-1") return std::nullopt;
-  return std::stoull(line.substr(1));
+  if (line == "$-1") {
+    reply_done();
+    return std::nullopt;
+  }
+  const std::string digits = line.substr(1);
+  if (digits.empty() || digits.size() > 19 || digits.find_first_not_of("0123456789") != std::string::npos)
+    lost("bad bulk length \"" + line.substr(0, 40) + "\"");
+  in_reply_ = true;
+  return std::stoull(digits);
 }
 
 void Connection::read_bytes(void* dst, uint64_t n) {
@@ -235,6 +261,9 @@ void Connection::read_bytes(void* dst, uint64_t n) {
 void Connection::end_bulk() {
   char crlf[2];
   read_bytes(crlf, 2);
+  if (crlf[0] != '\r' || crlf[1] != '\n') lost("a bulk reply longer than it said");
+  in_reply_ = false;
+  reply_done();
 }
 
 }  // namespace ssim::client

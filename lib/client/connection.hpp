@@ -92,7 +92,14 @@ class Connection {
   // Ends the current bulk reply (its CRLF).
   void end_bulk();
 
+  // Every reply sent for has been read to its end, and nothing failed mid-reply: the
+  // next reply read is the next command's. A connection out of step (a read that threw
+  // half-way, an allocation that failed before a payload was read) is never reused: the
+  // router replaces it (Router::at), and its reads refuse.
+  bool in_step() const { return !broken_ && awaited_ == 0 && !in_reply_; }
+
  private:
+  void reply_done();
   size_t fill();  // reads more from the socket into the buffer
   std::string read_line();
   [[noreturn]] void lost(const std::string& what);
@@ -102,6 +109,9 @@ class Connection {
   std::string address_;
   std::vector<char> buf_;
   size_t begin_ = 0, end_ = 0;  // unread bytes in buf_
+  size_t awaited_ = 0;     // replies sent for (send) and not yet read to their end
+  bool in_reply_ = false;  // a bulk reply's length was read, its end not yet
+  bool broken_ = false;    // lost, or out of step
 };
 
 }  // namespace ssim::client

@@ -53,6 +53,10 @@ Router::Router(const std::string& addresses, std::string password, std::chrono::
 
 Connection& Router::at(const std::string& address) {
   auto it = conns_.find(address);
+  // A connection left out of step by a failed read is dropped, never reused: a fresh one
+  // answers the next call, not what the previous call left unread. at() is called before
+  // an operation sends anything, never between its send and its reads.
+  if (it != conns_.end() && !it->second->in_step()) it = conns_.erase(it), it = conns_.end();
   if (it != conns_.end()) return *it->second;
   const auto [host, port] = split_address(address);
   auto conn = std::make_unique<Connection>(host, port, password_, timeout_);

@@ -565,6 +565,7 @@ void Engine::interrupted(const std::string& why) {
   stop_entities(m_, launcher_, {}, why == "ssim stop" ? "stopped by ssim stop" : "interrupted by " + why, kStopGrace,
                 *clock_);
   for (auto& e : m_.entities) e.held = false;
+  report_failed_snapshots();
   save();
 }
 

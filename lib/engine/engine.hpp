@@ -81,6 +81,7 @@ class Engine {
   void watch_database();
   void watch_external_database();
   void stop_database();
+  void report_failed_snapshots();
   bool is_database(const state::EntityRecord& r) const { return r.type == state::EntityKind::Database; }
   // The job of `ssim run --batch` this run is inside: tracked, never started here.
   bool is_outer_batch(const state::EntityRecord& r) const { return r.type == state::EntityKind::Batch; }

@@ -176,8 +176,10 @@ void Engine::stop_database() {
     if (is_database(r) && !state::is_terminal(r.status)) names.push_back(r.name);
   if (names.empty()) return;
   stop_databases(m_, launcher_, names, kStopGrace, *clock_);
+  report_failed_snapshots();
   for (auto& r : m_.entities) {
     if (!is_database(r) || std::find(names.begin(), names.end(), r.name) == names.end()) continue;
+    if (snapshot_failed(r)) continue;  // left running, said above
     // A shard that shut down on request completed its job; it was not cancelled.
     if (r.status == Status::Cancelled && r.exit_code == 0) {
       r.status = Status::Completed;
@@ -192,6 +194,17 @@ void Engine::stop_database() {
     emit(text_event(EventKind::Warning, "database " + r.name + " " + r.reason));
   }
   log_->info("database stopped");
+}
+
+// A shard that could not save its snapshot is left running with the only copy of its
+// data: said as an error, and the run's exit code is 3 (the environment failed).
+void Engine::report_failed_snapshots() {
+  for (const auto& r : m_.entities) {
+    if (!snapshot_failed(r)) continue;
+    environment_failed_ = true;
+    log_->error("{}: {}", r.name, r.reason);
+    emit(text_event(EventKind::Error, "database " + r.name + ": " + r.reason));
+  }
 }
 
 }  // namespace ssim::engine

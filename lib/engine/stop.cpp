@@ -54,6 +54,10 @@ void end_jobs(state::Manifest& m, launch::Launcher& launcher, const std::vector<
 
 }  // namespace
 
+bool snapshot_failed(const state::EntityRecord& e) {
+  return is_database_record(e) && !state::is_terminal(e.status) && e.reason.rfind(kSnapshotFailed, 0) == 0;
+}
+
 void stop_entities(state::Manifest& m, launch::Launcher& launcher,
                    const std::vector<std::string>& names, const std::string& reason,
                    std::chrono::milliseconds grace, const Clock& clock) {
@@ -62,10 +66,12 @@ void stop_entities(state::Manifest& m, launch::Launcher& launcher,
   end_jobs(m, launcher, names, false, clock.steady() + grace, clock);
   if (names.empty()) end_detached(m, launcher);
   stop_databases(m, launcher, names, grace, clock);
-  if (names.empty()) launcher.sweep(m.id);
+  bool kept = false;
+  for (const auto& e : m.entities) kept = kept || snapshot_failed(e);
+  if (names.empty() && !kept) launcher.sweep(m.id);  // never near a shard that holds unsaved data
   const double now = clock.now();
   for (auto& e : m.entities) {
-    if (!selected(names, e) || state::is_terminal(e.status)) continue;
+    if (!selected(names, e) || state::is_terminal(e.status) || snapshot_failed(e)) continue;
     e.status = Status::Cancelled;
     e.reason = e.job_id.empty() ? reason + " before it started" : reason;
     if (e.end == 0) e.end = now;
@@ -90,20 +96,35 @@ void stop_databases(state::Manifest& m, launch::Launcher& launcher, const std::v
     if (is_database_record(e) && selected(names, e) && !state::is_terminal(e.status)) dirs.push_back(e.run_dir);
   if (dirs.empty()) return;
   const auto deadline = clock.steady() + grace;
-  if (orchestrator::shutdown_shards(dirs, orchestrator::read_password(m.path), m.database_snapshot)) {
+  const auto outcome = orchestrator::shutdown_shards(dirs, orchestrator::read_password(m.path), m.database_snapshot);
+  // What is to end: the selected shards, but those that could not save (left running).
+  std::vector<std::string> ending;
+  for (auto& e : m.entities) {
+    if (!is_database_record(e) || !selected(names, e) || state::is_terminal(e.status)) continue;
+    const auto failed = outcome.save_failed.find(e.run_dir);
+    if (failed == outcome.save_failed.end()) {
+      ending.push_back(e.name);
+      if (e.reason.rfind(kSnapshotFailed, 0) == 0) e.reason.clear();  // an earlier stop's: this one saved
+      continue;
+    }
+    e.reason = std::string(kSnapshotFailed) + " (" + failed->second + "); it still runs and holds the only copy of " +
+               "its data: make room (or fix permissions) in " + e.run_dir + ", then ssim stop " + m.path +
+               " again (ssim stop --no-save ends it without saving)";
+  }
+  if (ending.empty()) return;
+  if (outcome.all_answered) {
     auto wait = std::chrono::milliseconds(10);
     while (clock.steady() < deadline) {
       refresh(m, launcher);
       bool all_ended = true;
-      for (const auto& e : m.entities)
-        if (is_database_record(e) && selected(names, e) && !state::is_terminal(e.status)) all_ended = false;
+      for (const auto& name : ending) all_ended = all_ended && state::is_terminal(m.find(name)->status);
       if (all_ended) return;
       clock.sleep(wait);  // polling the shards' state, bounded by the deadline
       wait = std::min(wait * 2, std::chrono::milliseconds(100));
     }
   }
   // Not answering, or not ending: SIGTERM (with SIGCONT), a short grace, SIGKILL.
-  end_jobs(m, launcher, names, true, clock.steady() + std::min(grace, std::chrono::milliseconds(1500)), clock);
+  end_jobs(m, launcher, ending, true, clock.steady() + std::min(grace, std::chrono::milliseconds(1500)), clock);
 }
 
 }  // namespace ssim::engine

@@ -244,8 +244,8 @@ bool ping_shard(const std::string& run_dir, const std::string& password, std::ch
   }
 }
 
-bool shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password, bool save) {
-  bool all_asked = true;
+ShutdownOutcome shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password, bool save) {
+  ShutdownOutcome out;
   for (const auto& dir : run_dirs) {
     const auto a = read_address(dir);
     if (!a) continue;
@@ -258,15 +258,37 @@ bool shutdown_shards(const std::vector<std::string>& run_dirs, const std::string
         c.set_io_timeout(std::chrono::minutes(10));
       }
       c.command({"SHUTDOWN", save ? "SAVE" : "NOSAVE"});
+    } catch (const client::ReplyError& e) {
+      // "Errors trying to SHUTDOWN. Check logs.": the snapshot failed and the server,
+      // rightly, stays up with the data.
+      if (e.text.find("SHUTDOWN") != std::string::npos) out.save_failed[dir] = save_failure_cause(dir);
     } catch (const client::ClientError& e) {
       // SHUTDOWN closes the connection without a reply (or the server is already gone):
       // both fine. A timeout means the server does not answer.
       if (std::string(e.what()).find("timed out") != std::string::npos ||
           std::string(e.what()).find("timeout") != std::string::npos)
-        all_asked = false;
+        out.all_answered = false;
     }
   }
-  return all_asked;
+  return out;
+}
+
+std::string save_failure_cause(const std::string& run_dir) {
+  const auto text = read_file(run_dir + "/server.log");
+  std::string cause;
+  if (text) {
+    std::istringstream in(*text);
+    std::string line;
+    while (std::getline(in, line)) {
+      // "Write error saving DB on disk(rdbSaveRio): No space left on device",
+      // "Failed opening the temp RDB file temp-1.rdb (in server root dir /x) for saving: Permission denied"
+      if (line.find("saving DB on disk") == std::string::npos && line.find("for saving:") == std::string::npos)
+        continue;
+      const size_t colon = line.rfind(": ");
+      if (colon != std::string::npos) cause = line.substr(colon + 2);
+    }
+  }
+  return cause.empty() ? "see " + run_dir + "/server.log" : cause;
 }
 
 std::string last_log_lines(const std::string& run_dir, const std::string& name, int n) {

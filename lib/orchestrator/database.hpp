@@ -5,6 +5,7 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -54,10 +55,20 @@ std::string ssdb_value(const std::vector<Address>& addresses);
 // True when the shard whose address is in `run_dir` answers PING within `timeout`.
 bool ping_shard(const std::string& run_dir, const std::string& password, std::chrono::milliseconds timeout);
 
+struct ShutdownOutcome {
+  bool all_answered = true;  // false: a shard did not answer in time (stopped or hung)
+  // Shards whose snapshot could not be written (run_dir -> the cause, "No space left on
+  // device"): they refused to shut down and still hold the only copy of their data.
+  std::map<std::string, std::string> save_failed;
+};
+
 // Sends SHUTDOWN SAVE (a snapshot in the shard's run directory, which the shard loads
-// when it starts again there: --resume) or SHUTDOWN NOSAVE to each shard; false when
-// one of them did not answer in time (a stopped or hung server).
-bool shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password, bool save);
+// when it starts again there: --resume) or SHUTDOWN NOSAVE to each shard.
+ShutdownOutcome shutdown_shards(const std::vector<std::string>& run_dirs, const std::string& password, bool save);
+
+// Why a shard could not save, from its server.log ("No space left on device",
+// "Permission denied"), or a pointer to that log.
+std::string save_failure_cause(const std::string& run_dir);
 
 // .ssim/ssdb: the address entities get, for `ssim env` and Client.from_experiment.
 void record_ssdb(const plan::Plan& plan, const std::string& ssdb);

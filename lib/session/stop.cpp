@@ -61,7 +61,7 @@ constexpr std::chrono::seconds kRunnerPatience{30};
 }  // namespace
 
 state::Manifest stop(const std::string& path, const std::vector<std::string>& names,
-                     const std::function<void(const std::string&)>& notes) {
+                     const std::function<void(const std::string&)>& notes, bool save_database) {
   auto m = state::load_manifest(path);
   for (const auto& n : names) {
     bool known = false;
@@ -90,7 +90,10 @@ state::Manifest stop(const std::string& path, const std::vector<std::string>& na
   }
   CurrentState s = current_state(path);
   auto launcher = launchers::make_launcher(s.manifest.launcher);
+  const bool snapshot = s.manifest.database_snapshot;
+  s.manifest.database_snapshot = snapshot && save_database;  // --no-save: this stop only
   engine::stop_entities(s.manifest, *launcher, names, "stopped by ssim stop");
+  s.manifest.database_snapshot = snapshot;
   if (cancel_enclosing_job) {
     if (notes)
       notes("the ssim run on " + runner_host + " did not answer; cancelling job " + s.manifest.allocation_job +
@@ -107,6 +110,8 @@ state::Manifest stop(const std::string& path, const std::vector<std::string>& na
       state::save_manifest(s.manifest);
     }
   }
+  for (const auto& e : s.manifest.entities)
+    if (engine::snapshot_failed(e)) throw EnvironmentError("database " + e.name + ": " + e.reason);
   return std::move(s.manifest);
 }
 

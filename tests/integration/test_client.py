@@ -139,6 +139,33 @@ class ClientOn:
             ssim.Client("127.0.0.1:1")
         self.assertTrue(issubclass(ssim.KeyNotFound, ssim.ClientError))
 
+    def test_a_read_that_fails_half_way_leaves_the_client_in_step(self):
+        # A reply too large to allocate (here under a memory limit) fails mid-reply; the
+        # next calls must get their own answers, not what that reply left unread.
+        script = """
+import resource, numpy as np, ssim
+c = ssim.Client()
+c.put_tensor("oos_big", np.ones(40_000_000))      # 320 MB
+c.put_tensor("oos_small", np.arange(3.0))
+with open("/proc/self/status") as f:
+    vm = [int(l.split()[1]) * 1024 for l in f if l.startswith("VmSize:")][0]
+resource.setrlimit(resource.RLIMIT_AS, (vm + 150 * 2**20, resource.RLIM_INFINITY))
+try:
+    c.get_tensor("oos_big")
+    print("no error")
+except (MemoryError, ssim.ClientError) as e:
+    print("failed:", type(e).__name__)
+print(c.tensor_exists("oos_small"), c.tensor_exists("oos_missing"), c.get_tensor("oos_small").tolist())
+for _ in range(3):
+    print(c.tensor_exists("oos_missing"), c.tensor_exists("oos_small"))
+"""
+        p = subprocess.run(["/usr/bin/python3", "-c", script], env=self.db.client_env(), capture_output=True,
+                           text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr[-2000:])
+        lines = p.stdout.splitlines()
+        self.assertTrue(lines[0].startswith("failed:"), p.stdout)
+        self.assertEqual(lines[1:], ["True False [0.0, 1.0, 2.0]"] + ["False True"] * 3)
+
     def test_python_datasets_lists_and_prefixing(self):
         os.environ["SSKEYOUT"] = "sim_0"
         producer = ssim.Client()

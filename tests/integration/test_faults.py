@@ -153,6 +153,44 @@ class NeverHang(SsimTestCase):
         self.assertEqual(e["filler"]["status"], "failed")
         self.assertIn("disk", e["filler"]["reason"])
 
+    def test_a_snapshot_that_cannot_be_saved_is_said_and_the_server_keeps_the_data(self):
+        self.small_disk("2m")
+        port = free_port()
+        self.write("experiment.yaml", f"""
+experiment: {{name: snap, path: disk/snap}}
+orchestrator: {{port: {port}}}
+models:
+  - name: put
+    exe: /usr/bin/python3
+    args: [-c, "import os, numpy, ssim; ssim.Client().put_tensor('big', numpy.frombuffer(os.urandom(4000000), dtype=numpy.uint8))"]
+""")
+        password = lambda: read_text(os.path.join(self.dir, "disk/snap/.ssim/db_password")).strip()
+
+        def keys():
+            p = subprocess.run(["redis-cli", "-p", str(port), "-a", password(), "--no-auth-warning", "DBSIZE"],
+                               capture_output=True, text=True, timeout=10)
+            return p.stdout.strip()
+        p = self.ssim("run", "experiment.yaml", timeout=120)
+        self.assertEqual(p.returncode, 3, p.stderr)  # the environment failed: the data is not on disk
+        self.assertIn("No space left on device", p.stderr)
+        self.assertIn("still runs and holds the only copy", p.stderr)
+        held = keys()
+        self.assertGreater(int(held or 0), 0)  # not killed: it still has the tensor
+        _, e = self.status("disk/snap")
+        self.assertEqual(e["orchestrator"]["status"], "running")
+        # ssim stop says the same, and still does not kill it.
+        p = self.ssim("stop", "disk/snap")
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        self.assertIn("No space left on device", p.stderr)
+        self.assertEqual(keys(), held)
+        # The user decides to let the data go.
+        p = self.ssim("stop", "disk/snap", "--no-save")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        wait_for(lambda: keys() != held, timeout=10, what="the server to end")
+        _, e = self.status("disk/snap")
+        self.assertIn(e["orchestrator"]["status"], ("completed", "cancelled"))
+
     def test_a_full_file_system_before_the_run_is_one_plain_line(self):
         disk = self.small_disk("64k")
         os.makedirs(os.path.join(disk, "full"))
