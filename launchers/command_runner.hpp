@@ -1,6 +1,6 @@
 #pragma once
 // How launchers talk to a scheduler: argv in; exit code, stdout and stderr out. Unit
-// tests give launchers recorded outputs through this seam; real runs use Boost.Process.
+// tests give launchers recorded outputs through this seam; real runs use posix_spawn.
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -24,7 +24,9 @@ class CommandRunner {
                             const std::string& stdin_path = "") = 0;
 };
 
-// Runs commands with Boost.Process (argv only, no shell), killing them at the timeout.
+// Runs commands with posix_spawn (argv only, no shell; the program found on PATH), each in
+// a process group of its own that a timeout kills whole. It returns as soon as the program
+// ends, whatever it left running (its output goes to memory files, not pipes).
 std::unique_ptr<CommandRunner> make_process_runner();
 
 // Runs `argv` until it exits 0, retrying failures and timeouts with backoff (0.2 s,

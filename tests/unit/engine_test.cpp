@@ -175,7 +175,9 @@ ensembles:
 TEST_CASE("engine: --detach returns after the first starts, the jobs still tracked by their monitor") {
   Harness h("experiment: {name: det}\nmodels:\n  - {name: a, exe: /bin/true}\n  - {name: b, exe: /bin/true, after: [a]}\n");
   bool called = false;
-  CHECK(h.run({[&] { return called = true, false; }}) == 0);
+  engine::EngineHooks hooks;
+  hooks.after_first_start = [&] { return called = true, false; };
+  CHECK(h.run(hooks) == 0);
   CHECK(called);
   CHECK(h.launcher.started == std::vector<std::string>{"a"});
   CHECK(h.entity("a").status == Status::Pending);

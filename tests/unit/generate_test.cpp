@@ -21,7 +21,7 @@ std::string slurp(const fs::path& p) {
 }
 plan::Plan full_plan(const fs::path& cwd) {
   auto spec = spec::load_experiment(SSIM_FIXTURES "/good/full/experiment.yaml", test::parse_options());
-  return plan::build_plan(spec, plan::PlanContext{cwd.string(), "local"});
+  return plan::build_plan(spec, plan::PlanContext{cwd.string(), "local", ""});
 }
 }  // namespace
 

@@ -21,7 +21,7 @@ inline spec::ExperimentSpec parse(const std::string& yaml, const std::string& ba
 }
 
 inline plan::Plan plan_of(const std::string& yaml, const std::string& cwd = "/work") {
-  return plan::build_plan(parse(yaml), plan::PlanContext{cwd, "local"});
+  return plan::build_plan(parse(yaml), plan::PlanContext{cwd, "local", ""});
 }
 
 // Message of the SpecError that parsing and planning `yaml` throws, or "" if none.

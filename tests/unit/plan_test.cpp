@@ -120,7 +120,7 @@ TEST_CASE("after: naming an ensemble waits for all of its members") {
 
 TEST_CASE("a relative exe with a slash resolves against the YAML directory") {
   auto p = plan::build_plan(test::parse("experiment: {name: x}\nmodels:\n  - {name: m, exe: ./bin/sim}\n", "/home/u/exp"),
-                            plan::PlanContext{"/tmp", "local"});
+                            plan::PlanContext{"/tmp", "local", ""});
   CHECK(p.steps[0].exe == "/home/u/exp/bin/sim");
   CHECK(p.path == "/tmp/x");
 }
@@ -134,4 +134,24 @@ TEST_CASE("run.time in seconds, in every form Slurm accepts") {
   CHECK(plan::time_seconds("1-00") == 86400);
   CHECK(plan::time_seconds("1-02:03") == 86400 + 2 * 3600 + 3 * 60);
   CHECK(plan::time_seconds("2-00:00:05") == 2 * 86400 + 5);
+}
+
+TEST_CASE("exe: python3 is the Python the experiment, SSIM_PYTHON or the build name; a path is kept") {
+  const std::string yaml = "experiment: {name: py}\nmodels:\n  - {name: a, exe: python3}\n  - {name: b, exe: python}\n"
+                           "  - {name: c, exe: /opt/other/python3}\n  - {name: d, exe: python3.11}\n";
+  auto exe_of = [](const plan::Plan& p, const std::string& name) {
+    for (const auto& s : p.steps)
+      if (s.name == name) return s.exe;
+    return std::string();
+  };
+  const auto context = plan::build_plan(test::parse(yaml), plan::PlanContext{"/tmp", "local", "/venv/bin/python3"});
+  CHECK(exe_of(context, "a") == "/venv/bin/python3");
+  CHECK(exe_of(context, "b") == "/venv/bin/python3");
+  CHECK(exe_of(context, "c") == "/opt/other/python3");
+  CHECK(exe_of(context, "d") == "python3.11");
+  const auto none = plan::build_plan(test::parse(yaml), plan::PlanContext{"/tmp", "local", ""});
+  CHECK(exe_of(none, "a") == "python3");  // left to PATH
+  const std::string chosen = "experiment: {name: py, python: /conda/bin/python}\nmodels:\n  - {name: a, exe: python3}\n";
+  CHECK(exe_of(plan::build_plan(test::parse(chosen), plan::PlanContext{"/tmp", "local", "/venv/bin/python3"}), "a") ==
+        "/conda/bin/python");
 }
