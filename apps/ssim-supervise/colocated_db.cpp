@@ -8,6 +8,7 @@
 // wrapper exits as the program did. The database is in the task's process group, so
 // stopping the step stops it too.
 #include "apps/ssim-supervise/colocated_db.hpp"
+#include "apps/ssim-supervise/common.hpp"
 #include "apps/ssim-supervise/node_name.hpp"
 #include "apps/ssim-supervise/read_all.hpp"
 
@@ -28,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,33 @@ std::string log_path(const std::string& dir) {
   return run_dir && *run_dir ? std::string(run_dir) + "/colocated_db." + node_name() + ".log" : dir + "/db.log";
 }
 
+// A directory only this user can enter, made if missing. Shared temporary folders are
+// hostile ground: one another user made first (owned by them, mode 777) or planted as a
+// symbolic link is refused, never used, so nothing below it can be redirected.
+void ensure_private_dir(const std::string& path) {
+  if (mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) die("cannot make " + path + ": " + std::strerror(errno));
+  struct stat st {};
+  if (lstat(path.c_str(), &st) != 0) die("cannot use " + path + ": " + std::strerror(errno));
+  const std::string hint = "; remove it, or set TMPDIR to a folder of your own";
+  if (S_ISLNK(st.st_mode)) die("refusing " + path + ": it is a symbolic link, which another user may have planted" + hint);
+  if (!S_ISDIR(st.st_mode)) die("refusing " + path + ": it is not a directory" + hint);
+  if (st.st_uid != getuid())
+    die("refusing " + path + ": it belongs to uid " + std::to_string(st.st_uid) + ", not to you" + hint);
+  if ((st.st_mode & 077) != 0 && chmod(path.c_str(), 0700) != 0)  // ours but open to others: closed
+    die("cannot make " + path + " private: " + std::strerror(errno));
+}
+
+// Where this user's node folders go: $XDG_RUNTIME_DIR/ssim (a per-user tmpfs made by the
+// login manager) when there is one, else $TMPDIR/ssim-UID (or /tmp/ssim-UID).
+std::string runtime_base() {
+  const char* runtime = std::getenv("XDG_RUNTIME_DIR");
+  struct stat st {};
+  if (runtime && *runtime && lstat(runtime, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid() &&
+      (st.st_mode & 077) == 0)
+    return std::string(runtime) + "/ssim";
+  return env_or("TMPDIR", "/tmp") + "/ssim-" + std::to_string(getuid());
+}
+
 // One directory per entity and node, node-local and short enough for a socket path.
 std::string node_dir() {
   const std::string node = node_name();
@@ -73,13 +102,10 @@ std::string node_dir() {
   for (unsigned char c : key) h = (h ^ c) * 1099511628211ULL;
   char name[32];
   std::snprintf(name, sizeof name, "%016llx", h);
-  const std::string base = env_or("TMPDIR", "/tmp") + "/ssim-" + std::to_string(getuid());
-  mkdir(base.c_str(), 0700);
+  const std::string base = runtime_base();
+  ensure_private_dir(base);
   const std::string dir = base + "/colo-" + name;
-  mkdir(dir.c_str(), 0700);
-  struct stat st {};
-  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
-    die("cannot make a private directory " + dir);
+  ensure_private_dir(dir);
   return dir;
 }
 
@@ -89,7 +115,7 @@ std::string read_text(const std::string& path) {
 }
 
 void write_text(const std::string& path, const std::string& text) {
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0 || write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
     die("cannot write " + path + ": " + std::strerror(errno));
   close(fd);
@@ -100,6 +126,19 @@ bool alive(pid_t pid) {
   const std::string stat = read_text("/proc/" + std::to_string(pid) + "/stat");
   const size_t p = stat.rfind(')');
   return p != std::string::npos && p + 2 < stat.size() && stat[p + 2] != 'Z' && stat[p + 2] != 'X';
+}
+
+// The database this folder's `pid` file names ("PID TICKS"), if that very process still
+// runs as this user: a pid reused by another program (or another user's) is not it.
+pid_t recorded_database(const std::string& dir) {
+  std::istringstream in(read_text(dir + "/pid"));
+  pid_t pid = 0;
+  std::string ticks;
+  in >> pid >> ticks;
+  if (!alive(pid) || ticks.empty() || start_ticks(std::to_string(pid)) != ticks) return 0;
+  struct stat st {};
+  if (stat(("/proc/" + std::to_string(pid)).c_str(), &st) != 0 || st.st_uid != getuid()) return 0;
+  return pid;
 }
 
 std::string random_password() {
@@ -179,7 +218,7 @@ struct NodeLock {
   explicit NodeLock(const std::string& dir) {
     const std::string path = dir + "/lock";
     for (int tries = 0; tries < 100; ++tries) {
-      mkdir(dir.c_str(), 0700);
+      ensure_private_dir(dir);
       fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
       if (fd < 0 || flock(fd, LOCK_EX) != 0) die("cannot lock " + path);
       struct stat held {}, now {};
@@ -201,8 +240,8 @@ struct NodeLock {
 pid_t join(const Options& o, const std::string& dir, std::string& password) {
   NodeLock lock(dir);
   int users = std::atoi(read_text(dir + "/users").c_str());
-  pid_t pid = std::atoi(read_text(dir + "/pid").c_str());
-  if (users <= 0 || !alive(pid)) {
+  pid_t pid = recorded_database(dir);
+  if (users <= 0 || pid == 0) {
     users = 0;
     password = random_password();
     write_text(dir + "/password", password);
@@ -212,7 +251,7 @@ pid_t join(const Options& o, const std::string& dir, std::string& password) {
     if (!o.port) argv.insert(argv.end(), {"--unixsocket", dir + "/db.sock", "--unixsocketperm", "700"});
     for (const auto& [k, v] : o.config) argv.insert(argv.end(), {"--" + k, v});
     pid = spawn(argv, log_path(dir));
-    write_text(dir + "/pid", std::to_string(pid));
+    write_text(dir + "/pid", std::to_string(pid) + " " + start_ticks(std::to_string(pid)));
   } else {
     password = read_text(dir + "/password");
   }
@@ -226,8 +265,8 @@ void leave(const std::string& dir) {
   const int users = std::atoi(read_text(dir + "/users").c_str()) - 1;
   write_text(dir + "/users", std::to_string(users > 0 ? users : 0));
   if (users > 0) return;
-  const pid_t pid = std::atoi(read_text(dir + "/pid").c_str());
-  if (alive(pid)) {
+  const pid_t pid = recorded_database(dir);  // never a stranger that took its pid
+  if (pid > 0) {
     kill(pid, SIGTERM);
     kill(pid, SIGCONT);
     const double deadline = seconds() + 10;

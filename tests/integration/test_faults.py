@@ -417,3 +417,51 @@ class BadInputFast(SsimTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SharedTemporaryFolders(SsimTestCase):
+    """The colocated database's per-user folder in a shared /tmp, against another user
+    (nobody) who got there first: refused, never used, nothing of theirs touched."""
+
+    def setUp(self):
+        super().setUp()
+        self.tmp = os.path.join(self.dir, "tmp")
+        os.makedirs(self.tmp)
+        os.chmod(self.tmp, 0o1777)  # a shared, sticky temporary folder, as /tmp
+        self.env = {k: v for k, v in self.env.items() if k != "XDG_RUNTIME_DIR"}
+        self.env["TMPDIR"] = self.tmp
+        self.base = os.path.join(self.tmp, f"ssim-{os.getuid()}")
+        self.write("experiment.yaml", "experiment: {name: colo}\nmodels:\n"
+                   "  - {name: m, exe: /bin/true, colocated_db: {}}\n")
+
+    def refused(self, why):
+        p = self.ssim("run", "experiment.yaml", timeout=60)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        err = self.ssim("logs", "m", "--stderr", check=0).stdout
+        self.assertIn(f"refusing {self.base}: {why}", err)
+
+    def test_a_folder_another_user_made_is_refused(self):
+        os.makedirs(self.base)
+        os.chmod(self.base, 0o777)
+        os.chown(self.base, 65534, 65534)  # nobody's, open to all
+        self.refused("it belongs to uid 65534, not to you")
+        self.assertEqual(os.listdir(self.base), [])  # nothing of ours went in
+
+    def test_a_planted_link_is_refused_and_what_it_points_at_is_left_alone(self):
+        theirs = os.path.join(self.dir, "theirs")
+        os.makedirs(theirs)
+        with open(os.path.join(theirs, "password"), "w") as f:
+            f.write("keep me")
+        os.chown(theirs, 65534, 65534)
+        os.symlink(theirs, self.base)
+        self.refused("it is a symbolic link")
+        self.assertEqual(os.listdir(theirs), ["password"])
+        with open(os.path.join(theirs, "password")) as f:
+            self.assertEqual(f.read(), "keep me")
+
+    def test_our_own_folder_left_open_is_closed_and_used(self):
+        os.makedirs(self.base)
+        os.chmod(self.base, 0o755)
+        p = self.ssim("run", "experiment.yaml", timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(os.stat(self.base).st_mode & 0o777, 0o700)

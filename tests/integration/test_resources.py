@@ -195,7 +195,11 @@ models:
         exp_id = json.loads(p.stdout)["id"]
         self.assertEqual(processes_with_env("SSIM_EXPERIMENT_ID", exp_id), [])
         # Nor its node folder (lock, socket, password) under /tmp/ssim-UID: the last user removes it.
-        base = os.path.join(self.env.get("TMPDIR", "/tmp"), f"ssim-{os.getuid()}")
+        runtime = self.env.get("XDG_RUNTIME_DIR", "")
+        private = runtime and os.path.isdir(runtime) and not os.path.islink(runtime) and \
+            os.stat(runtime).st_uid == os.getuid() and os.stat(runtime).st_mode & 0o077 == 0
+        base = os.path.join(runtime, "ssim") if private else \
+            os.path.join(self.env.get("TMPDIR", "/tmp"), f"ssim-{os.getuid()}")
         for entity in ("uds", "tcp"):
             h = 1469598103934665603  # FNV-1a of ID/ENTITY/NODE, as the supervisor names it
             for byte in f"{exp_id}/{entity}/{os.uname().nodename}".encode():
