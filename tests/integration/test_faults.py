@@ -86,6 +86,26 @@ class NeverDelete(SsimTestCase):
         self.ssim("run", "experiment.yaml", "--overwrite", check=0)
         self.assertTrue(os.path.exists(os.path.join(self.dir, "x/notes.txt")))
 
+    def test_overwrite_of_an_experiment_whose_database_persists_is_refused_and_leaves_it_whole(self):
+        port = free_port()
+        self.write("experiment.yaml", f"experiment: {{name: keep}}\norchestrator: {{port: {port}, persist: true}}\n"
+                   "models:\n  - {name: m, exe: /bin/true}\n")
+        self.ssim("run", "experiment.yaml", check=0)
+        _, before = self.status("keep")
+        self.assertEqual(before["orchestrator"]["status"], "running")
+        p = self.ssim("run", "experiment.yaml", "--overwrite")
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("keep", p.stderr)         # names the experiment whose database holds the port
+        self.assertIn("ssim stop", p.stderr)    # and how to end it
+        # Nothing was replaced under the running database, which ssim stop still ends.
+        self.assertTrue(os.path.isdir(os.path.join(self.dir, "keep/orchestrator")))
+        _, after = self.status("keep")
+        self.assertEqual(after["orchestrator"]["status"], "running")
+        self.assertEqual(after["orchestrator"]["job_id"], before["orchestrator"]["job_id"])
+        self.ssim("stop", "keep", check=0)
+        _, stopped = self.status("keep")
+        self.assertIn(stopped["orchestrator"]["status"], ("completed", "cancelled"))
+
     def test_tilde_is_home_and_a_link_loop_is_copied_as_a_link(self):
         home = os.path.join(self.dir, "home")
         os.makedirs(home)
