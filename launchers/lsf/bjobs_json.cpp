@@ -5,40 +5,54 @@
 #include <regex>
 #include <sstream>
 
+#include "launchers/batch/state_table.hpp"
+
 namespace ssim::launchers::lsf {
 using namespace ssim::launch;
 
 using state::Status;
 
+namespace {
+// bjobs STAT values (IBM Spectrum LSF, "bjobs -o stat").
+constexpr StateRow kLsfStates[] = {
+    {"PEND", StateClass::Pending},   {"PSUSP", StateClass::Pending}, {"WAIT", StateClass::Pending},
+    {"PROV", StateClass::Pending},   {"RUN", StateClass::Running},   {"USUSP", StateClass::Running},
+    {"SSUSP", StateClass::Running},  {"UNKWN", StateClass::Running, "LSF lost contact with the job's host (UNKWN)"},
+    {"DONE", StateClass::Ended},     {"POST_DONE", StateClass::Ended}, {"EXIT", StateClass::Failed},
+    {"POST_ERR", StateClass::Failed}, {"ZOMBI", StateClass::Failed, "the job's host became unreachable (ZOMBI)"},
+};
+}  // namespace
+
 JobStatus status_from_lsf(const std::string& stat, const std::string& exit_code, const std::string& exit_reason) {
   JobStatus s;
-  if (stat == "PEND" || stat == "PSUSP" || stat == "WAIT" || stat == "PROV") {
-    s.status = Status::Pending;
-  } else if (stat == "RUN" || stat == "USUSP" || stat == "SSUSP") {
-    s.status = Status::Running;
-  } else if (stat == "UNKWN") {
-    s.status = Status::Running;
-    s.reason = "LSF lost contact with the job's host (UNKWN)";
-  } else if (stat == "DONE" || stat == "POST_DONE") {
-    s.status = Status::Completed;
-    s.exit_code = 0;
-  } else if (stat == "EXIT" || stat == "POST_ERR" || stat == "ZOMBI") {
-    const int code = exit_code.empty() ? 0 : std::atoi(exit_code.c_str());
-    const bool killed = exit_reason.find("TERM_OWNER") != std::string::npos ||
-                        exit_reason.find("TERM_ADMIN") != std::string::npos ||
-                        exit_reason.find("killed by owner") != std::string::npos;
-    s.status = killed ? Status::Cancelled : Status::Failed;
-    if (code > 128 && code < 256) s.signal = code - 128;
-    else if (code > 0) s.exit_code = code;
-    if (exit_reason.find("TERM_RUNLIMIT") != std::string::npos) s.reason = "time limit reached (TERM_RUNLIMIT)";
-    else if (exit_reason.find("TERM_MEMLIMIT") != std::string::npos) s.reason = "memory limit reached (TERM_MEMLIMIT)";
-    else if (!exit_reason.empty()) s.reason = exit_reason;
-    else if (s.exit_code) s.reason = "exit code " + std::to_string(*s.exit_code);
-    if (stat == "ZOMBI" && s.reason.empty()) s.reason = "the job's host became unreachable (ZOMBI)";
-  } else {
+  const auto row = find_state(kLsfStates, stat);
+  if (!row) {
     s.status = Status::Unknown;
     s.reason = "LSF state " + stat;
+    return s;
   }
+  if (row->kind == StateClass::Pending || row->kind == StateClass::Running) {
+    s.status = row->kind == StateClass::Pending ? Status::Pending : Status::Running;
+    s.reason = std::string(row->reason);
+    return s;
+  }
+  if (row->kind == StateClass::Ended) {  // DONE: exit code 0
+    s.status = Status::Completed;
+    s.exit_code = 0;
+    return s;
+  }
+  const int code = exit_code.empty() ? 0 : std::atoi(exit_code.c_str());
+  const bool killed = exit_reason.find("TERM_OWNER") != std::string::npos ||
+                      exit_reason.find("TERM_ADMIN") != std::string::npos ||
+                      exit_reason.find("killed by owner") != std::string::npos;
+  s.status = killed ? Status::Cancelled : Status::Failed;
+  if (code > 128 && code < 256) s.signal = code - 128;
+  else if (code > 0) s.exit_code = code;
+  if (exit_reason.find("TERM_RUNLIMIT") != std::string::npos) s.reason = "time limit reached (TERM_RUNLIMIT)";
+  else if (exit_reason.find("TERM_MEMLIMIT") != std::string::npos) s.reason = "memory limit reached (TERM_MEMLIMIT)";
+  else if (!exit_reason.empty()) s.reason = exit_reason;
+  else if (s.exit_code) s.reason = "exit code " + std::to_string(*s.exit_code);
+  if (s.reason.empty()) s.reason = std::string(row->reason);  // ZOMBI says why by itself
   return s;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "launchers/batch/state_table.hpp"
 #include "lib/util/split.hpp"
 
 namespace ssim::launchers::pbs {
@@ -12,21 +13,32 @@ using namespace ssim::launch;
 
 using state::Status;
 
+namespace {
+// qstat's job_state letters (OpenPBS reference guide, "Job States").
+constexpr StateRow kPbsStates[] = {
+    {"R", StateClass::Running}, {"B", StateClass::Running}, {"E", StateClass::Running},
+    {"Q", StateClass::Pending}, {"H", StateClass::Pending}, {"W", StateClass::Pending},
+    {"T", StateClass::Pending}, {"M", StateClass::Pending}, {"S", StateClass::Pending},
+    {"U", StateClass::Pending}, {"F", StateClass::Ended},   {"X", StateClass::Ended},
+};
+}  // namespace
+
 JobStatus status_from_pbs(const std::string& state, std::optional<int> exit_status, const std::string& comment) {
   JobStatus s;
-  if (state == "R" || state == "B" || state == "E") {
+  const auto row = find_state(kPbsStates, state);
+  if (!row) {
+    s.status = Status::Unknown;
+    s.reason = "PBS job_state " + state;
+    return s;
+  }
+  if (row->kind == StateClass::Running) {
     s.status = Status::Running;
     return s;
   }
-  if (state == "Q" || state == "H" || state == "W" || state == "T" || state == "M" || state == "S" || state == "U") {
+  if (row->kind == StateClass::Pending) {
     s.status = Status::Pending;
     if (!comment.empty()) s.reason = "pending: " + comment;  // "Can Never Run: ..." says why
     s.never_runs = comment.rfind("Can Never Run", 0) == 0;
-    return s;
-  }
-  if (state != "F" && state != "X") {
-    s.status = Status::Unknown;
-    s.reason = "PBS job_state " + state;
     return s;
   }
   if (comment.find("terminated by") != std::string::npos) {

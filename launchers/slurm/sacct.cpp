@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "launchers/batch/state_table.hpp"
 #include "lib/util/split.hpp"
 
 namespace ssim::launchers::slurm {
@@ -11,6 +12,24 @@ using namespace ssim::launch;
 
 using state::Status;
 
+
+namespace {
+// sacct's and squeue's states (slurm.schedmd.com/sacct.html, JOB STATE CODES).
+constexpr StateRow kSlurmStates[] = {
+    {"PENDING", StateClass::Pending},         {"REQUEUED", StateClass::Pending},
+    {"SUSPENDED", StateClass::Pending},       {"RESIZING", StateClass::Pending},
+    {"CONFIGURING", StateClass::Pending},     {"RUNNING", StateClass::Running},
+    {"COMPLETING", StateClass::Running},      {"STAGE_OUT", StateClass::Running},
+    {"SIGNALING", StateClass::Running},       {"COMPLETED", StateClass::Ended},
+    {"FAILED", StateClass::Ended},            {"CANCELLED", StateClass::Cancelled},
+    {"TIMEOUT", StateClass::Failed, "time limit reached (TIMEOUT)"},
+    {"OUT_OF_MEMORY", StateClass::Failed, "out of memory (OUT_OF_MEMORY)"},
+    {"NODE_FAIL", StateClass::Failed, "a node failed (NODE_FAIL)"},
+    {"PREEMPTED", StateClass::Failed, "PREEMPTED"},
+    {"BOOT_FAIL", StateClass::Failed, "BOOT_FAIL"},
+    {"DEADLINE", StateClass::Failed, "DEADLINE"},
+};
+}  // namespace
 
 JobStatus status_from_slurm(const std::string& state_text, const std::string& exit_code) {
   JobStatus s;
@@ -20,38 +39,43 @@ JobStatus status_from_slurm(const std::string& state_text, const std::string& ex
     code = std::atoi(exit_code.substr(0, colon).c_str());
     sig = std::atoi(exit_code.substr(colon + 1).c_str());
   }
-  if (state == "PENDING" || state == "REQUEUED" || state == "SUSPENDED" || state == "RESIZING" ||
-      state == "CONFIGURING") {
-    s.status = Status::Pending;
-  } else if (state == "RUNNING" || state == "COMPLETING" || state == "STAGE_OUT" || state == "SIGNALING") {
-    s.status = Status::Running;
-  } else if (state == "COMPLETED") {
-    s.status = code == 0 && sig == 0 ? Status::Completed : Status::Failed;
-    s.exit_code = code;
-    if (sig) s.signal = sig;
-  } else if (state == "CANCELLED") {
-    s.status = Status::Cancelled;
-    s.reason = state_text;
-    if (sig) s.signal = sig;
-  } else if (state == "FAILED") {
-    s.status = Status::Failed;
-    if (sig) {
-      s.signal = sig;
-    } else {
-      s.exit_code = code;
-      s.reason = "exit code " + std::to_string(code);
-    }
-  } else if (state == "TIMEOUT" || state == "OUT_OF_MEMORY" || state == "NODE_FAIL" || state == "PREEMPTED" ||
-             state == "BOOT_FAIL" || state == "DEADLINE") {
-    s.status = Status::Failed;
-    s.reason = state == "TIMEOUT" ? "time limit reached (TIMEOUT)"
-               : state == "OUT_OF_MEMORY" ? "out of memory (OUT_OF_MEMORY)"
-               : state == "NODE_FAIL" ? "a node failed (NODE_FAIL)"
-                                      : state;
-    if (code) s.exit_code = code;
-  } else {
+  const auto row = find_state(kSlurmStates, state);
+  if (!row) {
     s.status = Status::Unknown;
     s.reason = "Slurm state " + state_text;
+    return s;
+  }
+  switch (row->kind) {
+    case StateClass::Pending:
+      s.status = Status::Pending;
+      break;
+    case StateClass::Running:
+      s.status = Status::Running;
+      break;
+    case StateClass::Cancelled:
+      s.status = Status::Cancelled;
+      s.reason = state_text;  // "CANCELLED by 0": who
+      if (sig) s.signal = sig;
+      break;
+    case StateClass::Failed:
+      s.status = Status::Failed;
+      s.reason = std::string(row->reason);
+      if (code) s.exit_code = code;
+      break;
+    case StateClass::Ended:
+      if (state == "COMPLETED") {  // COMPLETED with a non-zero code is a failure all the same
+        s.status = code == 0 && sig == 0 ? Status::Completed : Status::Failed;
+        s.exit_code = code;
+        if (sig) s.signal = sig;
+      } else if (sig) {
+        s.status = Status::Failed;
+        s.signal = sig;
+      } else {
+        s.status = Status::Failed;
+        s.exit_code = code;
+        s.reason = "exit code " + std::to_string(code);
+      }
+      break;
   }
   return s;
 }
