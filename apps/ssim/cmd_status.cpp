@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "lib/session/current_state.hpp"
@@ -67,7 +68,8 @@ Action add_status(CLI::App& app) {
   std::string fields;
   for (const auto& [name, what] : status_field_help()) fields += "\n  " + name + ": " + what;
   cmd->add_option("-o,--format", o->format,
-                  "the columns: \"name,status,elapsed\" or \"{name} {status} {elapsed}\"; fields:" + fields);
+                  "the columns: \"name,status,elapsed\" or \"{name} {status} {elapsed}\"; a metric's name "
+                  "(loss) is its latest value; fields:" + fields);
   cmd->add_flag("--summary", o->summary, "counts per ensemble, the slowest and the failed, not every row");
   return [o, cmd] {
     // `--watch EXP` as well as `EXP --watch [SECONDS]`.
@@ -80,7 +82,7 @@ Action add_status(CLI::App& app) {
     }
     const bool watch = cmd->count("--watch") > 0;
     const auto filter = parse_filter(o->filter);
-    if (!o->format.empty()) parse_status_format(o->format);  // a bad format fails before anything is read
+    if (!o->format.empty()) parse_status_format(o->format, true);  // a bad format fails before anything is read
     const std::string path = resolve_experiment(o->exp);
     const bool terminal = ::isatty(STDOUT_FILENO);
     bool failed = false;
@@ -114,6 +116,11 @@ Action add_status(CLI::App& app) {
             if (const auto last = last_program_lines(e.run_dir + "/" + e.name + ".err", 1); !last.empty())
               e.reason += " | " + last;
         // Clear the screen only on a terminal; piped output gets one block per refresh.
+        // The table first: a metric column no entity reported is an error before anything is printed.
+        std::ostringstream table;
+        if (o->summary) print_status_summary(table, s.manifest, now_seconds());
+        else if (!o->format.empty()) print_status_table_with_metrics(table, rows, o->format);
+        else print_status_table(table, rows);
         if (watch && terminal) std::cout << "\033[H\033[2J";
         else if (watch && !first) std::cout << "\n";
         std::cout << s.manifest.experiment << "  " << s.manifest.path << "  "
@@ -121,8 +128,7 @@ Action add_status(CLI::App& app) {
                                      (s.runner->host == host_name() ? "" : " on " + s.runner->host) + ")"
                                : s.manifest.finished > 0 ? "(finished)" : "(no ssim process tracking it)")
                   << "\n";
-        if (o->summary) print_status_summary(std::cout, s.manifest, now_seconds());
-        else print_status_table(std::cout, rows, o->format);
+        std::cout << table.str();
         std::cout.flush();
       }
       if (!watch || s.all_ended) break;

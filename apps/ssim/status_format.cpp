@@ -1,5 +1,9 @@
 #include "apps/ssim/status_format.hpp"
 
+#include <set>
+
+#include "lib/state/metrics.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -43,13 +47,30 @@ std::string field_list() {
   return s;
 }
 
-void add_field(StatusFormat& f, const std::string& field) {
-  if (!known(field)) throw UsageError("unknown status field \"" + field + "\" (fields: " + field_list() + ")");
+void add_field(StatusFormat& f, const std::string& field, bool metrics) {
+  if (!known(field)) {
+    if (!metrics || !state::valid_metric_name(field))
+      throw UsageError("unknown status field \"" + field + "\" (fields: " + field_list() + ")");
+    f.metrics.push_back(field);
+  }
   f.fields.push_back(field);
 }
 }  // namespace
 
-StatusFormat parse_status_format(const std::string& text) {
+void check_metric_fields(const StatusFormat& f, const MetricColumns& columns) {
+  std::set<std::string> reported;
+  for (const auto& [entity, values] : columns)
+    for (const auto& [name, value] : values) reported.insert(name);
+  for (const auto& m : f.metrics) {
+    if (reported.count(m)) continue;
+    std::string names;
+    for (const auto& r : reported) names += (names.empty() ? "" : ", ") + r;
+    throw UsageError("unknown status field \"" + m + "\" (fields: " + field_list() + "; metrics reported: " +
+                     (names.empty() ? "none" : names) + ")");
+  }
+}
+
+StatusFormat parse_status_format(const std::string& text, bool metrics) {
   StatusFormat f;
   if (text.find('{') == std::string::npos) {  // "name,status,elapsed"
     for (std::string name : split(text, ',')) {
@@ -57,7 +78,7 @@ StatusFormat parse_status_format(const std::string& text) {
       name.erase(name.find_last_not_of(' ') + 1);
       if (name.empty()) continue;
       f.literals.push_back(f.fields.empty() ? "" : "  ");
-      add_field(f, name);
+      add_field(f, name, metrics);
     }
     f.literals.push_back("");
   } else {
@@ -71,7 +92,7 @@ StatusFormat parse_status_format(const std::string& text) {
       if (close == std::string::npos) throw UsageError("status format \"" + text + "\": a { is not closed");
       f.literals.push_back(literal);
       literal.clear();
-      add_field(f, text.substr(i + 1, close - i - 1));
+      add_field(f, text.substr(i + 1, close - i - 1), metrics);
       i = close;
     }
     f.literals.push_back(literal);
@@ -125,7 +146,7 @@ std::string status_field(const state::EntityRecord& e, const std::string& field,
 }
 
 std::vector<std::string> format_status(const StatusFormat& f, const std::vector<const state::EntityRecord*>& rows,
-                                       double now) {
+                                       double now, const MetricColumns& metrics) {
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> head;
   for (const auto& field : f.fields) {
@@ -136,7 +157,16 @@ std::vector<std::string> format_status(const StatusFormat& f, const std::vector<
   cells.push_back(head);
   for (const auto* e : rows) {
     std::vector<std::string> row;
-    for (const auto& field : f.fields) row.push_back(status_field(*e, field, now));
+    for (const auto& field : f.fields) {
+      if (std::find(f.metrics.begin(), f.metrics.end(), field) == f.metrics.end()) {
+        row.push_back(status_field(*e, field, now));
+        continue;
+      }
+      const auto entity = metrics.find(e->name);
+      const auto value = entity == metrics.end() ? std::map<std::string, std::string>::const_iterator()
+                                                  : entity->second.find(field);
+      row.push_back(entity != metrics.end() && value != entity->second.end() ? value->second : "-");
+    }
     cells.push_back(std::move(row));
   }
   std::vector<size_t> width(f.fields.size(), 0);

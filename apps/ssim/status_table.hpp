@@ -12,6 +12,10 @@ namespace ssim::app {
 // (status_format.hpp). Throws UsageError for a bad format.
 void print_status_table(std::ostream& out, const std::vector<const state::EntityRecord*>& rows,
                         const std::string& format = "");
+// With the fields of `format` that are metrics (ssim status -o name,status,loss): their
+// latest values, read from each entity's run directory.
+void print_status_table_with_metrics(std::ostream& out, const std::vector<const state::EntityRecord*>& rows,
+                                     const std::string& format);
 // Every entity, the default fields.
 void print_status_table(std::ostream& out, const state::Manifest& m);
 

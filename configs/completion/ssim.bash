@@ -5,7 +5,7 @@ _ssim() {
   prev=${COMP_WORDS[COMP_CWORD-1]}
   verb=${COMP_WORDS[1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "validate run status start stop logs env report list dashboard doctor --version --help" -- "$cur"))
+    COMPREPLY=($(compgen -W "validate run status start stop logs metrics env report list dashboard doctor --version --help" -- "$cur"))
     return
   fi
   case "$prev" in
@@ -22,6 +22,7 @@ _ssim() {
     logs) opts="--stderr --follow --json --help" ;;
     env) opts="--json --help" ;;
     report) opts="--output --help" ;;
+    metrics) opts="--json --csv --output --help" ;;
     list) opts="--json --help" ;;
     dashboard) opts="--port --bind --help" ;;
     stop) opts="--json --no-save --help" ;;

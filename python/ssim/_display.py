@@ -45,6 +45,20 @@ class Rows(list):
         return table_html(self)
 
 
+def rows_or_frame(rows, as_frame):
+    """Plain rows (as_frame=False), a DataFrame (True: pandas required), or a DataFrame
+    when pandas is installed and the rows otherwise (None)."""
+    rows = Rows(rows)
+    if as_frame is False:
+        return rows
+    try:
+        return rows.frame()
+    except ImportError:
+        if as_frame:
+            raise
+        return rows
+
+
 def counts(rows):
     out = {}
     for r in rows:

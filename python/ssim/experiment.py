@@ -308,15 +308,7 @@ class Experiment:
     def status(self, as_frame=None):
         """One row (a dict, the fields of `ssim status --json`) per entity; a pandas
         DataFrame when pandas is installed (as_frame=None) or asked for (True)."""
-        rows = _display.Rows(self._status_document()["entities"])
-        if as_frame is False:
-            return rows
-        try:
-            return rows.frame()
-        except ImportError:
-            if as_frame:
-                raise
-            return rows
+        return _display.rows_or_frame(self._status_document()["entities"], as_frame)
 
     def summary(self):
         """`ssim status`'s table, as text."""
@@ -331,6 +323,12 @@ class Experiment:
             lines = data.splitlines(keepends=True)
             data = "".join(lines[-tail:]) if tail > 0 else ""
         return data
+
+    def metrics(self, *entities, as_frame=None):
+        """Every metric point the entities (all when none are named) reported with
+        ssim.metrics.log or ssim:metric lines (`ssim metrics --json`): entity, rank,
+        metric, value, step, epoch, phase, time; a DataFrame when pandas is there."""
+        return _display.rows_or_frame(_cli.run_json(["metrics", self.path, *_names(entities), "--json"]), as_frame)
 
     def report(self, path):
         """Writes the experiment's HTML report (`ssim report`) to `path`; returns it."""

@@ -1,0 +1,146 @@
+#include "lib/state/metrics.hpp"
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <cstdlib>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "lib/util/atomic_file.hpp"
+
+namespace ssim::state {
+
+namespace {
+
+std::optional<long long> whole_number(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (*end != '\0') return std::nullopt;
+  return v;
+}
+
+std::optional<double> number(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+void read_lines(const std::string& path, const std::function<void(const std::string&)>& each) {
+  const auto text = read_file(path);
+  if (!text) return;
+  std::istringstream in(*text);
+  std::string line;
+  while (std::getline(in, line)) each(line);
+}
+
+}  // namespace
+
+bool valid_metric_name(const std::string& name) {
+  if (name.empty() || name.size() > 64 || !std::isalpha(static_cast<unsigned char>(name[0]))) return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-' && c != '/') return false;
+  return true;
+}
+
+std::optional<MetricPoint> parse_metric_json(const std::string& line) {
+  const auto j = nlohmann::json::parse(line, nullptr, false);
+  if (!j.is_object() || !j.contains("name") || !j["name"].is_string() || !j.contains("value") ||
+      !j["value"].is_number())
+    return std::nullopt;
+  MetricPoint p;
+  p.name = j["name"].get<std::string>();
+  if (!valid_metric_name(p.name)) return std::nullopt;
+  p.value = j["value"].get<double>();
+  if (!std::isfinite(p.value)) return std::nullopt;
+  if (j.contains("step") && j["step"].is_number_integer()) p.step = j["step"].get<long long>();
+  if (j.contains("epoch") && j["epoch"].is_number_integer()) p.epoch = j["epoch"].get<long long>();
+  if (j.contains("phase") && j["phase"].is_string()) p.phase = j["phase"].get<std::string>();
+  if (j.contains("rank") && j["rank"].is_number_integer()) p.rank = j["rank"].get<int>();
+  if (j.contains("time") && j["time"].is_number()) p.time = j["time"].get<double>();
+  p.source = "client";
+  return p;
+}
+
+std::vector<MetricPoint> parse_metric_stdout(const std::string& raw) {
+  static const std::string kPrefix = "ssim:metric ";
+  std::string line = raw;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line.rfind(kPrefix, 0) != 0) return {};
+  std::vector<std::pair<std::string, double>> values;
+  MetricPoint common;
+  common.source = "stdout";
+  std::istringstream words(line.substr(kPrefix.size()));
+  std::string word;
+  while (words >> word) {
+    const size_t eq = word.find('=');
+    if (eq == std::string::npos || eq == 0) return {};  // not the documented form: not a metric line
+    const std::string key = word.substr(0, eq), text = word.substr(eq + 1);
+    if (key == "step" || key == "epoch" || key == "rank") {
+      const auto v = whole_number(text);
+      if (!v) return {};
+      if (key == "step") common.step = *v;
+      else if (key == "epoch") common.epoch = *v;
+      else common.rank = static_cast<int>(*v);
+    } else if (key == "phase") {
+      common.phase = text;
+    } else {
+      const auto v = number(text);
+      if (!v || !valid_metric_name(key)) return {};
+      values.emplace_back(key, *v);
+    }
+  }
+  std::vector<MetricPoint> out;
+  for (const auto& [name, value] : values) {
+    MetricPoint p = common;
+    p.name = name;
+    p.value = value;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<MetricPoint> read_metrics(const std::string& run_dir, const std::string& name) {
+  std::vector<MetricPoint> out;
+  std::vector<std::string> files;
+  if (DIR* d = ::opendir(run_dir.c_str())) {
+    while (const dirent* e = ::readdir(d)) {
+      const std::string f = e->d_name;
+      if (f.rfind("metrics.", 0) == 0 && f.size() > 15 && f.compare(f.size() - 7, 7, ".ndjson") == 0)
+        files.push_back(run_dir + "/" + f);
+    }
+    ::closedir(d);
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files)
+    read_lines(f, [&](const std::string& line) {
+      if (auto p = parse_metric_json(line)) out.push_back(std::move(*p));
+    });
+  read_lines(run_dir + "/" + name + ".out", [&](const std::string& line) {
+    for (auto& p : parse_metric_stdout(line)) out.push_back(std::move(p));
+  });
+  return out;
+}
+
+std::map<std::string, MetricPoint> latest_metrics(const std::vector<MetricPoint>& points) {
+  std::map<std::string, MetricPoint> out;
+  for (const auto& p : points) {
+    auto it = out.find(p.name);
+    if (it == out.end()) {
+      out.emplace(p.name, p);
+      continue;
+    }
+    const long long a = it->second.step.value_or(-1), b = p.step.value_or(-1);
+    if (b >= a) it->second = p;  // same step (or none): the one reported later
+  }
+  return out;
+}
+
+}  // namespace ssim::state

@@ -1,0 +1,41 @@
+#pragma once
+// Training metrics an entity reports (docs/metrics.md): the files its ranks write through
+// the client (<run_dir>/metrics.RANK.ndjson, one JSON object a line) and the lines a
+// program prints on stdout in the documented form ("ssim:metric loss=0.31 step=120"),
+// read back in one shape. Pure parsers, unit-tested; the readers only read files.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ssim::state {
+
+struct MetricPoint {
+  std::string name;
+  double value = 0;
+  std::optional<long long> step;
+  std::optional<long long> epoch;
+  std::string phase;  // "train", "val", ... when given
+  int rank = 0;
+  double time = 0;       // epoch seconds, when known (stdout lines have none)
+  std::string source;    // "client" or "stdout"
+};
+
+// One line of a metrics file: {"name", "value", "step"?, "epoch"?, "phase"?, "rank"?,
+// "time"?}; nullopt for anything else (a torn last line after kill -9, garbage).
+std::optional<MetricPoint> parse_metric_json(const std::string& line);
+
+// "ssim:metric loss=0.31 acc=0.9 step=120 epoch=2 phase=val rank=1": one point per
+// metric; step, epoch, phase and rank apply to all of them. Empty for other lines.
+std::vector<MetricPoint> parse_metric_stdout(const std::string& line);
+
+// Every point entity `name` reported, in the order reported (per source).
+std::vector<MetricPoint> read_metrics(const std::string& run_dir, const std::string& name);
+
+// The last point of each metric (the highest step, then the latest reported).
+std::map<std::string, MetricPoint> latest_metrics(const std::vector<MetricPoint>& points);
+
+// A metric name: letters, digits, _ . - /, starting with a letter; at most 64 bytes.
+bool valid_metric_name(const std::string& name);
+
+}  // namespace ssim::state

@@ -1,0 +1,114 @@
+"""Training metrics from any rank, kept with the experiment (docs/metrics.md).
+
+    import ssim.metrics
+    ssim.metrics.log("loss", 0.31, step=120)
+    ssim.metrics.log(loss=0.31, accuracy=0.9, step=120, epoch=2, phase="val")
+
+Points are buffered and written to <run_dir>/metrics.RANK.ndjson at least every second
+and at exit (a kill -9 loses at most the last second), so they outlast the program, the
+database and `ssim run`. The rank is taken from the MPI or torch launcher's environment.
+`ssim status -o name,status,loss`, `ssim metrics EXP` and the report read them. A program
+without this module can print `ssim:metric loss=0.31 step=120` lines instead.
+"""
+import atexit
+import json
+import math
+import os
+import threading
+import time
+
+_RANK_VARIABLES = ("OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID", "PALS_RANKID",
+                   "JSM_NAMESPACE_RANK", "RANK")
+FLUSH_SECONDS = 1.0
+
+
+def rank():
+    """This process's rank as its launcher tells it (0 when alone)."""
+    for name in _RANK_VARIABLES:
+        value = os.environ.get(name, "")
+        if value.isdigit():
+            return int(value)
+    return 0
+
+
+class _Writer:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.pending = []
+        self.path = None
+        self.pid = None
+        self.thread = None
+
+    def _file(self):
+        folder = os.environ.get("SSIM_RUN_DIR") or os.getcwd()
+        return os.path.join(folder, f"metrics.{rank()}.ndjson")
+
+    def add(self, lines):
+        with self.lock:
+            if self.pid != os.getpid():  # a fresh process (or a fork): its own flusher
+                self.pid = os.getpid()
+                self.pending = []
+                self.thread = threading.Thread(target=self._flush_every_second, daemon=True)
+                self.thread.start()
+            self.pending.extend(lines)
+
+    def flush(self):
+        with self.lock:
+            lines, self.pending = self.pending, []
+        if not lines:
+            return
+        # One write of whole lines, appended: a kill between two leaves no torn line but
+        # the last, which readers skip.
+        with open(self._file(), "a") as f:
+            f.write("".join(lines))
+
+    def _flush_every_second(self):
+        while True:
+            time.sleep(FLUSH_SECONDS)
+            try:
+                self.flush()
+            except OSError:
+                pass  # a full disk: the next flush tries again; never kills the program
+
+
+_writer = _Writer()
+atexit.register(_writer.flush)
+
+
+def _valid_name(name):
+    return (isinstance(name, str) and 0 < len(name) <= 64 and name[0].isalpha()
+            and all(c.isalnum() or c in "_.-/" for c in name))
+
+
+def log(name=None, value=None, step=None, epoch=None, phase=None, **values):
+    """Records one metric (`log("loss", 0.31, step=120)`) or several at once
+    (`log(loss=0.31, acc=0.9, step=120)`); `epoch` and `phase` ("train", "val") are
+    optional. Cheap enough for every batch: it only appends to a buffer."""
+    if name is not None:
+        values = {name: value, **values}
+    now = time.time()
+    r = rank()
+    lines = []
+    for key, v in values.items():
+        if not _valid_name(key):
+            raise ValueError(f"metric name {key!r}: letters, digits, _ . - /, starting with a letter, at most 64")
+        v = float(v)
+        if not math.isfinite(v):
+            continue  # NaN and infinities are not plotted; a diverging loss shows as a gap
+        point = {"name": key, "value": v, "rank": r, "time": round(now, 3)}
+        if step is not None:
+            point["step"] = int(step)
+        if epoch is not None:
+            point["epoch"] = int(epoch)
+        if phase is not None:
+            point["phase"] = str(phase)
+        lines.append(json.dumps(point, separators=(",", ":")) + "\n")
+    _writer.add(lines)
+
+
+def flush():
+    """Writes what is buffered now (it happens by itself every second and at exit)."""
+    _writer.flush()
+
+
+__all__ = ["log", "flush", "rank"]

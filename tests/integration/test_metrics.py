@@ -1,0 +1,73 @@
+"""Training metrics on real processes: Python ranks under mpirun log through
+ssim.metrics, a shell script prints ssim:metric lines, a program killed with kill -9
+keeps what it had flushed; ssim status shows metric columns and ssim metrics exports
+every point."""
+import csv
+import io
+import json
+
+from ssimtest import SsimTestCase
+
+EXPERIMENT = """
+experiment: {name: mt}
+models:
+  - name: train
+    exe: /usr/bin/python3
+    run: {ntasks: 2, mpi: mpirun}
+    args: [-c, "import ssim.metrics as m\\nr = m.rank()\\nfor s in range(10): m.log(loss=1.0 / (s + 1) + r, step=s)\\nm.log('val_acc', 0.9, step=9, phase='val')"]
+  - name: script
+    exe: /bin/sh
+    args: [-c, "echo ssim:metric loss=0.5 step=1; echo other output; echo ssim:metric loss=0.25 val_acc=0.8 step=2"]
+  - name: killed
+    exe: /usr/bin/python3
+    args: [-c, "import os, signal, time, ssim.metrics as m\\nm.log(loss=0.7, step=1)\\ntime.sleep(2.5)\\nm.log(loss=0.1, step=2)\\nos.kill(os.getpid(), signal.SIGKILL)"]
+"""
+
+
+class Metrics(SsimTestCase):
+    def setUp(self):
+        super().setUp()
+        self.write("experiment.yaml", EXPERIMENT)
+        self.ssim("run", "experiment.yaml", check=1, timeout=120)  # `killed` fails, by design
+
+    def test_every_rank_and_the_stdout_form_are_kept_and_shown(self):
+        rows = list(csv.DictReader(io.StringIO(self.ssim("metrics", "mt", "--csv", check=0).stdout)))
+        train = [r for r in rows if r["entity"] == "train" and r["metric"] == "loss"]
+        self.assertEqual(sorted({r["rank"] for r in train}), ["0", "1"])  # both ranks, recorded as such
+        self.assertEqual(len(train), 20)
+        self.assertEqual([r["value"] for r in rows if r["entity"] == "script" and r["metric"] == "loss"],
+                         ["0.5", "0.25"])
+        # kill -9 after a flush: the point logged more than a second before survives.
+        killed = [r for r in rows if r["entity"] == "killed"]
+        self.assertIn(("loss", "0.7", "1"), [(r["metric"], r["value"], r["step"]) for r in killed])
+        points = json.loads(self.ssim("metrics", "mt", "train", "--json", check=0).stdout)
+        self.assertEqual({p["metric"] for p in points}, {"loss", "val_acc"})
+        self.assertEqual([p["phase"] for p in points if p["metric"] == "val_acc"], ["val", "val"])
+
+    def test_status_shows_the_latest_value_as_a_column(self):
+        out = self.ssim("status", "mt", "-o", "name,status,loss,val_acc", check=1).stdout
+        lines = {line.split()[0]: line.split() for line in out.splitlines()[1:]}
+        self.assertEqual(lines["NAME"], ["NAME", "STATUS", "LOSS", "VAL_ACC"])
+        self.assertEqual(lines["script"], ["script", "completed", "0.25", "0.8"])
+        self.assertEqual(lines["train"][3], "0.9")
+        # A metric nobody reported is an error naming those that were, before any output.
+        p = self.ssim("status", "mt", "-o", "name,los")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertEqual(p.stdout, "")
+        self.assertIn("metrics reported: loss, val_acc", p.stderr)
+
+    def test_the_python_api_reads_them_too(self):
+        import os
+        import sys
+        sys.path.insert(0, os.environ.get("SSIM_PYTHON_DIR", os.path.join(os.path.dirname(__file__),
+                                                                          "../../build/python")))
+        import ssim
+        from ssimtest import SSIM
+        ssim.set_binary(SSIM)
+        os.environ["SSIM_STATE_HOME"] = self.env["SSIM_STATE_HOME"]
+        try:
+            exp = ssim.Experiment.attach(os.path.join(self.dir, "mt"))
+            rows = exp.metrics("script", as_frame=False)
+        finally:
+            del os.environ["SSIM_STATE_HOME"]
+        self.assertEqual([(r["metric"], r["value"]) for r in rows], [("loss", 0.5), ("loss", 0.25), ("val_acc", 0.8)])

@@ -1,0 +1,61 @@
+// The metric readers: the client's NDJSON lines and the documented stdout form.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "lib/state/metrics.hpp"
+#include "tests/unit/helpers.hpp"
+
+using namespace ssim;
+
+TEST_CASE("metrics: a client line is read whole, and anything else is skipped") {
+  const auto p = state::parse_metric_json(R"({"name":"loss","value":0.31,"step":120,"epoch":2,"phase":"val","rank":1,"time":5.5})");
+  REQUIRE(p);
+  CHECK(p->name == "loss");
+  CHECK(p->value == 0.31);
+  CHECK(p->step == 120);
+  CHECK(p->epoch == 2);
+  CHECK(p->phase == "val");
+  CHECK(p->rank == 1);
+  CHECK(p->source == "client");
+  CHECK_FALSE(state::parse_metric_json(R"({"name":"loss","value":0.3)"));  // torn by kill -9
+  CHECK_FALSE(state::parse_metric_json(R"({"name":"1bad","value":1})"));
+  CHECK_FALSE(state::parse_metric_json(R"({"name":"loss","value":"x"})"));
+  CHECK_FALSE(state::parse_metric_json("garbage"));
+}
+
+TEST_CASE("metrics: ssim:metric lines on stdout give a point per metric") {
+  const auto points = state::parse_metric_stdout("ssim:metric loss=0.5 acc=0.9 step=3 epoch=1 phase=train rank=2\r");
+  REQUIRE(points.size() == 2);
+  CHECK(points[0].name == "loss");
+  CHECK(points[0].value == 0.5);
+  CHECK(points[1].name == "acc");
+  for (const auto& p : points) {
+    CHECK(p.step == 3);
+    CHECK(p.epoch == 1);
+    CHECK(p.phase == "train");
+    CHECK(p.rank == 2);
+    CHECK(p.source == "stdout");
+  }
+  CHECK(state::parse_metric_stdout("loss=0.5").empty());                // not the prefix
+  CHECK(state::parse_metric_stdout("ssim:metric loss=abc").empty());    // not a number
+  CHECK(state::parse_metric_stdout("ssim:metric loss=0.5 step=x").empty());
+  CHECK(state::parse_metric_stdout("ssim:metric loss 0.5").empty());
+  CHECK(state::parse_metric_stdout("ssim:metric loss=nan").empty());
+}
+
+TEST_CASE("metrics: the latest point is the highest step, then the last reported") {
+  test::TempDir dir;
+  const std::string run = dir.path.string();
+  std::ofstream(run + "/metrics.0.ndjson") << R"({"name":"loss","value":3,"step":1})" "\n"
+                                           << R"({"name":"loss","value":1,"step":3})" "\n"
+                                           << R"({"name":"loss","value":2,"step":2})" "\n"
+                                           << R"({"name":"acc","value":0.5)";  // torn
+  std::ofstream(run + "/e.out") << "hello\nssim:metric acc=0.7\n";
+  const auto points = state::read_metrics(run, "e");
+  CHECK(points.size() == 4);
+  const auto latest = state::latest_metrics(points);
+  CHECK(latest.at("loss").value == 1);
+  CHECK(latest.at("acc").value == 0.7);
+  CHECK(latest.at("acc").source == "stdout");
+}
