@@ -43,20 +43,21 @@ class _Writer:
         folder = os.environ.get("SSIM_RUN_DIR") or os.getcwd()
         return os.path.join(folder, f"metrics.{rank()}.ndjson")
 
-    def add(self, lines):
+    def add(self, points):
         with self.lock:
             if self.pid != os.getpid():  # a fresh process (or a fork): its own flusher
                 self.pid = os.getpid()
                 self.pending = []
                 self.thread = threading.Thread(target=self._flush_every_second, daemon=True)
                 self.thread.start()
-            self.pending.extend(lines)
+            self.pending.extend(points)
 
     def flush(self):
         with self.lock:
-            lines, self.pending = self.pending, []
-        if not lines:
+            points, self.pending = self.pending, []
+        if not points:
             return
+        lines = [_line(*p) for p in points]  # serialised here, off the training loop's path
         # One write of whole lines, appended: a kill between two leaves no torn line but
         # the last, which readers skip.
         with open(self._file(), "a") as f:
@@ -73,11 +74,26 @@ class _Writer:
 
 _writer = _Writer()
 atexit.register(_writer.flush)
+_rank = rank()  # the launcher's variables do not change during a run
 
 
 def _valid_name(name):
     return (isinstance(name, str) and 0 < len(name) <= 64 and name[0].isalpha()
             and all(c.isalnum() or c in "_.-/" for c in name))
+
+
+def _line(name, value, r, now, step, epoch, phase):
+    point = {"name": name, "value": value, "rank": r, "time": round(now, 3)}
+    if step is not None:
+        point["step"] = int(step)
+    if epoch is not None:
+        point["epoch"] = int(epoch)
+    if phase is not None:
+        point["phase"] = str(phase)
+    return json.dumps(point, separators=(",", ":")) + "\n"
+
+
+_checked_names = set()
 
 
 def log(name=None, value=None, step=None, epoch=None, phase=None, **values):
@@ -87,23 +103,18 @@ def log(name=None, value=None, step=None, epoch=None, phase=None, **values):
     if name is not None:
         values = {name: value, **values}
     now = time.time()
-    r = rank()
-    lines = []
+    r = _rank
+    points = []
     for key, v in values.items():
-        if not _valid_name(key):
-            raise ValueError(f"metric name {key!r}: letters, digits, _ . - /, starting with a letter, at most 64")
+        if key not in _checked_names:
+            if not _valid_name(key):
+                raise ValueError(f"metric name {key!r}: letters, digits, _ . - /, starting with a letter, at most 64")
+            _checked_names.add(key)
         v = float(v)
         if not math.isfinite(v):
             continue  # NaN and infinities are not plotted; a diverging loss shows as a gap
-        point = {"name": key, "value": v, "rank": r, "time": round(now, 3)}
-        if step is not None:
-            point["step"] = int(step)
-        if epoch is not None:
-            point["epoch"] = int(epoch)
-        if phase is not None:
-            point["phase"] = str(phase)
-        lines.append(json.dumps(point, separators=(",", ":")) + "\n")
-    _writer.add(lines)
+        points.append((key, v, r, now, step, epoch, phase))
+    _writer.add(points)
 
 
 def flush():
