@@ -33,6 +33,7 @@ struct StatusOptions {
   std::string watch;  // SECONDS, or (`--watch EXP`) the experiment
   std::vector<std::string> filter;
   std::string format;
+  std::string sort;
   bool summary = false;
 };
 
@@ -70,6 +71,7 @@ Action add_status(CLI::App& app) {
   cmd->add_option("-o,--format", o->format,
                   "the columns: \"name,status,elapsed\" or \"{name} {status} {elapsed}\"; a metric's name "
                   "(loss) is its latest value; fields:" + fields);
+  cmd->add_option("--sort", o->sort, "order the rows by a field or a metric (loss; -val_acc: descending)");
   cmd->add_flag("--summary", o->summary, "counts per ensemble, the slowest and the failed, not every row");
   return [o, cmd] {
     // `--watch EXP` as well as `EXP --watch [SECONDS]`.
@@ -83,6 +85,7 @@ Action add_status(CLI::App& app) {
     const bool watch = cmd->count("--watch") > 0;
     const auto filter = parse_filter(o->filter);
     if (!o->format.empty()) parse_status_format(o->format, true);  // a bad format fails before anything is read
+    if (!o->sort.empty()) parse_status_format(o->sort[0] == '-' ? o->sort.substr(1) : o->sort, true);
     const std::string path = resolve_experiment(o->exp);
     const bool terminal = ::isatty(STDOUT_FILENO);
     bool failed = false;
@@ -119,7 +122,7 @@ Action add_status(CLI::App& app) {
         // The table first: a metric column no entity reported is an error before anything is printed.
         std::ostringstream table;
         if (o->summary) print_status_summary(table, s.manifest, now_seconds());
-        else if (!o->format.empty()) print_status_table_with_metrics(table, rows, o->format);
+        else if (!o->format.empty() || !o->sort.empty()) print_status_table_with_metrics(table, rows, o->format, o->sort);
         else print_status_table(table, rows);
         if (watch && terminal) std::cout << "\033[H\033[2J";
         else if (watch && !first) std::cout << "\n";

@@ -13,9 +13,11 @@ namespace ssim::app {
 void print_status_table(std::ostream& out, const std::vector<const state::EntityRecord*>& rows,
                         const std::string& format = "");
 // With the fields of `format` that are metrics (ssim status -o name,status,loss): their
-// latest values, read from each entity's run directory.
-void print_status_table_with_metrics(std::ostream& out, const std::vector<const state::EntityRecord*>& rows,
-                                     const std::string& format);
+// latest values, read from each entity's run directory. `sort` ("loss", "-val_acc": a
+// field or a metric, "-" for descending) orders the rows: numbers as numbers, missing
+// values last.
+void print_status_table_with_metrics(std::ostream& out, std::vector<const state::EntityRecord*> rows,
+                                     const std::string& format, const std::string& sort = "");
 // Every entity, the default fields.
 void print_status_table(std::ostream& out, const state::Manifest& m);
 

@@ -18,7 +18,7 @@ _ssim() {
   case "$verb" in
     run) opts="--dry-run --detach --batch --overwrite --resume --only --open --launcher --json --events --max-members --help" ;;
     validate) opts="--max-members --json --document --open --help" ;;
-    status) opts="--json --watch --filter --format --summary --help" ;;
+    status) opts="--json --watch --filter --format --sort --summary --help" ;;
     logs) opts="--stderr --follow --json --help" ;;
     env) opts="--json --help" ;;
     report) opts="--output --help" ;;

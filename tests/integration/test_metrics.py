@@ -50,6 +50,9 @@ class Metrics(SsimTestCase):
         self.assertEqual(lines["NAME"], ["NAME", "STATUS", "LOSS", "VAL_ACC"])
         self.assertEqual(lines["script"], ["script", "completed", "0.25", "0.8"])
         self.assertEqual(lines["train"][3], "0.9")
+        # Sorted by a metric, descending: the highest validation accuracy first, no value last.
+        out = self.ssim("status", "mt", "-o", "name,val_acc", "--sort", "-val_acc", check=1).stdout
+        self.assertEqual([line.split()[0] for line in out.splitlines()[2:]], ["train", "script", "killed"])
         # A metric nobody reported is an error naming those that were, before any output.
         p = self.ssim("status", "mt", "-o", "name,los")
         self.assertEqual(p.returncode, 2, p.stderr)
