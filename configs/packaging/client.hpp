@@ -2,3 +2,4 @@
 // find_package(ssim)) or `pkg-config --cflags --libs ssim-client`.
 #pragma once
 #include "lib/client/client.hpp"
+#include "lib/client/metrics.hpp"

@@ -1,8 +1,13 @@
 // The metric readers: the client's NDJSON lines and the documented stdout form.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
+#include "lib/client/metrics.hpp"
 #include "lib/state/metrics.hpp"
 #include "tests/unit/helpers.hpp"
 
@@ -58,4 +63,26 @@ TEST_CASE("metrics: the latest point is the highest step, then the last reported
   CHECK(latest.at("loss").value == 1);
   CHECK(latest.at("acc").value == 0.7);
   CHECK(latest.at("acc").source == "stdout");
+}
+
+TEST_CASE("metrics: what the C++ client logs is read back as the Python client's") {
+  test::TempDir dir;
+  const std::string run = dir.path.string();
+  ::setenv("SSIM_RUN_DIR", run.c_str(), 1);
+  ::setenv("OMPI_COMM_WORLD_RANK", "3", 1);
+  ssim::metrics::log("loss", 0.5, 1);
+  ssim::metrics::log("loss", 0.25, 2, 1, "train \"quoted\"");
+  ssim::metrics::log("loss", std::nan(""), 3);  // skipped
+  CHECK_THROWS_AS(ssim::metrics::log("9lives", 1.0), std::invalid_argument);
+  ssim::metrics::flush();
+  ::unsetenv("SSIM_RUN_DIR");
+  ::unsetenv("OMPI_COMM_WORLD_RANK");
+  const auto points = state::read_metrics(run, "none");
+  REQUIRE(points.size() == 2);
+  CHECK(points[1].value == 0.25);
+  CHECK(points[1].step == 2);
+  CHECK(points[1].epoch == 1);
+  CHECK(points[1].phase == "train \"quoted\"");
+  CHECK(points[1].rank == 3);
+  CHECK(std::filesystem::exists(run + "/metrics.3.ndjson"));
 }
