@@ -155,7 +155,7 @@ static void errors(ssim_client* c) {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: c_check put|get|errors\n");
+    fprintf(stderr, "usage: c_check put|get|errors|metrics\n");
     return 2;
   }
   ssim_client* c;
@@ -163,6 +163,12 @@ int main(int argc, char** argv) {
   if (strcmp(argv[1], "put") == 0) put(c);
   else if (strcmp(argv[1], "get") == 0) get(c);
   else if (strcmp(argv[1], "errors") == 0) errors(c);
+  else if (strcmp(argv[1], "metrics") == 0) {
+    OK(ssim_metric_log("loss", 0.5, 1, -1, NULL));
+    OK(ssim_metric_log("val_acc", 0.75, 2, 1, "val"));
+    CHECK(ssim_metric_log("9bad", 1.0, -1, -1, NULL) != SSIM_OK);
+    OK(ssim_metric_flush());
+  }
   else return 2;
   ssim_client_free(c);
   if (failures) return 1;

@@ -20,6 +20,11 @@ program fortran_check
     call get()
   case ("errors")
     call errors()
+  case ("metrics")
+    call ok(log_metric("loss", 0.25d0, step=3), "log_metric")
+    call ok(log_metric("val_acc", 0.8d0, step=3, epoch=1, phase="val"), "log_metric with phase")
+    call check(log_metric("9bad", 1d0) /= SSIM_OK, "a bad metric name is refused")
+    call ok(flush_metrics(), "flush_metrics")
   case default
     stop 2
   end select

@@ -166,6 +166,21 @@ for _ in range(3):
         self.assertTrue(lines[0].startswith("failed:"), p.stdout)
         self.assertEqual(lines[1:], ["True False [0.0, 1.0, 2.0]"] + ["False True"] * 3)
 
+    def test_c_and_fortran_log_metrics_to_the_run_directory(self):
+        for program, expected in ((C_CHECK, [("loss", 0.5, 1, None, None), ("val_acc", 0.75, 2, 1, "val")]),
+                                  (FORTRAN_CHECK, [("loss", 0.25, 3, None, None), ("val_acc", 0.8, 3, 1, "val")])):
+            with self.subTest(program=os.path.basename(program)):
+                run_dir = tempfile.mkdtemp(prefix="ssim-metrics-")
+                self.addCleanup(shutil.rmtree, run_dir, ignore_errors=True)
+                env = self.db.client_env(SSIM_RUN_DIR=run_dir, OMPI_COMM_WORLD_RANK="1")
+                p = subprocess.run([program, "metrics"], env=env, capture_output=True, text=True, timeout=60)
+                self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+                with open(os.path.join(run_dir, "metrics.1.ndjson")) as f:
+                    points = [json.loads(line) for line in f]
+                self.assertEqual([(q["name"], q["value"], q.get("step"), q.get("epoch"), q.get("phase"))
+                                  for q in points], expected)
+                self.assertEqual({q["rank"] for q in points}, {1})
+
     def test_python_datasets_lists_and_prefixing(self):
         os.environ["SSKEYOUT"] = "sim_0"
         producer = ssim.Client()

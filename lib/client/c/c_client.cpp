@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "lib/client/c/c_internal.hpp"
+#include "lib/client/metrics.hpp"
 
 using namespace ssim::client;
 using namespace ssim::client::c_api;
@@ -117,6 +118,17 @@ ssim_status ssim_delete_tensor(ssim_client* c, const char* name) {
     need(c, "client");
     c->impl.delete_tensor(str(name, "name"));
   });
+}
+
+ssim_status ssim_metric_log(const char* name, double value, long long step, long long epoch, const char* phase) {
+  return guard([&] {
+    ssim::metrics::log(str(name, "name"), value, step >= 0 ? std::optional<long long>(step) : std::nullopt,
+                       epoch >= 0 ? std::optional<long long>(epoch) : std::nullopt, phase ? phase : "");
+  });
+}
+
+ssim_status ssim_metric_flush(void) {
+  return guard([] { ssim::metrics::flush(); });
 }
 
 ssim_status ssim_copy_tensor(ssim_client* c, const char* source, const char* destination) {

@@ -79,6 +79,12 @@ SSIM_API ssim_status ssim_unpack_tensor(ssim_client* client, const char* name, v
 SSIM_API ssim_status ssim_tensor_exists(ssim_client* client, const char* name, int* exists);
 SSIM_API ssim_status ssim_poll_tensor(ssim_client* client, const char* name, int interval_ms, int tries, int* found);
 SSIM_API ssim_status ssim_delete_tensor(ssim_client* client, const char* name);
+
+/* Training metrics (docs/metrics.md), kept in the run directory; no client needed.
+ * step and epoch < 0: none; phase NULL or "": none. Written every second and at exit. */
+SSIM_API ssim_status ssim_metric_log(const char* name, double value, long long step, long long epoch,
+                                     const char* phase);
+SSIM_API ssim_status ssim_metric_flush(void);
 SSIM_API ssim_status ssim_copy_tensor(ssim_client* client, const char* source, const char* destination);
 SSIM_API ssim_status ssim_rename_tensor(ssim_client* client, const char* source, const char* destination);
 

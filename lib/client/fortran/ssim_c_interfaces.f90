@@ -117,6 +117,19 @@ module ssim_c_interfaces
       type(c_ptr), value :: t
     end subroutine
 
+    ! Training metrics: step, epoch < 0 for none; phase "" for none.
+    function ssim_metric_log(name, value, step, epoch, phase) bind(c) result(s)
+      import :: c_int, c_char, c_double, c_long_long
+      character(kind=c_char), intent(in) :: name(*), phase(*)
+      real(c_double), value :: value
+      integer(c_long_long), value :: step, epoch
+      integer(c_int) :: s
+    end function
+    function ssim_metric_flush() bind(c) result(s)
+      import :: c_int
+      integer(c_int) :: s
+    end function
+
     ! (handle, name) -> status: delete_tensor, delete_dataset, delete_list, set_data_source
     function ssim_delete_tensor(c, name) bind(c) result(s)
       import :: c_ptr, c_int, c_char

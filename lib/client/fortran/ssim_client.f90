@@ -22,7 +22,7 @@ module ssim_client
     SSIM_ERR_SERVER = 6, SSIM_ERR_INTERNAL = 7
   integer(c_int), parameter :: F64 = 1, F32 = 2, I32 = 7, I64 = 8, FORTRAN_ORDER = 1
 
-  public :: last_error
+  public :: last_error, log_metric, flush_metrics
 
   type, public :: dataset_type
     type(c_ptr) :: handle = c_null_ptr
@@ -63,6 +63,28 @@ module ssim_client
   end type
 
 contains
+
+  ! Training metrics (docs/metrics.md): status = log_metric("loss", 0.31d0, step=120)
+  integer function log_metric(name, value, step, epoch, phase) result(status)
+    character(len=*), intent(in) :: name
+    real(8), intent(in) :: value
+    integer, intent(in), optional :: step, epoch
+    character(len=*), intent(in), optional :: phase
+    integer(c_long_long) :: s, e
+    s = -1
+    e = -1
+    if (present(step)) s = step
+    if (present(epoch)) e = epoch
+    if (present(phase)) then
+      status = ssim_metric_log(cstr(name), real(value, c_double), s, e, cstr(phase))
+    else
+      status = ssim_metric_log(cstr(name), real(value, c_double), s, e, cstr(""))
+    end if
+  end function
+
+  integer function flush_metrics() result(status)
+    status = ssim_metric_flush()
+  end function
 
   ! ---- helpers ----
 
