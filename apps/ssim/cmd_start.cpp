@@ -9,7 +9,6 @@
 #include "apps/ssim/verbs.hpp"
 #include "lib/session/experiment_ref.hpp"
 #include "lib/session/start.hpp"
-#include "lib/session/status_json.hpp"
 
 namespace ssim::app {
 
@@ -22,10 +21,7 @@ Action add_start(CLI::App& app) {
   return [words, json] {
     auto [path, names] = session::split_experiment_and_names(*words);
     const auto m = session::start(path, names);
-    if (*json)
-      std::cout << session::status_json(m, std::nullopt).dump(2) << "\n";
-    else
-      print_status_table(std::cout, m);
+    print_where_they_stand(std::cout, m, *json);
     return 0;
   };
 }

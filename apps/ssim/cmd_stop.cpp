@@ -6,7 +6,6 @@
 #include "apps/ssim/status_table.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/session/experiment_ref.hpp"
-#include "lib/session/status_json.hpp"
 #include "lib/session/stop.hpp"
 
 namespace ssim::app {
@@ -23,10 +22,7 @@ Action add_stop(CLI::App& app) {
     auto [path, names] = session::split_experiment_and_names(*words);
     const auto m = session::stop(
         path, names, [](const std::string& note) { std::cerr << "ssim: " << note << "\n"; }, !*no_save);
-    if (*json)
-      std::cout << session::status_json(m, std::nullopt).dump(2) << "\n";
-    else
-      print_status_table(std::cout, m);
+    print_where_they_stand(std::cout, m, *json);
     return 0;
   };
 }

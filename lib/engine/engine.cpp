@@ -535,15 +535,18 @@ bool Engine::waits_on_held(const state::EntityRecord& r, int depth) const {
 // and those that wait on them. An open run is never finished: `ssim stop` ends it.
 bool Engine::finished(bool open) const {
   if (open) return false;
-  bool any_held = false;
+  bool any_held = false, any_new = false;
   for (const auto& e : m_.entities) {
     if (is_database(e) || is_outer_batch(e) || state::is_terminal(e.status)) continue;
-    if (!e.held && e.status != Status::New) return false;
-    any_held = true;
+    if (e.held) any_held = true;
+    else if (e.status != Status::New) return false;  // pending or running
+    else any_new = true;
   }
-  if (!any_held) return true;
+  if (!any_new) return true;    // nothing left, or only held ones
+  if (!any_held) return false;  // new ones, and nothing holds them back: they start
   for (const auto& e : m_.entities)
-    if (e.status == Status::New && !is_database(e) && !waits_on_held(e)) return false;
+    if (e.status == Status::New && !e.held && !is_database(e) && !is_outer_batch(e) && !waits_on_held(e))
+      return false;
   return true;
 }
 
