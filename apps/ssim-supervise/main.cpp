@@ -18,347 +18,35 @@
 // child subreaper: whatever that job detaches (double fork + setsid, with or without its
 // environment) is re-parented to it, recorded in RUN_DIR/.ssim-detached, and ended
 // when ssim asks (at the end of the run, or `ssim stop` of that entity).
+//
+// Other modes: --agent (the per-node agent inside an allocation, agent.hpp), and those
+// inside a scheduler's job or step (step_modes.hpp, colocated_db.hpp).
+#include "apps/ssim-supervise/agent.hpp"
 #include "apps/ssim-supervise/colocated_db.hpp"
 #include "apps/ssim-supervise/common.hpp"
+#include "apps/ssim-supervise/keeper.hpp"
 #include "apps/ssim-supervise/step_modes.hpp"
-#include "apps/ssim-supervise/node_name.hpp"
-#include "apps/ssim-supervise/read_all.hpp"
-#include "lib/state/job_file.hpp"
-#include "lib/state/status_file.hpp"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <string>
 #include <vector>
 
 using namespace supervise;
-
-namespace {
-
-struct Job {
-  std::string run_dir;
-  std::string name;
-  pid_t pid = 0;       // > 0 while the program runs; -pid once it ended
-  double start = 0;
-  bool unsaved = false;  // a final status the disk refused so far, retried
-  long time_limit = 0;  // seconds (run.time); SIGTERM then, SIGKILL after kTimeLimitGrace
-  bool timed_out = false;
-};
-
-Job g_job;  // the one job this process watches
-
-ssim::state::StatusFile g_me;  // who writes the status files: supervisor pid and start, node, host
-
-// The job's status as `change` leaves it, on top of who writes it and when it began.
-template <typename Change>
-bool write_status(const Job& job, Change change) {
-  ssim::state::StatusFile st = g_me;
-  st.start = job.start;
-  change(st);
-  return write_atomically(ssim::state::status_file_path(job.run_dir), ssim::state::encode_status_file(st));
-}
-
-std::vector<char*> pointers(std::vector<std::string>& v) {
-  std::vector<char*> p;
-  for (auto& s : v) p.push_back(s.data());
-  p.push_back(nullptr);
-  return p;
-}
-
-void fail_start(Job& job, const std::string& message) {
-  const std::string err = job.run_dir + "/" + job.name + ".err";
-  int fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd >= 0) {
-    const std::string line = message + "\n";
-    if (write(fd, line.data(), line.size()) < 0) {
-    }
-    close(fd);
-  }
-  write_status(job, [&](ssim::state::StatusFile& st) {
-    st.exited = true, st.end = now(), st.exit_code = 127, st.error = message;
-  });
-}
-
-void start(Job& job) {
-  job.start = now();
-  if (access((job.run_dir + "/.ssim-cancelled").c_str(), F_OK) == 0) {
-    write_status(job, [&](ssim::state::StatusFile& st) {
-      st.exited = true, st.end = now(), st.error = "stopped before it started";
-    });
-    return;
-  }
-  bool ok = false;
-  const std::string spec = read_all(ssim::state::job_file_path(job.run_dir), ok);
-  auto parsed = ok ? ssim::state::decode_job_file(spec) : std::nullopt;
-  if (!parsed) {
-    fail_start(job, "ssim: unreadable job file " + ssim::state::job_file_path(job.run_dir));
-    return;
-  }
-  std::vector<std::string>& argv = parsed->argv;
-  std::vector<std::string>& env = parsed->env;
-  job.time_limit = parsed->time_limit;
-  const std::string out = job.run_dir + "/" + job.name + ".out";
-  const std::string err = job.run_dir + "/" + job.name + ".err";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addchdir_np(&actions, job.run_dir.c_str());
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD}) sigaddset(&defaults, sig);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSID);
-  auto args = pointers(argv);
-  auto envp = pointers(env);
-  // posix_spawnp searches PATH of *this* process; the job's own PATH is what the user
-  // expects, so search it ourselves when the program has no slash.
-  std::string program = argv[0];
-  if (program.find('/') == std::string::npos) {
-    std::string path = "/usr/local/bin:/usr/bin:/bin";
-    for (const auto& e : env)
-      if (e.rfind("PATH=", 0) == 0) path = e.substr(5);
-    size_t i = 0;
-    while (i <= path.size()) {
-      size_t j = path.find(':', i);
-      if (j == std::string::npos) j = path.size();
-      std::string dir = path.substr(i, j - i);
-      if (dir.empty()) dir = ".";
-      const std::string candidate = (dir[0] == '/' ? dir : job.run_dir + "/" + dir) + "/" + argv[0];
-      if (access(candidate.c_str(), X_OK) == 0) {
-        program = candidate;
-        break;
-      }
-      i = j + 1;
-    }
-  }
-  const int rc = posix_spawn(&job.pid, program.c_str(), &actions, &attr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) {
-    job.pid = 0;
-    fail_start(job, "ssim: cannot start " + argv[0] + ": " + std::strerror(rc));
-    return;
-  }
-  // The program's own start time, beside its pid: whoever signals its group later
-  // checks it first, so a recycled pid is never taken for it.
-  const std::string ticks = start_ticks(std::to_string(job.pid));
-  write_status(job, [&](ssim::state::StatusFile& st) { st.pid = job.pid, st.pid_start_ticks = ticks; });
-}
-
-void forward_to_job(int sig) {
-  if (g_job.pid > 0) kill(-g_job.pid, sig);
-}
-
-}  // namespace
-
-// --- The main mode: jobs, and what they leave behind -------------------------------
-
-constexpr double kSaveRetrySeconds = 5;  // a final status the disk refuses is retried this long
-constexpr int kExitUnsaved = 75;          // then the supervisor exits with this code
-constexpr double kOrphanGraceSeconds = 2;
-constexpr double kTimeLimitGrace = 5;  // between SIGTERM and SIGKILL when run.time is reached
-
-struct Orphan {
-  pid_t pid;
-  std::string ticks;
-};
-std::vector<Orphan> g_orphans;  // adopted processes not yet reaped
-
-// The outcome, kept on the job until it is on disk (a full disk is retried).
-ssim::state::StatusFile g_end;
-
-void record_end(Job& job, int status) {
-  ssim::state::StatusFile st = g_me;
-  st.start = job.start;
-  st.exited = true;
-  st.time_limit_reached = job.timed_out;
-  st.pid = job.pid;
-  st.end = now();
-  if (WIFSIGNALED(status)) st.signal = WTERMSIG(status);
-  else st.exit_code = WEXITSTATUS(status);
-  g_end = st;
-  job.pid = -job.pid;
-  job.unsaved = !write_status(job, [&](ssim::state::StatusFile& out) { out = g_end; });
-}
-
-void reap_children() {
-  int status = 0;
-  pid_t pid;
-  while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-    if (pid == g_job.pid) {
-      record_end(g_job, status);
-      continue;
-    }
-    g_orphans.erase(std::remove_if(g_orphans.begin(), g_orphans.end(), [&](const Orphan& o) { return o.pid == pid; }),
-                    g_orphans.end());
-  }
-}
-
-// This process's children, from /proc (the kernel's list when it has one).
-std::vector<pid_t> children() {
-  std::vector<pid_t> out;
-  bool ok = false;
-  const std::string self = std::to_string(getpid());
-  const std::string list = read_all("/proc/" + self + "/task/" + self + "/children", ok);
-  if (ok) {
-    const char* p = list.c_str();
-    char* end = nullptr;
-    for (long v = std::strtol(p, &end, 10); end != p; p = end, v = std::strtol(p, &end, 10))
-      out.push_back(static_cast<pid_t>(v));
-    return out;
-  }
-  DIR* dir = opendir("/proc");
-  if (!dir) return out;
-  while (dirent* d = readdir(dir)) {
-    const long pid = std::strtol(d->d_name, nullptr, 10);
-    if (pid <= 0) continue;
-    const std::string stat = read_all(std::string("/proc/") + d->d_name + "/stat", ok);
-    const size_t close_paren = stat.rfind(')');
-    if (!ok || close_paren == std::string::npos || close_paren + 4 >= stat.size()) continue;
-    if (std::strtol(stat.c_str() + close_paren + 4, nullptr, 10) == getpid()) out.push_back(static_cast<pid_t>(pid));
-  }
-  closedir(dir);
-  return out;
-}
-
-// A newly adopted process is written to <run_dir>/.ssim-detached ("PID START_TICKS"
-// lines): this watcher runs one job, so whatever it adopts came from that job, with or
-// without its environment, and `ssim stop EXP ENTITY` can end it.
-void note_orphans() {
-  const Job& job = g_job;
-  for (pid_t pid : children()) {
-    if (pid == job.pid) continue;
-    bool known = false;
-    for (const auto& o : g_orphans) known = known || o.pid == pid;
-    if (known) continue;
-    g_orphans.push_back({pid, start_ticks(std::to_string(pid))});
-    const std::string line = std::to_string(pid) + " " + g_orphans.back().ticks + "\n";
-    const int fd = open((job.run_dir + "/.ssim-detached").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0) continue;
-    if (write(fd, line.data(), line.size()) < 0) {
-    }
-    close(fd);
-  }
-}
-
-// SIGTERM to every adopted process (and its group), SIGKILL after a grace period; what
-// they leave behind is adopted in turn and ends the same way.
-void end_orphans() {
-  const double kill_at = now() + kOrphanGraceSeconds;
-  const double give_up = kill_at + 2;
-  std::vector<pid_t> termed;
-  while (now() < give_up) {
-    reap_children();
-    note_orphans();
-    if (g_orphans.empty()) return;
-    const bool force = now() >= kill_at;
-    for (const auto& o : g_orphans) {
-      if (force) {
-        kill(-o.pid, SIGKILL), kill(o.pid, SIGKILL);
-      } else if (std::find(termed.begin(), termed.end(), o.pid) == termed.end()) {
-        kill(-o.pid, SIGTERM), kill(o.pid, SIGTERM);
-        kill(-o.pid, SIGCONT), kill(o.pid, SIGCONT);  // a stopped process acts on TERM once continued
-        termed.push_back(o.pid);
-      }
-    }
-    usleep(20000);  // waiting for them to exit, bounded by give_up
-  }
-}
-
-int g_wake_fd = -1;
-
-void take_wake_fd() {
-  const char* v = std::getenv("SSIM_WAKE_FD");
-  if (!v || !*v) return;
-  const int fd = std::atoi(v);
-  unsetenv("SSIM_WAKE_FD");
-  if (fd <= 2 || fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) return;  // never the programs'
-  g_wake_fd = fd;
-  signal(SIGPIPE, SIG_IGN);  // ssim gone: the write fails quietly (programs get SIGPIPE back)
-}
-
-void wake_ssim() {
-  if (g_wake_fd < 0) return;
-  const char byte = 1;
-  (void)!write(g_wake_fd, &byte, 1);  // non-blocking; a full pipe already wakes it
-}
-
-int keep_job(Job& job, const sigset_t& waited) {
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
-  g_me = identity();
-  g_job = job;
-  start(g_job);
-  bool terminating = false;
-  bool woke = false;
-  double saving_deadline = 0;
-  int code = 0;
-  const double limit_at = g_job.time_limit > 0 ? g_job.start + g_job.time_limit : 0;
-  while (true) {
-    reap_children();
-    Job& j = g_job;
-    if (limit_at > 0 && j.pid > 0 && now() >= limit_at) {
-      // run.time reached: SIGTERM (and SIGCONT) now, SIGKILL after the grace period.
-      if (!j.timed_out) kill(-j.pid, SIGTERM), kill(-j.pid, SIGCONT);
-      else if (now() >= limit_at + kTimeLimitGrace) kill(-j.pid, SIGKILL);
-      j.timed_out = true;
-    }
-    if (j.unsaved) {
-      if (write_status(j, [&](ssim::state::StatusFile& out) { out = g_end; })) {
-        j.unsaved = false;
-      } else {
-        if (saving_deadline == 0) saving_deadline = now() + kSaveRetrySeconds;
-        if (now() > saving_deadline) j.unsaved = false, code = kExitUnsaved;  // ssim reports it as lost
-      }
-    }
-    note_orphans();
-    if (j.pid <= 0 && !j.unsaved && !woke) wake_ssim(), woke = true;
-    if (j.pid <= 0 && !j.unsaved) {
-      if (g_orphans.empty()) break;
-      if (terminating) {
-        end_orphans();
-        break;
-      }
-    }
-    siginfo_t info{};
-    timespec tick{0, !j.unsaved ? 999000000L : 200000000L};
-    if (limit_at > 0 && j.pid > 0) {  // wake up when the limit (or its grace) runs out
-      const double next = j.timed_out ? limit_at + kTimeLimitGrace : limit_at;
-      const double wait = std::max(0.001, std::min(next - now(), 0.999));
-      tick = timespec{0, static_cast<long>(wait * 1e9)};
-    }
-    const int sig = sigtimedwait(&waited, &info, &tick);
-    if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) {
-      terminating = true;
-      forward_to_job(sig);
-    }
-  }
-  return code;
-}
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--record-step") == 0) return record_step_and_exec(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--per-rank-gpus") == 0) return per_rank_gpus(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--wrap") == 0) return wrap_and_wait(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--colocated-db") == 0) return colocated_db_main(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "--agent") == 0) return agent_main(argc, argv);
   if (argc < 3 || argc % 2 != 1) {
     std::fprintf(stderr, "usage: ssim-supervise RUN_DIR NAME [RUN_DIR NAME ...]\n");
     return 2;
@@ -379,15 +67,13 @@ int main(int argc, char** argv) {
   // goes to ssim run, which can still take its exit status.
   std::vector<pid_t> keepers;
   for (int i = 1; i + 1 < argc; i += 2) {
-    Job job{argv[i], argv[i + 1], 0, 0, {}, 0, false};
     const pid_t pid = fork();
-    if (pid == 0) return keep_job(job, waited);
+    if (pid == 0) return keep_job(argv[i], argv[i + 1], waited);
     if (pid > 0) {
       keepers.push_back(pid);
       continue;
     }
-    job.start = now();
-    fail_start(job, std::string("ssim: cannot fork a supervisor: ") + std::strerror(errno));
+    fail_to_keep(argv[i], argv[i + 1], std::string("ssim: cannot fork a supervisor: ") + std::strerror(errno));
   }
   int code = 0;
   while (!keepers.empty()) {

@@ -1,7 +1,13 @@
 #pragma once
 // ssim-supervise's modes inside a scheduler's job or step; each returns the exit code.
 
+#include <string>
+
 namespace supervise {
+
+// TEMPLATE with each {VAR} replaced by that environment variable; `complete` is false
+// when one was unset or empty.
+std::string expand_braces(const std::string& tmpl, bool& complete);
 
 // --record-step FILE --id TEMPLATE --rank-var VAR -- PROGRAM...
 int record_step_and_exec(int argc, char** argv);

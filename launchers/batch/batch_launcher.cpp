@@ -27,6 +27,14 @@ std::string recorded_step(const std::string& run_dir) {
   return *text;
 }
 
+namespace {
+std::string describe_end(const JobStatus& s) {
+  if (!s.reason.empty()) return s.reason;
+  if (s.exit_code) return "exit code " + std::to_string(*s.exit_code);
+  return to_string(s.status);
+}
+}  // namespace
+
 bool is_job_ref(const std::string& id) { return id.rfind("job:", 0) == 0 || id.rfind("sbatch:", 0) == 0; }
 std::string job_ref_id(const std::string& id) { return id.substr(id.find(':') + 1); }
 
@@ -43,6 +51,7 @@ const BatchLauncher::StepInfo* BatchLauncher::info(const std::string& name) cons
 
 void BatchLauncher::set_allocation(const plan::Plan& plan, Allocation allocation) {
   placement_ = place(plan, allocation);
+  ssim_dir_ = ssim_dir(plan.path);
   steps_.clear();
   for (const auto& s : plan.steps) {
     StepInfo i{s.res, {}, s.setup};
@@ -156,12 +165,14 @@ std::vector<std::string> BatchLauncher::command(const plan::Step& step) const {
   if (!step.batch) {  // a step of the allocation
     const auto* known = info(step.name);
     i.placement = known ? known->placement : Placement{{"<node>"}, false};
+    if (is_packed(step) && via_agent(step.res, 1)) return task_program(step, supervisor_);  // its node's agent runs it
     if (is_packed(step)) i.placement = Placement{{"<node>"}, false, true, 0};  // its nodes come when it starts
   }
   return command_for(step, i);
 }
 
 std::vector<std::string> BatchLauncher::command_on(const plan::Step& step, const Grant& grant) const {
+  if (via_agent(step.res, grant.nodes.size())) return task_program(step, supervisor_);  // its node's agent starts it
   StepInfo i{step.res, placement_of(grant), step.setup};
   if (grant.nodes.size() > 1) i.res.tasks_per_node = grant.tasks_per_node();
   return command_for(step, i);
@@ -310,8 +321,8 @@ JobRef BatchLauncher::submit(const LaunchRequest& r) {
 }
 
 std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests) {
-  std::vector<LaunchRequest> local;
-  std::vector<size_t> local_index;
+  std::vector<LaunchRequest> local, agent;
+  std::vector<size_t> local_index, agent_index;
   std::vector<JobRef> refs(requests.size());
   for (size_t k = 0; k < requests.size(); ++k) {
     LaunchRequest r = requests[k];
@@ -322,6 +333,12 @@ std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests
     }
     if (r.batch) {
       refs[k] = submit(r);
+      continue;
+    }
+    if (const StepInfo* i = info(r.name); i && via_agent(i->res, r.nodes.size())) {
+      if (const auto var = scheduler_->node_variable(); !var.empty()) r.env.emplace_back("SSIM_NODE_VARIABLE", var);
+      agent.push_back(std::move(r));
+      agent_index.push_back(k);
       continue;
     }
     // The launch command's own environment (Slurm's view of the step for mpirun).
@@ -341,6 +358,10 @@ std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests
   }
   const auto started = local_.start(local);
   for (size_t k = 0; k < started.size(); ++k) refs[local_index[k]] = started[k];
+  if (!agent.empty()) {
+    const auto handed = start_via_agents(std::move(agent));
+    for (size_t k = 0; k < handed.size(); ++k) refs[agent_index[k]] = handed[k];
+  }
   return refs;
 }
 
@@ -349,11 +370,14 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
   // found with its id, and the id file is written before its launch command can end.
   std::vector<JobRef> steps;
   for (const auto& j : jobs)
-    if (!is_job_ref(j.id)) steps.push_back(j);
+    if (!is_job_ref(j.id) && !state::parse_agent_job_ref(j.id)) steps.push_back(j);
   const auto local = local_.poll(steps);
+  if (agents_) agents_->beat();
+  const auto agents_gone = agents_ended();
 
   std::vector<std::string> native(jobs.size()), ids;
   for (size_t i = 0; i < jobs.size(); ++i) {
+    if (state::parse_agent_job_ref(jobs[i].id)) continue;  // the agent's files say it all
     native[i] = is_job_ref(jobs[i].id) ? job_ref_id(jobs[i].id) : recorded_step(jobs[i].run_dir);
     if (!native[i].empty()) ids.push_back(native[i]);
   }
@@ -366,7 +390,23 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
     const auto it = native[i].empty() ? said.end() : said.find(native[i]);
     const std::optional<JobStatus> scheduler = it == said.end() ? std::nullopt : std::optional(it->second);
     JobStatus s;
-    if (is_job_ref(jobs[i].id)) {
+    if (const auto agent = state::parse_agent_job_ref(jobs[i].id)) {
+      const bool mine = agents_ && agent->generation == agents_->generation();
+      s = agent_job_status(mine ? agents_->dir() : find_agents_dir(jobs[i].run_dir, agent->generation), agent->node,
+                           jobs[i].run_dir);
+      if (mine && agents_gone && !state::is_terminal(s.status)) {
+        const std::string step = s.native_id;
+        s = status_from_file(jobs[i].run_dir);  // it may have ended just before its agent
+        s.native_id = step;
+        if (!state::is_terminal(s.status)) {
+          s.status = Status::Failed;
+          s.reason = "the node agents' launch ended (" + describe_end(*agents_gone) + "; see " + agents_->dir() +
+                     "/ssim-agents.err)";
+        }
+      }
+      out.push_back(s);
+      continue;
+    } else if (is_job_ref(jobs[i].id)) {
       const bool cancelled = ::access(cancel_marker(jobs[i].run_dir).c_str(), F_OK) == 0;
       const auto wrapped = read_job_status(jobs[i].run_dir);
       s = merge_job(scheduler, wrapped, cancelled, scheduler_->name(), native[i]);
@@ -452,7 +492,18 @@ std::map<std::string, JobStatus> BatchLauncher::query_scheduler(const std::vecto
 void BatchLauncher::cancel(std::span<const JobRef> jobs, bool force) {
   std::vector<std::string> ids;
   std::vector<JobRef> steps;
+  std::map<std::pair<std::string, std::string>, state::AgentCancel> to_agents;  // (folder, node)
   for (const auto& j : jobs) {
+    if (const auto agent = state::parse_agent_job_ref(j.id)) {
+      if (::access(cancel_marker(j.run_dir).c_str(), F_OK) != 0) write_file_atomically(cancel_marker(j.run_dir), "");
+      const bool mine = agents_ && agent->generation == agents_->generation();
+      const std::string dir = mine ? agents_->dir() : find_agents_dir(j.run_dir, agent->generation);
+      if (dir.empty()) continue;
+      auto& c = to_agents[{dir, agent->node}];
+      c.force = force;
+      c.run_dirs.push_back(j.run_dir);
+      continue;
+    }
     const std::string id = is_job_ref(j.id) ? job_ref_id(j.id) : recorded_step(j.run_dir);
     if (!id.empty()) ids.push_back(id);
     // The marker first: a step that ends because of the scancel below ended after it
@@ -470,6 +521,13 @@ void BatchLauncher::cancel(std::span<const JobRef> jobs, bool force) {
     }
   }
   local_.cancel(steps, force);  // and the launch commands on this host
+  for (const auto& [where, c] : to_agents) {
+    try {
+      send_agent_cancel(where.first, where.second, c);
+    } catch (const std::exception& e) {
+      if (log_) log_("cannot ask the agent on " + where.second + " to stop jobs: " + e.what());
+    }
+  }
 }
 
 }  // namespace ssim::launchers

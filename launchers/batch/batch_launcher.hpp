@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 
+#include "launchers/agent/agent_hub.hpp"
 #include "launchers/batch/placement.hpp"
 #include "launchers/batch/scheduler.hpp"
 #include "launchers/command_runner.hpp"
@@ -42,6 +43,8 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::vector<JobRef> start(std::span<const LaunchRequest> requests) override;
   std::vector<JobStatus> poll(std::span<const JobRef> jobs) override;
   void cancel(std::span<const JobRef> jobs, bool force) override;
+  void finish() override;
+  std::vector<std::string> lost_nodes() const override;
   int scheduler_queries() const override { return queries_; }
   int wake_fd() const override { return local_.wake_fd(); }
   void set_log(Log log) override { log_ = std::move(log); }
@@ -83,6 +86,12 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   JobRef submit(const LaunchRequest& r);
   const StepInfo* info(const std::string& name) const;
   std::map<std::string, JobStatus> query_scheduler(const std::vector<std::string>& ids);
+  // Node agents: whether a step of `res` granted room on `nodes` nodes runs through
+  // its node's agent, the agents' start (once, on every node of the pool), and theirs.
+  bool via_agent(const plan::Resources& res, size_t nodes) const;
+  void start_agents();
+  std::vector<JobRef> start_via_agents(std::vector<LaunchRequest> requests);
+  std::optional<JobStatus> agents_ended();
 
   static constexpr std::chrono::milliseconds kMinQueryInterval{1000};
   static constexpr std::chrono::milliseconds kMaxQueryInterval{10000};
@@ -105,6 +114,9 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::chrono::milliseconds query_interval_ = kMinQueryInterval;
   std::map<std::string, JobStatus> last_said_;  // the last answer, reused until the next query
   std::map<std::string, std::chrono::steady_clock::time_point> unlisted_since_;  // jobs it stopped listing
+  std::string ssim_dir_;                 // the experiment's .ssim folder (after prepare)
+  std::unique_ptr<AgentHub> agents_;     // once started
+  std::optional<JobRef> agents_job_;     // the launch that runs them
 };
 
 // The recorded scheduler id of the step running in `run_dir` (.ssim-step), or "".

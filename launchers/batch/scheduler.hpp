@@ -127,6 +127,20 @@ class Scheduler {
   // How ranks start when a step says mpi: auto (or none).
   virtual RankLauncher default_rank_launcher(const plan::Resources& res) const = 0;
   virtual std::optional<StepIdRecipe> step_id_recipe() const { return std::nullopt; }
+
+  // Node agents (docs/launchers.md): the one launch that starts `program` once on each
+  // of `nodes` of allocation `job_id` ("" inside ssim's own job), sharing their CPUs
+  // with every other step; nullopt when this scheduler runs every step on its own.
+  virtual std::optional<std::vector<std::string>> agent_command(const std::string& job_id,
+                                                                const std::vector<std::string>& nodes,
+                                                                const std::vector<std::string>& program) const {
+    (void)job_id, (void)nodes, (void)program;
+    return std::nullopt;
+  }
+  // The variables of its node an agent passes on to its jobs, over ssim's own.
+  virtual std::vector<std::string> agent_node_variables() const { return {}; }
+  // What a one-task job started by an agent is told, as a step of its own would be.
+  virtual plan::Env agent_task_env() const { return {}; }
 };
 
 }  // namespace ssim::launchers

@@ -100,6 +100,14 @@ std::vector<std::string> current_environment() {
 }  // namespace
 
 std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests) {
+  write_job_files(requests);
+  std::vector<JobRef> refs;
+  for (size_t i = 0; i < requests.size(); i += kJobsPerSupervisor)
+    spawn_supervisor(requests.subspan(i, std::min(kJobsPerSupervisor, requests.size() - i)), refs);
+  return refs;
+}
+
+void write_job_files(std::span<const LaunchRequest> requests) {
   const auto base_env = current_environment();
   for (const auto& r : requests) {
     // A rerun (--resume) must not read the previous attempt's files.
@@ -111,10 +119,6 @@ std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests
       throw EnvironmentError(std::string("cannot prepare ") + r.name + ": " + e.what());
     }
   }
-  std::vector<JobRef> refs;
-  for (size_t i = 0; i < requests.size(); i += kJobsPerSupervisor)
-    spawn_supervisor(requests.subspan(i, std::min(kJobsPerSupervisor, requests.size() - i)), refs);
-  return refs;
 }
 
 void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::vector<JobRef>& refs) {
@@ -223,16 +227,9 @@ SupervisorRef parse_supervisor(const std::string& id) {
 // inside a job): its pids mean nothing here, so its status file is the only witness.
 // Running per its file stays running; the run on that host (or the scheduler's end of
 // the job it runs in) decides the rest.
-JobStatus remote_status(const std::optional<state::StatusFile>& j, double cancelled_at, const std::string& host) {
-  if (j && j->exited) return from_exit(*j, cancelled_at);
-  JobStatus s;
-  s.status = j ? Status::Running : Status::Pending;
-  if (j) {
-    s.start = j->start;
-    s.pid = j->pid;
-    s.nodes = j->node;
-  }
-  s.reason = "per its status file (supervised on " + host + ")";
+JobStatus remote_status(const std::string& run_dir, const std::string& host) {
+  JobStatus s = status_from_file(run_dir);
+  if (!state::is_terminal(s.status)) s.reason = "per its status file (supervised on " + host + ")";
   return s;
 }
 
@@ -277,7 +274,7 @@ JobStatus without_supervisor(const JobRef& job, const state::StatusFile& j, doub
 JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<int, int>& ended) {
   const SupervisorRef supervisor = parse_supervisor(job.id);
   if (!supervisor.host.empty() && supervisor.host != here)
-    return remote_status(read_status(job.run_dir), cancel_time(job.run_dir), supervisor.host);
+    return remote_status(job.run_dir, supervisor.host);
   int supervisor_status = -1;
   if (const auto it = ended.find(supervisor.pid); it != ended.end()) supervisor_status = it->second;
   const double cancelled_at = cancel_time(job.run_dir);
@@ -320,6 +317,19 @@ JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<in
 }
 
 }  // namespace
+
+JobStatus status_from_file(const std::string& run_dir) {
+  const auto j = read_status(run_dir);
+  if (j && j->exited) return from_exit(*j, cancel_time(run_dir));
+  JobStatus s;
+  s.status = j ? Status::Running : Status::Pending;
+  if (j) {
+    s.start = j->start;
+    s.pid = j->pid;
+    s.nodes = j->node;
+  }
+  return s;
+}
 
 std::optional<JobStatus> read_job_status(const std::string& run_dir) {
   const auto j = read_status(run_dir);

@@ -23,6 +23,8 @@ class LocalLauncher : public Launcher {
   LocalLauncher(const LocalLauncher&) = delete;
   LocalLauncher& operator=(const LocalLauncher&) = delete;
   int wake_fd() const override { return wake_[0]; }
+  // The write end of the wake pipe: a byte there wakes the engine (a relay of other events).
+  int wake_write_fd() const { return wake_[1]; }
   // The variable the supervisors read the node's name from (node_name.hpp), inside an
   // allocation whose scheduler names nodes its own way; "" on a machine of its own.
   void set_node_variable(std::string name) { node_variable_ = std::move(name); }
@@ -54,6 +56,11 @@ class LocalLauncher : public Launcher {
   int wake_[2] = {-1, -1};  // the supervisors' watchers write a byte when a job ends
 };
 
+// Each job's job file (.ssim-job: its command and whole environment, this process's
+// plus its own), with what an earlier attempt left (status, cancel marker) removed.
+// Throws EnvironmentError when one cannot be written.
+void write_job_files(std::span<const LaunchRequest> requests);
+
 // Files the supervisor and `cancel` leave in a run directory.
 std::string status_file(const std::string& run_dir);
 std::string cancel_marker(const std::string& run_dir);
@@ -61,6 +68,10 @@ std::string job_file(const std::string& run_dir);
 // What the supervisor wrote in `run_dir` (running, or how the program ended), read
 // without asking whether the supervisor lives; nullopt when it wrote nothing (readable).
 std::optional<JobStatus> read_job_status(const std::string& run_dir);
+// The job's status from its files alone (a supervisor on another host, or a node's
+// agent): how it ended (a stop asked before it ended makes it cancelled), else running
+// once its status file exists, else pending.
+JobStatus status_from_file(const std::string& run_dir);
 // The supervisor's exit code when it could not write a job's final status.
 inline constexpr int kSupervisorUnsaved = 75;
 // How long detached processes get between SIGTERM and SIGKILL at the end of a run.

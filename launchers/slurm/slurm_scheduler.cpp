@@ -1,4 +1,5 @@
 #include "launchers/slurm/slurm_scheduler.hpp"
+#include "launchers/batch/allocation.hpp"
 #include "lib/util/split.hpp"
 
 #include "launchers/slurm/slurm_mpirun.hpp"
@@ -17,6 +18,30 @@ namespace ssim::launchers::slurm {
 using namespace ssim::launch;
 
 MpirunNodes SlurmScheduler::mpirun_nodes() const { return slurm_mpirun_nodes; }
+
+// One task per node, overlapping every other step (it holds no CPUs of its own: the
+// jobs it starts are packed by ssim), and not killed with the job when one task ends.
+std::optional<std::vector<std::string>> SlurmScheduler::agent_command(const std::string& job_id,
+                                                                      const std::vector<std::string>& nodes,
+                                                                      const std::vector<std::string>& program) const {
+  std::vector<std::string> argv = {"srun"};
+  if (!job_id.empty()) argv.push_back("--jobid=" + job_id);
+  const std::string n = std::to_string(nodes.size());
+  argv.insert(argv.end(), {"--job-name=ssim-agents", "--nodelist=" + join_hosts(nodes), "--nodes=" + n,
+                           "--ntasks=" + n, "--ntasks-per-node=1", "--overlap", "--mem=0", "--kill-on-bad-exit=0",
+                           "--mpi=none"});
+  argv.insert(argv.end(), program.begin(), program.end());
+  return argv;
+}
+
+std::vector<std::string> SlurmScheduler::agent_node_variables() const {
+  return {"SLURMD_NODENAME", "SLURM_TOPOLOGY_ADDR", "SLURM_STEP_ID", "SLURM_STEPID", "SLURM_CPUS_ON_NODE"};
+}
+
+plan::Env SlurmScheduler::agent_task_env() const {
+  return {{"SLURM_PROCID", "0"}, {"SLURM_LOCALID", "0"}, {"SLURM_NODEID", "0"}, {"SLURM_NTASKS", "1"},
+          {"SLURM_NPROCS", "1"}, {"SLURM_STEP_NUM_TASKS", "1"}, {"SLURM_STEP_NUM_NODES", "1"}};
+}
 
 namespace {
 // A node list Slurm gave that cannot be read is the environment failing (exit 3).

@@ -189,6 +189,7 @@ launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
     req.env = step.env;
     req.batch = step.batch;
     req.time_limit = plan::time_seconds(step.res.time);
+    if (grant) req.nodes = grant->nodes;
     if (grant && !grant->all_gpus().empty()) {
       // Its own devices, for CUDA and ROCm alike (under mpirun each rank narrows them).
       const std::string list = join(grant->all_gpus(), ",");
@@ -316,7 +317,30 @@ bool Engine::poll() {
   });
   const bool retried = schedule_retries();
   release_room();
-  return retried || changed;
+  return retire_lost_nodes() || retried || changed;
+}
+
+// A node found dead gets nothing more; what no longer fits anywhere fails, and says why.
+bool Engine::retire_lost_nodes() {
+  bool retired = false;
+  for (const auto& node : launcher_.lost_nodes())
+    if (pool_.retire(node)) {
+      log_->warn("node {} is lost: nothing more is placed there", node);
+      retired = true;
+    }
+  if (!retired) return false;
+  for (auto& r : m_.entities) {
+    const auto ask = asks_.find(r.name);
+    if (r.status != Status::New || ask == asks_.end()) continue;
+    const std::string why = pool_.never_fits(ask->second);
+    if (why.empty()) continue;
+    r.status = Status::Failed;
+    r.reason = "cannot run: " + why;
+    r.end = clock_->now();
+    emit(entity_event(r.name, to_string(r.type), r.status, std::nullopt, r.reason));
+    log_->error("{} {}", r.name, r.reason);
+  }
+  return true;
 }
 
 // A packed step starts only with room of its own on the pool's nodes.
@@ -622,6 +646,7 @@ int Engine::run(const EngineHooks& hooks) {
   }
   if (!stopped) cancel_held();
   if (!stopped) end_detached(m_, launcher_);  // every entity has ended: what they detached ends too
+  launcher_.finish();
   if (plan_.database && !stopped) stop_database();
   m_.finished = clock_->now();
   save();

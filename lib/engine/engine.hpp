@@ -93,6 +93,7 @@ class Engine {
   launch::LaunchRequest request_for(const state::EntityRecord& r);
   void begin_attempt(state::EntityRecord& r);
   bool poll();
+  bool retire_lost_nodes();
   bool schedule_retries();
   bool take_room(const state::EntityRecord& r);
   void release_room();

@@ -22,6 +22,7 @@ struct LaunchRequest {
   plan::Env env;                  // added to the inherited environment; later entries win
   std::optional<spec::BatchSettings> batch;  // submit as a batch job of its own (schedulers)
   long time_limit = 0;  // seconds of run.time, enforced by the local supervisor; 0: none
+  std::vector<std::string> nodes = {};  // the nodes of its room, when the pool granted one
 };
 
 struct JobRef {
@@ -134,6 +135,12 @@ class Launcher {
   virtual void set_log(std::function<void(const std::string&)> log) { (void)log; }
   // Scheduler commands issued by poll() so far (0 for the local launcher).
   virtual int scheduler_queries() const { return 0; }
+  // Nodes found dead since the run began (their agent lost): the engine places
+  // nothing more there.
+  virtual std::vector<std::string> lost_nodes() const { return {}; }
+  // The run has ended (every job with it): lets go of what the launcher started for
+  // itself (node agents). Only the process that ran the jobs calls it.
+  virtual void finish() {}
   // Asks the jobs to stop (force: kill them now). Marks them as cancelled by ssim.
   virtual void cancel(std::span<const JobRef> jobs, bool force) = 0;
   // At the end of a run (and on a full stop): ends what the jobs detached from

@@ -18,6 +18,14 @@ int cpus_per_task(const plan::Resources& res) { return std::max(1, res.cpus_per_
 
 NodePool::NodePool(std::vector<PoolNode> nodes) : nodes_(std::move(nodes)) {
   for (const auto& n : nodes_) use_.push_back({0, n.gpus.value_or(std::vector<std::string>{})});
+  retired_.assign(nodes_.size(), false);
+}
+
+bool NodePool::retire(const std::string& node) {
+  const size_t i = index_of(node);
+  if (i == nodes_.size() || retired_[i]) return false;
+  retired_[i] = true;
+  return true;
 }
 
 namespace {
@@ -45,6 +53,7 @@ std::optional<Grant> NodePool::fit(const plan::Resources& res, const std::vector
   if (uncounted)  // nothing to pack against: spread over the least used
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return use[a].cpus < use[b].cpus; });
   auto room = [&](int i) {
+    if (retired_[i]) return -1;
     int r = nodes_[i].cpus ? (nodes_[i].cpus - use[i].cpus - res.node_cpus) / c : INT_MAX;
     if (g > 0 && nodes_[i].gpus) r = std::min(r, static_cast<int>(use[i].free_gpus.size()) / g);
     return r;
@@ -126,6 +135,7 @@ std::string NodePool::never_fits(const plan::Resources& res) const {
   for (const auto& n : nodes_) empty.push_back({0, n.gpus.value_or(std::vector<std::string>{})});
   if (nodes_.empty()) return "there are no nodes to share";
   if (fit(res, empty)) return "";
+  if (std::find(retired_.begin(), retired_.end(), false) == retired_.end()) return "every node of the pool was lost";
   int cpus = 0;
   size_t gpus = 0;
   for (const auto& n : nodes_) cpus = std::max(cpus, n.cpus), gpus = std::max(gpus, n.gpus ? n.gpus->size() : 0);

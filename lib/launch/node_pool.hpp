@@ -47,6 +47,9 @@ class NodePool {
   std::vector<std::string> holders() const;
   // Why `res` could never fit, even with every node free; "" when it can.
   std::string never_fits(const plan::Resources& res) const;
+  // Node `node` is gone (it died, or its agent was lost): nothing more is placed there.
+  // What holds room on it keeps it until released. Returns false if it already was.
+  bool retire(const std::string& node);
 
  private:
   struct Use {
@@ -57,6 +60,7 @@ class NodePool {
   std::optional<Grant> fit(const plan::Resources& res, const std::vector<Use>& use) const;
   std::vector<PoolNode> nodes_;
   std::vector<Use> use_;
+  std::vector<bool> retired_;
   std::map<std::string, Grant> held_;
   std::map<std::string, std::pair<int, int>> held_cpus_;  // each holder's CPUs per task and per node
 };

@@ -25,6 +25,7 @@ struct Resources {
   int node_cpus = 0;  // CPUs taken on each of its nodes besides its tasks' (a colocated database)
   std::string time;
   bool exclusive = false;  // whole nodes (default: when nodes: is given)
+  bool agent = true;       // inside an allocation, a one-task step may run through a node's agent
   std::vector<std::string> hosts;
   MpiKind mpi = MpiKind::Auto;
   std::vector<std::pair<std::string, std::string>> launcher_args;

@@ -92,10 +92,11 @@ Resources resolve_resources(const std::string& file, const std::string& field,
                         "expected a time like \"02:00:00\" or \"1-00:00:00\" (minutes and seconds up to 59), got \"" +
                             spec::printable(v) + "\"");
       res.time = v;
-    } else if (key == "exclusive") {
-      exclusive_given = true;
-      if (v == "true" || v == "yes") res.exclusive = true;
-      else if (v == "false" || v == "no") res.exclusive = false;
+    } else if (key == "exclusive" || key == "agent") {
+      bool& flag = key == "agent" ? res.agent : res.exclusive;
+      exclusive_given = exclusive_given || key == "exclusive";
+      if (v == "true" || v == "yes") flag = true;
+      else if (v == "false" || v == "no") flag = false;
       else throw SpecError(file, raw.loc, sub, "expected true or false, got \"" + v + "\"");
     }
   }

@@ -37,8 +37,7 @@ def sacct(ids, fields="JobID,JobName,State,ExitCode,NodeList"):
     return {line.split("|")[0]: line.split("|") for line in out.splitlines() if line}
 
 
-@unittest.skipUnless(cluster_up(), "no Slurm cluster (scripts/slurm-cluster.sh up)")
-class Slurm(SsimTestCase):
+class SlurmCase(SsimTestCase):
     def setUp(self):
         super().setUp()
         for k in [k for k in self.env if k.startswith("SLURM_")]:
@@ -55,6 +54,12 @@ class Slurm(SsimTestCase):
                         SLURM_JOB_CPUS_PER_NODE=f"{int(cpus) // nodes}(x{nodes})")
         self.nodes = hostnames(nodelist)
         return job
+
+
+@unittest.skipUnless(cluster_up(), "no Slurm cluster (scripts/slurm-cluster.sh up)")
+class Slurm(SlurmCase):
+    """Entities as Slurm steps and jobs of their own. One-task members would go through
+    node agents (SlurmAgents below); tests of the step path say `agent: false`."""
 
     def test_seed_layout_inside_an_allocation(self):
         self.allocate(4)
@@ -97,7 +102,7 @@ models:
 experiment: {{name: packed, launcher: slurm}}
 orchestrator: {{port: {port}}}
 ensembles:
-  - {{name: m, exe: /bin/sleep, args: ["1"], replicas: 6}}
+  - {{name: m, exe: /bin/sleep, args: ["1"], replicas: 6, run: {{agent: false}}}}
 models:
   - {{name: wide, exe: /bin/sleep, args: ["1"], run: {{ntasks: 3, mpi: none}}}}
 """)
@@ -246,7 +251,7 @@ ensembles:
     def test_failing_step_reports_exit_code_3(self):
         self.allocate(1)
         self.write("experiment.yaml", "experiment: {name: rc, launcher: slurm}\n"
-                   "models:\n  - {name: bad, exe: /bin/sh, args: [-c, 'exit 3']}\n")
+                   "models:\n  - {name: bad, exe: /bin/sh, args: [-c, 'exit 3'], run: {agent: false}}\n")
         self.ssim("run", "experiment.yaml", check=1)
         _, s = self.status()
         self.assertEqual(s["bad"]["status"], "failed")
@@ -283,7 +288,7 @@ ensembles:
     def test_stop_mid_run_cancels_steps_and_allocation(self):
         self.write("experiment.yaml", "experiment: {name: stopme, launcher: slurm}\n"
                    "allocation: {nodes: 1}\n"
-                   "models:\n  - {name: long, exe: /bin/sleep, args: ['300']}\n")
+                   "models:\n  - {name: long, exe: /bin/sleep, args: ['300'], run: {agent: false}}\n")
         run = self.run_until("stopme", "long", lambda e: e["native_id"], "step id")
         step = self.status()[1]["long"]["native_id"]
         job = self.manifest("stopme")["allocation_job"]
@@ -298,7 +303,7 @@ ensembles:
     def test_kill_9_of_run_then_status_from_sacct(self):
         self.allocate(1)
         self.write("experiment.yaml", "experiment: {name: k9, launcher: slurm}\n"
-                   "models:\n  - {name: s, exe: /bin/sleep, args: ['2']}\n")
+                   "models:\n  - {name: s, exe: /bin/sleep, args: ['2'], run: {agent: false}}\n")
         run = self.run_until("k9", "s")
         run.kill()
         run.wait()
@@ -306,6 +311,125 @@ ensembles:
         _, s = self.status()
         self.assertEqual(s["s"]["exit_code"], 0)
         self.assertEqual(sacct([s["s"]["native_id"]])[s["s"]["native_id"]][2], "COMPLETED")
+
+
+
+@unittest.skipUnless(cluster_up(), "no Slurm cluster (scripts/slurm-cluster.sh up)")
+class SlurmAgents(SlurmCase):
+    """One-task members inside an allocation run through one ssim agent per node,
+    started with a single srun for the whole run."""
+
+    def agents(self):
+        return sh("pgrep", "-f", "ssim-supervise --agent", check=False).stdout.split()
+
+    def agents_dir(self, exp):
+        base = os.path.join(self.dir, exp, ".ssim/agents")
+        [generation] = os.listdir(base)
+        return os.path.join(base, generation)
+
+    def test_members_through_node_agents_end_with_exact_exit_codes(self):
+        job = self.allocate(2)
+        self.write("experiment.yaml", """
+experiment: {name: ag, launcher: slurm}
+ensembles:
+  - name: m
+    exe: /bin/sh
+    args: [-c, 'echo "$$SLURMD_NODENAME $$SLURM_PROCID $$SLURM_NTASKS"; exit $(code)']
+    params: {code: [0, 0, 3]}
+    replicas: 8
+""")
+        self.ssim("run", "experiment.yaml", check=1, timeout=120)
+        _, s = self.status()
+        self.assertEqual(len(s), 24)
+        steps = {e["native_id"] for e in s.values()}
+        self.assertEqual(len(steps), 1, steps)  # every member ran in the agents' one step
+        [step] = steps
+        acct = sacct([step])
+        self.assertEqual((acct[step][1], acct[step][2]), ("ssim-agents", "COMPLETED"))
+        used = set()
+        for name, e in s.items():
+            code = int(e["params"]["code"])
+            self.assertEqual((e["status"], e["exit_code"]), ("completed" if code == 0 else "failed", code), name)
+            self.assertIn(e["nodes"], self.nodes, name)
+            with open(os.path.join(e["run_dir"], name + ".out")) as f:
+                self.assertEqual(f.read(), f"{e['nodes']} 0 1\n", name)  # its node's view, as a step's
+            used.add(e["nodes"])
+        self.assertEqual(used, set(self.nodes))
+        with open(os.path.join(self.dir, "ag/.ssim/ssim.log")) as f:
+            self.assertEqual(f.read().count("node agents started"), 1)
+        # The agents left with the run: no process, no step.
+        wait_for(lambda: not self.agents(), timeout=10, what="the agents to leave")
+        self.assertEqual(sh("squeue", "-h", "-s", "-j", job).stdout.strip(), "")
+
+    def test_kill_9_of_run_leaves_agents_that_finish_and_record_every_outcome(self):
+        self.allocate(1)
+        self.write("experiment.yaml", """
+experiment: {name: k9a, launcher: slurm}
+ensembles:
+  - {name: m, exe: /bin/sh, args: [-c, 'sleep 2; exit $(code)'], params: {code: [0, 5]}, replicas: 2}
+""")
+        run = self.run_until("k9a", "m_3")
+        run.kill()
+        run.wait()
+        wait_for(lambda: all(e["status"] in ("completed", "failed") for e in self.status()[1].values()),
+                 timeout=30, what="every member to end after the kill")
+        _, s = self.status()
+        for name, e in s.items():
+            code = int(e["params"]["code"])
+            self.assertEqual((e["status"], e["exit_code"]), ("completed" if code == 0 else "failed", code), name)
+        self.assertTrue(self.agents())  # still there: they leave once ssim has been silent a while
+
+    def test_stop_ends_every_member_and_the_agents_within_seconds(self):
+        job = self.allocate(2)
+        self.write("experiment.yaml", """
+experiment: {name: stopa, launcher: slurm}
+ensembles:
+  - {name: m, exe: /bin/sleep, args: ["300"], replicas: 8}
+""")
+        run = self.run_until("stopa", "m_7")
+        wait_for(lambda: all(e["status"] == "running" for e in self.status()[1].values()), what="all running")
+        self.ssim("stop", check=0)
+        self.assertEqual(run.wait(timeout=30), 1)
+        _, s = self.status()
+        self.assertEqual({e["status"] for e in s.values()}, {"cancelled"})
+        wait_for(lambda: not sh("pgrep", "-f", "sleep 300", check=False).stdout.strip(), timeout=10,
+                 what="no member left")
+        wait_for(lambda: not self.agents(), timeout=10, what="no agent left")
+        self.assertEqual(sh("squeue", "-h", "-s", "-j", job).stdout.strip(), "")
+
+    def test_a_lost_node_fails_its_members_with_a_reason_and_retries_run_on_the_others(self):
+        self.allocate(2)
+        self.write("experiment.yaml", """
+experiment: {name: lost, launcher: slurm}
+ensembles:
+  - {name: m, exe: /bin/sleep, args: ["6"], replicas: 4, retries: 1, run: {cpus_per_task: 2}}
+""")
+        run = self.run_until("lost", "m_3")
+        wait_for(lambda: all(e["status"] == "running" for e in self.status()[1].values()), what="all running")
+        _, s = self.status()
+        dead = s["m_3"]["nodes"]
+        on_dead = sorted(n for n, e in s.items() if e["nodes"] == dead)
+        self.assertEqual(len(on_dead), 2)  # two of 2 CPUs on each 4-CPU node
+        # The node dies: its agent and everything it started, at once.
+        with open(os.path.join(self.agents_dir("lost"), dead, "alive")) as f:
+            agent = int(f.read().split()[0])
+        keepers = [int(p) for p in sh("pgrep", "-P", str(agent), check=False).stdout.split()]
+        os.kill(agent, signal.SIGKILL)
+        for k in keepers:
+            os.kill(k, signal.SIGKILL)
+        for name in on_dead:
+            os.killpg(s[name]["pid"], signal.SIGKILL)
+        self.assertEqual(run.wait(timeout=90), 0)  # the retries completed elsewhere
+        _, s = self.status()
+        for name, e in s.items():
+            self.assertEqual(e["status"], "completed", name)
+            self.assertNotEqual(e["nodes"], dead, name)
+        for name in on_dead:
+            [earlier] = s[name]["earlier_attempts"]
+            self.assertEqual(earlier["status"], "failed")
+            self.assertIn(f"node {dead} lost", earlier["reason"])
+        with open(os.path.join(self.dir, "lost/.ssim/ssim.log")) as f:
+            self.assertIn(f"node {dead} is lost", f.read())
 
 
 if __name__ == "__main__":

@@ -201,13 +201,41 @@ TEST_CASE("batch launcher: steps inside a PBS job go to their placed hosts") {
 TEST_CASE("batch launcher: Slurm steps record their own JOB.STEP") {
   std::vector<std::vector<std::string>> calls;
   BatchLauncher l(std::make_unique<slurm::SlurmScheduler>(), std::make_unique<RecordedRunner>(&calls), "/s/sup");
-  const auto plan = test::plan_of("experiment: {name: x}\nmodels:\n  - {name: m, exe: prog}\n");
+  // agent: false: a step of its own (a one-task step otherwise goes through its node's agent).
+  const auto plan = test::plan_of("experiment: {name: x}\nmodels:\n  - {name: m, exe: prog, run: {agent: false}}\n");
   l.set_allocation(plan, Allocation{"12", {"n1"}, {}});
   // A packed step: only its own CPUs and none of the job's memory, so the next one starts too.
   CHECK(l.command_on(plan.steps[0], Grant{{"n1"}, {1}, {{}}}) ==
         std::vector<std::string>{"srun", "--jobid=12", "--job-name=m", "--nodelist=n1", "--nodes=1", "--ntasks=1",
                                  "--kill-on-bad-exit=1", "--exact", "--mem=0", "/s/sup", "--record-step", plan.steps[0].run_dir + "/.ssim-step",
                                  "--id", "{SLURM_JOB_ID}.{SLURM_STEP_ID}", "--rank-var", "SLURM_PROCID", "--", "prog"});
+}
+
+TEST_CASE("batch launcher: Slurm runs one-task packed steps through node agents started by one srun") {
+  std::vector<std::vector<std::string>> calls;
+  BatchLauncher l(std::make_unique<slurm::SlurmScheduler>(), std::make_unique<RecordedRunner>(&calls), "/s/sup");
+  const auto plan = test::plan_of(
+      "experiment: {name: x}\nmodels:\n  - {name: m, exe: prog, args: [a]}\n"
+      "  - {name: two, exe: prog, run: {ntasks: 2}}\n  - {name: whole, exe: prog, run: {exclusive: true}}\n");
+  l.set_allocation(plan, Allocation{"12", {"n1", "n2"}, {}});
+  // Its node's agent starts it: the program itself, no srun.
+  CHECK(l.command_on(plan.steps[0], Grant{{"n2"}, {1}, {{}}}) == std::vector<std::string>{"prog", "a"});
+  CHECK(l.command(plan.steps[0]) == std::vector<std::string>{"prog", "a"});  // what --dry-run shows
+  // Several tasks (MPI by default) and whole nodes stay steps of their own.
+  CHECK(l.command_on(plan.steps[1], Grant{{"n2"}, {2}, {{}}}).front() == "srun");
+  CHECK(l.command(plan.steps[2]).front() == "srun");
+  // The agents: one task per node, overlapping every step, not killed with a task.
+  const auto agents = l.scheduler().agent_command("12", {"n1", "n2"}, {"/s/sup", "--agent", "/d"});
+  REQUIRE(agents);
+  CHECK(*agents == std::vector<std::string>{"srun", "--jobid=12", "--job-name=ssim-agents", "--nodelist=n1,n2",
+                                            "--nodes=2", "--ntasks=2", "--ntasks-per-node=1", "--overlap", "--mem=0",
+                                            "--kill-on-bad-exit=0", "--mpi=none", "/s/sup", "--agent", "/d"});
+  CHECK(calls.empty());
+}
+
+TEST_CASE("batch launcher: PBS and LSF have no agents: every step is their own") {
+  CHECK_FALSE(pbs::PbsScheduler().agent_command("1", {"h1"}, {"x"}));
+  CHECK_FALSE(lsf::LsfScheduler(false).agent_command("1", {"h1"}, {"x"}));
 }
 
 TEST_CASE("batch launcher: the merge never calls an unknown job completed") {

@@ -103,3 +103,20 @@ TEST_CASE("node pool: a colocated database's CPUs are taken on each node of its 
   big.node_cpus = 1;
   CHECK_THAT(pool.never_fits(big), Catch::Contains("(+1 per node for its colocated database) do not fit"));
 }
+
+TEST_CASE("node pool: a lost node gets nothing more, and what needs it can never fit") {
+  auto pool = nodes(2, 2);
+  REQUIRE(pool.take("a", ask(1)));  // on n1
+  CHECK(pool.retire("n1"));
+  CHECK_FALSE(pool.retire("n1"));  // already
+  const auto b = pool.take("b", ask(2));
+  REQUIRE(b);
+  CHECK(b->nodes == std::vector<std::string>{"n2"});
+  pool.release("b");
+  CHECK(pool.never_fits(ask(3)) != "");  // 3 CPUs: once 2 nodes of 2, now 1
+  CHECK(pool.never_fits(ask(2)) == "");
+  pool.release("a");  // what held room on it gives it back without reviving it
+  CHECK(pool.take("c", ask(2))->nodes == std::vector<std::string>{"n2"});
+  CHECK(pool.retire("n2"));
+  CHECK(pool.never_fits(ask(1)) == "every node of the pool was lost");
+}

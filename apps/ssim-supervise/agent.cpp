@@ -1,0 +1,213 @@
+#include "apps/ssim-supervise/agent.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "apps/ssim-supervise/common.hpp"
+#include "apps/ssim-supervise/keeper.hpp"
+#include "apps/ssim-supervise/node_name.hpp"
+#include "apps/ssim-supervise/read_all.hpp"
+#include "apps/ssim-supervise/step_modes.hpp"
+#include "lib/state/agent_files.hpp"
+#include "lib/state/status_file.hpp"
+
+namespace supervise {
+
+namespace {
+
+using ssim::state::AgentCancel;
+using ssim::state::AgentJob;
+
+constexpr long kTickNanoseconds = 10'000'000;  // how often the inbox is looked at
+
+struct Agent {
+  std::string dir;    // the run's agents folder
+  std::string mine;   // this node's folder in it
+  std::string inbox;
+  std::vector<std::string> node_env;         // "K=V" of this node, over ssim's environment
+  std::map<pid_t, std::string> keepers;      // keeper pid -> its job's run directory
+  sigset_t waited{};
+};
+
+double modified(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return -1;
+  return static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9;
+}
+
+void touch(const std::string& path) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  futimens(fd, nullptr);
+  close(fd);
+}
+
+void beat(const Agent& a) {
+  write_atomically(a.mine + "/alive", std::to_string(getpid()) + " " + start_ticks() + " " +
+                                          std::to_string(a.keepers.size()) + "\n");
+}
+
+// The inbox's file names, oldest first (names sort by ssim's sequence number).
+std::vector<std::string> inbox_files(const Agent& a) {
+  std::vector<std::string> names;
+  DIR* d = opendir(a.inbox.c_str());
+  if (!d) return names;
+  while (dirent* e = readdir(d)) {
+    const std::string n = e->d_name;
+    if (n.empty() || n[0] == '.') continue;  // being written, or . and ..
+    names.push_back(n);
+  }
+  closedir(d);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The file's text, once this agent has claimed it (another may race for it on a resume).
+bool claim(const Agent& a, const std::string& name, std::string& text) {
+  const std::string taken = a.mine + "/.taken-" + std::to_string(getpid());
+  if (rename((a.inbox + "/" + name).c_str(), taken.c_str()) != 0) return false;
+  bool ok = false;
+  text = read_all(taken, ok);
+  unlink(taken.c_str());
+  return ok;
+}
+
+void start_jobs(Agent& a, const std::vector<AgentJob>& jobs) {
+  for (const auto& job : jobs) {
+    const pid_t pid = fork();
+    if (pid == 0) _exit(keep_job(job.run_dir, job.name, a.waited, a.node_env));
+    if (pid > 0) a.keepers[pid] = job.run_dir;
+    else fail_to_keep(job.run_dir, job.name, std::string("ssim: the agent cannot fork: ") + std::strerror(errno));
+  }
+}
+
+bool same_process(pid_t pid, const std::string& ticks) {
+  return pid > 1 && !ticks.empty() && start_ticks(std::to_string(pid)) == ticks;
+}
+
+// As the local launcher does on its own machine: the program's group gets the signal
+// (checked to be that program), and its keeper is asked to end what it detached. A job
+// not started yet finds ssim's cancel marker and does not start.
+void cancel_jobs(const AgentCancel& c) {
+  for (const auto& run_dir : c.run_dirs) {
+    bool ok = false;
+    const std::string text = read_all(ssim::state::status_file_path(run_dir), ok);
+    const auto st = ok ? ssim::state::decode_status_file(text) : std::nullopt;
+    if (!st) continue;
+    if (!st->exited && same_process(st->pid, st->pid_start_ticks)) kill(-st->pid, c.force ? SIGKILL : SIGTERM);
+    if (same_process(st->supervisor_pid, st->supervisor_start_ticks)) kill(st->supervisor_pid, SIGTERM);
+  }
+}
+
+// Takes what ssim sent; false when the inbox was empty.
+bool take_inbox(Agent& a) {
+  const auto names = inbox_files(a);
+  for (const auto& name : names) {
+    std::string text;
+    if (!claim(a, name, text)) continue;
+    const auto dot = name.rfind('.');
+    const std::string kind = dot == std::string::npos ? "" : name.substr(dot + 1);
+    if (kind == "start") {
+      if (const auto jobs = ssim::state::decode_agent_start(text)) start_jobs(a, *jobs);
+    } else if (kind == "cancel") {
+      if (const auto c = ssim::state::decode_agent_cancel(text)) cancel_jobs(*c);
+    }
+  }
+  return !names.empty();
+}
+
+bool reap(Agent& a) {
+  bool ended = false;
+  int status = 0;
+  pid_t pid;
+  while ((pid = waitpid(-1, &status, WNOHANG)) > 0) ended = a.keepers.erase(pid) > 0 || ended;
+  return ended;
+}
+
+}  // namespace
+
+int agent_main(int argc, char** argv) {
+  Agent a;
+  std::string step_id;  // the scheduler's id of the step the agents run in
+  bool complete = false;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--node-env" && i + 1 < argc) {
+      std::string list = argv[++i];
+      size_t at = 0;
+      while (at <= list.size()) {
+        const size_t comma = std::min(list.find(',', at), list.size());
+        const std::string var = list.substr(at, comma - at);
+        if (const char* v = var.empty() ? nullptr : std::getenv(var.c_str())) a.node_env.push_back(var + "=" + v);
+        at = comma + 1;
+      }
+    } else if (arg == "--id" && i + 1 < argc) {
+      step_id = expand_braces(argv[++i], complete);
+    } else if (a.dir.empty() && arg.rfind("--", 0) != 0) {
+      a.dir = arg;
+    } else {
+      std::fprintf(stderr, "usage: ssim-supervise --agent DIR [--node-env VAR,...] [--id TEMPLATE]\n");
+      return 2;
+    }
+  }
+  if (a.dir.empty()) {
+    std::fprintf(stderr, "usage: ssim-supervise --agent DIR [--node-env VAR,...] [--id TEMPLATE]\n");
+    return 2;
+  }
+  const std::string node = node_name();
+  a.mine = ssim::state::agent_node_dir(a.dir, node);
+  a.inbox = ssim::state::agent_inbox(a.dir, node);
+  mkdir(a.mine.c_str(), 0755);
+  mkdir(a.inbox.c_str(), 0755);
+  if (access(a.inbox.c_str(), W_OK) != 0) {
+    std::fprintf(stderr, "ssim agent on %s: cannot use %s: %s\n", node.c_str(), a.inbox.c_str(), std::strerror(errno));
+    return 3;
+  }
+  if (complete) write_atomically(a.mine + "/step", step_id + "\n");  // ssim shows it as the jobs' step
+  sigemptyset(&a.waited);
+  for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&a.waited, sig);
+  sigprocmask(SIG_SETMASK, &a.waited, nullptr);  // keepers inherit it: they take them with sigtimedwait
+
+  bool terminating = false;
+  double next_beat = 0;
+  while (true) {
+    if (reap(a)) touch(a.mine + "/ended");  // wakes ssim (it watches the file)
+    const bool had_mail = !terminating && take_inbox(a);
+    if (now() >= next_beat) {
+      beat(a);
+      next_beat = now() + ssim::state::kAgentBeatSeconds;
+    }
+    if (a.keepers.empty()) {
+      if (terminating) break;
+      const double engine = modified(a.dir + "/engine");
+      const bool engine_gone = engine < 0 || now() - engine > ssim::state::kEngineSilenceSeconds;
+      if (!had_mail && (access((a.dir + "/stop").c_str(), F_OK) == 0 || engine_gone)) break;
+    }
+    siginfo_t info{};
+    const timespec tick{0, kTickNanoseconds};
+    const int sig = sigtimedwait(&a.waited, &info, &tick);
+    if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) {
+      terminating = true;  // the step is being ended: each keeper passes it to its job
+      for (const auto& [pid, run_dir] : a.keepers) kill(pid, sig);
+    }
+  }
+  // Left on purpose (not lost): readers see `left` instead of a heartbeat.
+  unlink((a.mine + "/alive").c_str());
+  write_atomically(a.mine + "/left", std::to_string(now()) + "\n");
+  return 0;
+}
+
+}  // namespace supervise

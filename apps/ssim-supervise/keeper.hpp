@@ -1,0 +1,27 @@
+#pragma once
+// One job, watched to its end (ssim-supervise's main mode, and what the agent forks
+// per job): the program started from RUN_DIR/.ssim-job as the leader of its own
+// session, its output to RUN_DIR/NAME.out and .err, RUN_DIR/.ssim-status.json written
+// when it starts and when it ends, run.time enforced, and what it detaches adopted
+// (this process is a child subreaper) and ended when asked.
+#include <signal.h>
+
+#include <string>
+#include <vector>
+
+namespace supervise {
+
+// The exit code of a keeper whose final status the disk refused for good.
+inline constexpr int kExitUnsaved = 75;
+
+// Watches the job until it and what it detached have ended; returns the exit code.
+// `node_env` ("K=V") replaces the job file's entries of the same names (an agent's
+// view of its node). `waited`: the signals blocked and taken with sigtimedwait.
+int keep_job(const std::string& run_dir, const std::string& name, const sigset_t& waited,
+             const std::vector<std::string>& node_env = {});
+// Records that the job could not even be given a keeper.
+void fail_to_keep(const std::string& run_dir, const std::string& name, const std::string& message);
+// Takes the descriptor ssim passed in SSIM_WAKE_FD (a byte there wakes ssim at a job's end).
+void take_wake_fd();
+
+}  // namespace supervise

@@ -1,0 +1,52 @@
+#pragma once
+// The folder through which ssim and its per-node agents (ssim-supervise --agent) talk,
+// one per run inside an allocation: <experiment>/.ssim/agents/<generation>/. The one
+// owner of its layout and formats:
+//   NODE/inbox/NAME.start   jobs for that node's agent: "RUN_DIR\0ENTITY\0" pairs
+//   NODE/inbox/NAME.cancel  jobs to stop: "TERM\0" or "KILL\0", then "RUN_DIR\0" each
+//   NODE/alive              rewritten by the agent every second: its heartbeat (mtime)
+//   NODE/ended              touched by the agent when a job ends (ssim watches it)
+//   engine                  touched by ssim every second while its run lives
+//   stop                    written by ssim when the run ends: agents leave when idle
+// Inbox files are written under a dot name and renamed in, so an agent never reads
+// half of one; an agent claims a file by renaming it out (only one rename succeeds).
+// NUL-separated: no path needs quoting.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ssim::state {
+
+inline constexpr double kAgentBeatSeconds = 1;
+// An agent silent this long is lost (its node died, or it was killed): its jobs failed.
+inline constexpr double kAgentSilenceSeconds = 15;
+// With ssim silent this long (killed), an idle agent leaves: its jobs all ended.
+inline constexpr double kEngineSilenceSeconds = 60;
+
+struct AgentJob {
+  std::string run_dir;
+  std::string name;
+};
+
+struct AgentCancel {
+  bool force = false;  // KILL, else TERM
+  std::vector<std::string> run_dirs;
+};
+
+std::string agent_node_dir(const std::string& agents_dir, const std::string& node);
+std::string agent_inbox(const std::string& agents_dir, const std::string& node);
+
+std::string encode_agent_start(const std::vector<AgentJob>& jobs);
+std::optional<std::vector<AgentJob>> decode_agent_start(const std::string& text);
+std::string encode_agent_cancel(const AgentCancel& cancel);
+std::optional<AgentCancel> decode_agent_cancel(const std::string& text);
+
+// A job reference for a job run by an agent: "agent:GENERATION:NODE", and back.
+std::string agent_job_ref(const std::string& generation, const std::string& node);
+struct AgentRef {
+  std::string generation;
+  std::string node;
+};
+std::optional<AgentRef> parse_agent_job_ref(const std::string& id);
+
+}  // namespace ssim::state

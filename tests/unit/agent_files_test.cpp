@@ -1,0 +1,40 @@
+#include <catch2/catch.hpp>
+
+#include "lib/state/agent_files.hpp"
+
+using namespace ssim::state;
+
+TEST_CASE("agent files: jobs and stops round-trip, with any byte but NUL in a path") {
+  const std::vector<AgentJob> jobs = {{"/runs/e/m_0", "m_0"}, {"/runs/with space\nand newline/m_1", "m_1"}};
+  const auto back = decode_agent_start(encode_agent_start(jobs));
+  REQUIRE(back);
+  REQUIRE(back->size() == 2);
+  CHECK((*back)[1].run_dir == jobs[1].run_dir);
+  CHECK((*back)[1].name == "m_1");
+  const auto stop = decode_agent_cancel(encode_agent_cancel({true, {"/a", "/b"}}));
+  REQUIRE(stop);
+  CHECK(stop->force);
+  CHECK(stop->run_dirs == std::vector<std::string>{"/a", "/b"});
+  CHECK_FALSE(decode_agent_cancel(encode_agent_cancel({false, {"/a"}}))->force);
+}
+
+TEST_CASE("agent files: a file cut short or of another kind is refused, not half read") {
+  const std::string text = encode_agent_start({{"/r/a", "a"}, {"/r/b", "b"}});
+  CHECK_FALSE(decode_agent_start(text.substr(0, text.size() - 1)));  // the last NUL missing
+  CHECK_FALSE(decode_agent_start(std::string("/r/a\0", 5)));        // a run directory without its name
+  CHECK_FALSE(decode_agent_start(""));
+  CHECK_FALSE(decode_agent_cancel(std::string("STOP\0/a\0", 8)));
+  CHECK_FALSE(decode_agent_cancel(text));
+}
+
+TEST_CASE("agent files: job references name the generation and the node") {
+  CHECK(agent_job_ref("1795-42", "n3") == "agent:1795-42:n3");
+  const auto ref = parse_agent_job_ref("agent:1795-42:node:with:colons");
+  REQUIRE(ref);
+  CHECK(ref->generation == "1795-42");
+  CHECK(ref->node == "node:with:colons");
+  CHECK_FALSE(parse_agent_job_ref("4711@123@host"));
+  CHECK_FALSE(parse_agent_job_ref("job:12"));
+  CHECK_FALSE(parse_agent_job_ref("agent::n1"));
+  CHECK_FALSE(parse_agent_job_ref("agent:g:"));
+}
