@@ -46,16 +46,19 @@ void Engine::add_steps(const plan::Plan& plan) {
   if (packs && pool_.empty()) pool_ = launch::NodePool(launcher_.pool(plan));
   for (const auto& s : plan.steps) {
     if (pool_.empty() || !launcher_.packs(s) || asks_.count(s.name)) continue;
-    plan::Resources ask = s.res;
+    // Most ask what the step says (pointed at, not copied: 100,000 members).
+    if (pool_.nodes().size() != 1 || pool_.never_fits(s.res).empty()) {
+      asks_[s.name] = &s.res;
+      continue;
+    }
     // Bigger than the whole machine (the local launcher; an allocation refuses it
     // before anything starts): it runs alone, on all of it.
-    if (!pool_.never_fits(ask).empty() && pool_.nodes().size() == 1) {
-      ask.gpus_per_task *= std::max(1, ask.ntasks);
-      ask.ntasks = 1, ask.tasks_per_node = 0, ask.nodes = 0, ask.node_cpus = 0;
-      ask.cpus_per_task = std::max(1, pool_.nodes()[0].cpus);
-      log_->info("{} asks for more CPUs than the {} here: it runs alone", s.name, pool_.nodes()[0].cpus);
-    }
-    asks_[s.name] = ask;
+    plan::Resources ask = s.res;
+    ask.gpus_per_task *= std::max(1, ask.ntasks);
+    ask.ntasks = 1, ask.tasks_per_node = 0, ask.nodes = 0, ask.node_cpus = 0;
+    ask.cpus_per_task = std::max(1, pool_.nodes()[0].cpus);
+    log_->info("{} asks for more CPUs than the {} here: it runs alone", s.name, pool_.nodes()[0].cpus);
+    asks_[s.name] = &alone_asks_.emplace_back(ask);
   }
 }
 
@@ -67,9 +70,11 @@ void Engine::emit(const Event& e) {
 // A manifest that cannot be written (full disk, quota) is reported once and the run
 // goes on from memory: losing the record must not lose the processes' outcome.
 void Engine::save() {
+  const auto began = clock_->steady();
   try {
     state::save_manifest(m_);
     last_save_ = clock_->steady();
+    save_cost_ = last_save_ - began;
     dirty_ = false;
     state::clear_starts(m_.path);  // the manifest holds them now
     if (save_failed_) log_->info("the manifest can be written again");
@@ -83,11 +88,13 @@ void Engine::save() {
   }
 }
 
-// Saves at most every 100 ms while entities come and go: each start is on disk at once
-// anyway (the start journal), and the status files hold how each one ended.
+// Saves at most every 100 ms while entities come and go, and spends at most a tenth of
+// the time on it (the manifest of 100,000 members takes a while to write): each start
+// is on disk at once anyway (the start journal), and the status files hold each end.
 void Engine::save_soon() {
   dirty_ = true;
-  if (clock_->steady() - last_save_ >= std::chrono::milliseconds(100)) save();
+  const auto interval = std::max<std::chrono::steady_clock::duration>(std::chrono::milliseconds(100), save_cost_ * 10);
+  if (clock_->steady() - last_save_ >= interval) save();
 }
 
 bool Engine::start_ready() {
@@ -100,11 +107,13 @@ bool Engine::start_ready() {
     if (!is_database(r) && !is_outer_batch(r) && (r.status == Status::Pending || r.status == Status::Running)) ++running;
   const int room = plan_.max_running > 0 ? plan_.max_running : INT_MAX;
   throttled_ = throttled_by_room_ = false;
+  const double now = clock_->now();
   while (again) {  // a cancellation can make a later entity cancellable in the same pass
     again = false;
+    std::vector<const plan::Resources*> refused;  // asks the pool said no to in this pass
     for (auto& r : m_.entities) {
       if (r.status != Status::New || r.held || is_database(r) || is_outer_batch(r)) continue;
-      if (r.retry_at > clock_->now()) continue;  // a retry waiting out its backoff
+      if (r.retry_at > now) continue;  // a retry waiting out its backoff
       bool ready = true;
       std::string blocked_by;
       for (const auto& a : r.after) {
@@ -132,7 +141,7 @@ bool Engine::start_ready() {
         throttled_ = true;  // waits for a free slot
         continue;
       }
-      if (!take_room(r)) {
+      if (!take_room(r, refused)) {
         throttled_ = throttled_by_room_ = true;  // waits for CPUs or GPUs
         continue;
       }
@@ -332,7 +341,7 @@ bool Engine::retire_lost_nodes() {
   for (auto& r : m_.entities) {
     const auto ask = asks_.find(r.name);
     if (r.status != Status::New || ask == asks_.end()) continue;
-    const std::string why = pool_.never_fits(ask->second);
+    const std::string why = pool_.never_fits(*ask->second);
     if (why.empty()) continue;
     r.status = Status::Failed;
     r.reason = "cannot run: " + why;
@@ -344,9 +353,28 @@ bool Engine::retire_lost_nodes() {
 }
 
 // A packed step starts only with room of its own on the pool's nodes.
-bool Engine::take_room(const state::EntityRecord& r) {
-  const auto it = asks_.find(r.name);
-  return it == asks_.end() || pool_.take(r.name, it->second).has_value();
+// `refused`: asks that did not fit in this pass; one of the same size does not either,
+// so a full pool costs one try per kind of member, not one per waiting member.
+bool Engine::take_room(const state::EntityRecord& r, std::vector<const plan::Resources*>& refused) {
+  // What each entity asks, by its place in the manifest: no lookup by name per entity
+  // and tick (100,000 members wait at once).
+  if (ask_of_.size() != m_.entities.size()) {
+    ask_of_.clear();
+    for (const auto& e : m_.entities) {
+      const auto it = asks_.find(e.name);
+      ask_of_.push_back(it == asks_.end() ? nullptr : it->second);
+    }
+  }
+  const plan::Resources* asked = ask_of_[static_cast<size_t>(&r - m_.entities.data())];
+  if (!asked) return true;
+  const plan::Resources& ask = *asked;
+  for (const auto* no : refused)
+    if (no->ntasks == ask.ntasks && no->cpus_per_task == ask.cpus_per_task && no->gpus_per_task == ask.gpus_per_task &&
+        no->tasks_per_node == ask.tasks_per_node && no->nodes == ask.nodes && no->node_cpus == ask.node_cpus)
+      return false;
+  if (pool_.take(r.name, ask)) return true;
+  refused.push_back(&ask);
+  return false;
 }
 
 // An entity that ended (or waits to be retried) gives its CPUs and devices back.

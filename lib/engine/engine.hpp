@@ -95,7 +95,7 @@ class Engine {
   bool poll();
   bool retire_lost_nodes();
   bool schedule_retries();
-  bool take_room(const state::EntityRecord& r);
+  bool take_room(const state::EntityRecord& r, std::vector<const plan::Resources*>& refused);
   void release_room();
   void interrupted(const std::string& why);
   bool handle_stop_requests();
@@ -136,9 +136,12 @@ class Engine {
   bool throttled_ = false;
   bool throttled_by_room_ = false;
   bool dirty_ = false;  // changes not saved yet (save_soon)
+  std::chrono::steady_clock::duration save_cost_{};  // how long the last save took
   std::chrono::steady_clock::time_point last_save_{};  // an entity waits for CPUs or GPUs
   launch::NodePool pool_;        // where packed steps take their CPUs and GPUs
-  std::map<std::string, plan::Resources> asks_;  // what each packed step takes from pool_
+  std::map<std::string, const plan::Resources*> asks_;
+  std::deque<plan::Resources> alone_asks_;  // the asks that differ from their step's (run alone)
+  std::vector<const plan::Resources*> ask_of_;  // asks_ by manifest index (null: not packed)  // what each packed step takes from pool_
   std::chrono::steady_clock::time_point next_ping_{};
   std::chrono::steady_clock::time_point next_sample_{};  // shard samples (shard_samples.hpp)
   void sample_database();

@@ -41,6 +41,7 @@ state::Manifest new_manifest(const plan::Plan& plan, const std::string& id) {
       m.entities.push_back(r);
     }
   }
+  m.entities.reserve(m.entities.size() + plan.steps.size());
   for (const auto& s : plan.steps) m.entities.push_back(record_for(s, plan.launcher));
   return m;
 }

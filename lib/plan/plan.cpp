@@ -245,6 +245,9 @@ Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
   if (python.find('/') != std::string::npos && fs::path(python).is_relative())
     python = (fs::path(spec.base_dir) / python).lexically_normal().string();
   Builder b{spec, plan, python, {}};
+  size_t steps = 0;  // reserved: 100,000 steps grown by doubling would hold twice the memory at a time
+  for (const auto& e : spec.entities) steps += spec::member_count(e);
+  if (steps < (size_t{1} << 24)) plan.steps.reserve(steps);
   for (const auto& e : spec.entities) b.add_entity(e);
   check_file_sources(spec, plan.path);
   for (size_t i = 0; i < spec.entities.size(); ++i) {

@@ -78,42 +78,69 @@ json attempt_record(const EntityRecord& r) {
           {"stderr", r.name + ".err." + n}};
 }
 
-json to_json(const Manifest& m) {
-  // Field by field, not from initializer lists: 6x faster, and a 5,000-entity manifest is
-  // saved up to ten times a second while a run lasts.
-  json entities = json::array();
-  for (const auto& e : m.entities) {
-    json j = json::object();
-    j["name"] = e.name;
-    j["type"] = to_string(e.type);
-    j["submitted"] = e.submitted;
-    j["nodes"] = e.nodes;
-    j["params"] = e.params;
-    j["ensemble"] = e.ensemble;
-    j["run_dir"] = e.run_dir;
-    j["after"] = e.after;
-    if (!e.after_any.empty()) j["after_any"] = e.after_any;
-    j["status"] = to_string(e.status);
-    j["launcher"] = e.launcher;
-    j["job_id"] = e.job_id;
-    j["pid"] = e.pid;
-    j["native_id"] = e.native_id;
-    j["exit_code"] = optional_int(e.exit_code);
-    j["signal"] = optional_int(e.signal);
-    j["reason"] = e.reason;
-    j["start"] = e.start;
-    j["end"] = e.end;
-    j["attempt"] = e.attempt;
-    j["retry_at"] = e.retry_at;
-    if (e.held) j["held"] = true;
-    j["earlier_attempts"] = e.earlier_attempts;
-    entities.push_back(std::move(j));
-  }
+namespace {
+// Field by field, not from initializer lists: 6x faster, and a 5,000-entity manifest is
+// saved up to ten times a second while a run lasts.
+json entity_json(const EntityRecord& e) {
+  json j = json::object();
+  j["name"] = e.name;
+  j["type"] = to_string(e.type);
+  j["submitted"] = e.submitted;
+  j["nodes"] = e.nodes;
+  j["params"] = e.params;
+  j["ensemble"] = e.ensemble;
+  j["run_dir"] = e.run_dir;
+  j["after"] = e.after;
+  if (!e.after_any.empty()) j["after_any"] = e.after_any;
+  j["status"] = to_string(e.status);
+  j["launcher"] = e.launcher;
+  j["job_id"] = e.job_id;
+  j["pid"] = e.pid;
+  j["native_id"] = e.native_id;
+  j["exit_code"] = optional_int(e.exit_code);
+  j["signal"] = optional_int(e.signal);
+  j["reason"] = e.reason;
+  j["start"] = e.start;
+  j["end"] = e.end;
+  j["attempt"] = e.attempt;
+  j["retry_at"] = e.retry_at;
+  if (e.held) j["held"] = true;
+  j["earlier_attempts"] = e.earlier_attempts;
+  return j;
+}
+
+json header_json(const Manifest& m) {
   return {{"version", m.version}, {"experiment", m.experiment}, {"id", m.id},
           {"file", m.file},       {"path", m.path},             {"launcher", m.launcher},
-          {"created", m.created}, {"finished", m.finished},     {"entities", entities},
-          {"allocation_job", m.allocation_job}, {"allocation_owned", m.allocation_owned},
-          {"database_snapshot", m.database_snapshot}};
+          {"created", m.created}, {"finished", m.finished},     {"allocation_job", m.allocation_job},
+          {"allocation_owned", m.allocation_owned}, {"database_snapshot", m.database_snapshot}};
+}
+}  // namespace
+
+json to_json(const Manifest& m) {
+  json j = header_json(m);
+  json entities = json::array();
+  for (const auto& e : m.entities) entities.push_back(entity_json(e));
+  j["entities"] = std::move(entities);
+  return j;
+}
+
+// The manifest's text, one entity at a time: never the whole document in memory as
+// JSON values (a 100,000-member manifest would take hundreds of MB that way). Each
+// entity is a line of its own.
+template <typename Out>
+void write_manifest(const Manifest& m, Out&& out) {
+  std::string head = header_json(m).dump(1);
+  head.pop_back();  // the closing brace: the entities go before it
+  out(head + ",\n \"entities\": [");
+  for (size_t i = 0; i < m.entities.size(); ++i) out((i ? ",\n  " : "\n  ") + entity_json(m.entities[i]).dump());
+  out(m.entities.empty() ? "]\n}\n" : "\n ]\n}\n");
+}
+
+std::string manifest_text(const Manifest& m) {
+  std::string text;
+  write_manifest(m, [&](const std::string& piece) { text += piece; });
+  return text;
 }
 
 Manifest manifest_from_json(const json& j) {
@@ -200,7 +227,9 @@ std::string manifest_version(const std::string& experiment_path) {
 }
 
 void save_manifest(const Manifest& m) {
-  write_file_atomically(manifest_path(m.path), to_json(m).dump(1) + "\n");
+  AtomicFileWriter file(manifest_path(m.path));
+  write_manifest(m, [&](const std::string& piece) { file.write(piece); });
+  file.commit();
 }
 
 }  // namespace ssim::state

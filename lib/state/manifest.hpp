@@ -74,6 +74,8 @@ std::map<Status, int> entity_counts(const Manifest& m);
 nlohmann::json attempt_record(const EntityRecord& r);
 
 nlohmann::json to_json(const Manifest& m);
+// The manifest file's text (what save_manifest writes), built without the whole JSON document.
+std::string manifest_text(const Manifest& m);
 Manifest manifest_from_json(const nlohmann::json& j);
 
 // A fresh experiment id (16 hex digits), the SSIM_EXPERIMENT_ID of its processes.

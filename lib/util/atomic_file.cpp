@@ -21,32 +21,54 @@ namespace {
 }
 }  // namespace
 
-void write_file_atomically(const std::string& path, const std::string& text, unsigned mode) {
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-  if (fd < 0) cannot_write(path, errno);
+AtomicFileWriter::AtomicFileWriter(std::string path, unsigned mode)
+    : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(getpid())) {
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  if (fd_ < 0) cannot_write(path_, errno);
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ < 0) return;
+  ::close(fd_);
+  ::unlink(tmp_.c_str());
+}
+
+void AtomicFileWriter::write(std::string_view text) {
+  buffer_.append(text);
+  if (buffer_.size() >= 1 << 20) flush();
+}
+
+void AtomicFileWriter::flush() {
   size_t off = 0;
-  while (off < text.size()) {
-    ssize_t w = ::write(fd, text.data() + off, text.size() - off);
+  while (off < buffer_.size()) {
+    ssize_t w = ::write(fd_, buffer_.data() + off, buffer_.size() - off);
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      const int e = w < 0 ? errno : EIO;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      cannot_write(path, e);
-    }
+    if (w <= 0) cannot_write(path_, w < 0 ? errno : EIO);  // the destructor removes the temporary file
     off += static_cast<size_t>(w);
   }
+  buffer_.clear();
+}
+
+void AtomicFileWriter::commit() {
+  flush();
+  const int fd = fd_;
+  fd_ = -1;
   if (::close(fd) != 0) {  // a network file system may say only now that it is full
     const int e = errno;
-    ::unlink(tmp.c_str());
-    cannot_write(path, e);
+    ::unlink(tmp_.c_str());
+    cannot_write(path_, e);
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
     const int e = errno;
-    ::unlink(tmp.c_str());
-    cannot_write(path, e);
+    ::unlink(tmp_.c_str());
+    cannot_write(path_, e);
   }
+}
+
+void write_file_atomically(const std::string& path, const std::string& text, unsigned mode) {
+  AtomicFileWriter w(path, mode);
+  w.write(text);
+  w.commit();
 }
 
 std::optional<std::string> read_file(const std::string& path) {

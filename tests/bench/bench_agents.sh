@@ -4,6 +4,8 @@
 # (SSIM_AGENTS=0), in the same script; the `sleep 1` run against its ideal
 # ceil(N / slots) seconds; slurmctld's CPU time and ssim's peak RSS for each.
 #   tests/bench/bench_agents.sh [MEMBERS=2000] [STEP_MEMBERS=500]   (cluster up, after a build)
+# Not right after deleting many files on the same ext4 file system (an earlier run's
+# folders): ext4 then creates files several times slower for a minute, whoever asks.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 ssim=$root/build/apps/ssim/ssim
@@ -12,8 +14,10 @@ step_members=${2:-500}
 work=$(mktemp -d)
 job=$(salloc -N4 --exclusive --no-shell -J ssim-bench 2>&1 | grep -o 'allocation [0-9]*' | grep -o '[0-9]*')
 trap 'scancel $job; rm -rf "$work"' EXIT
-export SSIM_STATE_HOME=$work/state SLURM_JOB_ID=$job SLURM_JOB_NODELIST=$(squeue -h -j "$job" -o %N)
-slots=$(( $(squeue -h -j "$job" -o %C) ))
+slots=$(squeue -h -j "$job" -o %C)
+# What a shell inside the allocation sees (the 4 nodes are alike): ssim packs by these CPUs.
+export SSIM_STATE_HOME=$work/state SLURM_JOB_ID=$job SLURM_JOB_NODELIST=$(squeue -h -j "$job" -o %N) \
+  SLURM_JOB_CPUS_PER_NODE="$((slots / 4))(x4)"
 
 ctld_cpu() { awk '{print $14 + $15}' "/proc/$(pgrep -o slurmctld)/stat"; }
 # run NAME N EXE ARGS: prints "seconds peak_rss_kb slurmctld_ticks"
@@ -45,5 +49,5 @@ printf 'agents / steps: %.1fx members per second\n' "$(echo "($members / $a_s) /
 
 n=$((slots * 4))
 read -r z_s _ _ < <(run sleepers "$n" /bin/sleep "['1']")
-printf 'sleep 1 x %d on %d slots: %.2f s, ideal %d s (+%.0f%%)\n' "$n" "$slots" "$z_s" 4 \
+printf 'sleep 1 x %d on %d slots: %.2f s, ideal %d s (%+.0f%%)\n' "$n" "$slots" "$z_s" 4 \
   "$(echo "($z_s - 4) * 100 / 4" | bc -l)"

@@ -65,6 +65,14 @@ TEST_CASE("manifests survive a JSON round trip") {
   CHECK(state::to_json(back) == state::to_json(m));
 }
 
+TEST_CASE("the manifest file's text, built an entity at a time, is the same document") {
+  auto m = engine::new_manifest(chain_plan(), "id9");
+  m.find("b")->reason = "a \"quoted\"\nreason";
+  CHECK(nlohmann::json::parse(state::manifest_text(m)) == state::to_json(m));
+  m.entities.clear();
+  CHECK(nlohmann::json::parse(state::manifest_text(m)) == state::to_json(m));
+}
+
 TEST_CASE("starts the manifest does not hold yet are read back from the start journal") {
   test::TempDir dir;
   std::filesystem::create_directories(dir.path / ".ssim");
