@@ -97,14 +97,23 @@ void Engine::save_soon() {
   if (clock_->steady() - last_save_ >= interval) save();
 }
 
+namespace {
+// One task of one CPU and no device: when that does not fit, no packed step does.
+bool is_smallest(const plan::Resources& r) {
+  return r.ntasks <= 1 && r.cpus_per_task <= 1 && r.gpus_per_task == 0 && r.node_cpus == 0 && r.nodes <= 1;
+}
+}  // namespace
+
 bool Engine::start_ready() {
   bool changed = false;
   bool again = true;
   std::vector<state::EntityRecord*> to_start;
   // experiment.max_running: the entities started and not yet ended count against it.
   int running = 0;
-  for (const auto& r : m_.entities)
-    if (!is_database(r) && !is_outer_batch(r) && (r.status == Status::Pending || r.status == Status::Running)) ++running;
+  if (plan_.max_running > 0)
+    for (const auto& r : m_.entities)
+      if (!is_database(r) && !is_outer_batch(r) && (r.status == Status::Pending || r.status == Status::Running))
+        ++running;
   const int room = plan_.max_running > 0 ? plan_.max_running : INT_MAX;
   throttled_ = throttled_by_room_ = false;
   const double now = clock_->now();
@@ -143,6 +152,9 @@ bool Engine::start_ready() {
       }
       if (!take_room(r, refused)) {
         throttled_ = throttled_by_room_ = true;  // waits for CPUs or GPUs
+        // Not even one CPU is free, and every entity is a packed one that waits on
+        // nothing: nothing further can start or be cancelled in this pass.
+        if (only_packed_ && is_smallest(*refused.back())) break;
         continue;
       }
       to_start.push_back(&r);
@@ -360,9 +372,12 @@ bool Engine::take_room(const state::EntityRecord& r, std::vector<const plan::Res
   // and tick (100,000 members wait at once).
   if (ask_of_.size() != m_.entities.size()) {
     ask_of_.clear();
+    only_packed_ = true;
     for (const auto& e : m_.entities) {
       const auto it = asks_.find(e.name);
       ask_of_.push_back(it == asks_.end() ? nullptr : it->second);
+      if (!is_database(e) && !is_outer_batch(e))
+        only_packed_ = only_packed_ && ask_of_.back() && e.after.empty() && e.after_any.empty();
     }
   }
   const plan::Resources* asked = ask_of_[static_cast<size_t>(&r - m_.entities.data())];
@@ -409,7 +424,13 @@ bool Engine::schedule_retries() {
   return changed;
 }
 
-void Engine::report_counts() {
+// At most ten times a second (and at the end): a count walks every entity, and the
+// display needs no more.
+void Engine::report_counts(bool final) {
+  const auto now = clock_->steady();
+  if (!final && counted_once_ && now - last_counts_ < std::chrono::milliseconds(100)) return;
+  counted_once_ = true;
+  last_counts_ = now;
   Tally t;
   std::map<std::string, size_t> index;
   for (const auto& e : m_.entities) {
@@ -672,6 +693,7 @@ int Engine::run(const EngineHooks& hooks) {
     // Throttled (max_running), a freed slot is taken within 10 ms.
     tick_ms = changed ? 5 : std::min(tick_ms * 2, throttled_ ? 10 : 200);
   }
+  report_counts(true);
   if (!stopped) cancel_held();
   if (!stopped) end_detached(m_, launcher_);  // every entity has ended: what they detached ends too
   launcher_.finish();

@@ -111,7 +111,7 @@ class Engine {
   void cancel_held();
   void save();
   void save_soon();
-  void report_counts();
+  void report_counts(bool final = false);
   int exit_code() const;
   // Returns the signal name when SIGINT/SIGTERM arrived within `timeout_ms`.
   std::string wait_for_signal(int timeout_ms);
@@ -136,12 +136,15 @@ class Engine {
   bool throttled_ = false;
   bool throttled_by_room_ = false;
   bool dirty_ = false;  // changes not saved yet (save_soon)
-  std::chrono::steady_clock::duration save_cost_{};  // how long the last save took
+  std::chrono::steady_clock::duration save_cost_{};
+  std::chrono::steady_clock::time_point last_counts_{};  // the progress display's last counts
+  bool counted_once_ = false;  // how long the last save took
   std::chrono::steady_clock::time_point last_save_{};  // an entity waits for CPUs or GPUs
   launch::NodePool pool_;        // where packed steps take their CPUs and GPUs
   std::map<std::string, const plan::Resources*> asks_;
   std::deque<plan::Resources> alone_asks_;  // the asks that differ from their step's (run alone)
-  std::vector<const plan::Resources*> ask_of_;  // asks_ by manifest index (null: not packed)  // what each packed step takes from pool_
+  std::vector<const plan::Resources*> ask_of_;  // asks_ by manifest index (null: not packed)
+  bool only_packed_ = false;  // every entity is packed and waits on no other (with ask_of_)  // what each packed step takes from pool_
   std::chrono::steady_clock::time_point next_ping_{};
   std::chrono::steady_clock::time_point next_sample_{};  // shard samples (shard_samples.hpp)
   void sample_database();

@@ -34,9 +34,18 @@ EntityKind entity_kind(const std::string& name) {
 using nlohmann::json;
 
 EntityRecord* Manifest::find(const std::string& name) {
-  for (auto& e : entities)
-    if (e.name == name) return &e;
-  return nullptr;
+  const auto at = [&]() -> EntityRecord* {
+    const auto it = name_index.find(name);
+    if (it == name_index.end() || it->second >= entities.size() || entities[it->second].name != name) return nullptr;
+    return &entities[it->second];
+  };
+  if (auto* e = at()) return e;
+  // Not there: a name that is in no entity (the index is whole), or a stale index.
+  const bool whole = name_index.size() == entities.size() && name_index.find(name) == name_index.end();
+  if (whole) return nullptr;
+  name_index.clear();
+  for (size_t i = 0; i < entities.size(); ++i) name_index.emplace(entities[i].name, i);
+  return at();
 }
 
 const EntityRecord* Manifest::find(const std::string& name) const {

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -61,6 +62,10 @@ struct Manifest {
 
   EntityRecord* find(const std::string& name);
   const EntityRecord* find(const std::string& name) const;
+
+  // find()'s own: where each name was, checked on every hit and rebuilt when stale (a
+  // run of 100,000 members looks names up on every tick).
+  mutable std::unordered_map<std::string, size_t> name_index = {};
 };
 
 // How long the entity has run: start to end, or to `now` while it runs; -1 when it has

@@ -98,3 +98,17 @@ TEST_CASE("starts the manifest does not hold yet are read back from the start jo
   state::append_starts(m.path, {{"a", "123@456", 1, 10.5}});
   CHECK(state::load_manifest(m.path).find("a")->status == Status::Completed);
 }
+
+TEST_CASE("manifest lookups by name follow entities appended, replaced and absent") {
+  state::Manifest m;
+  for (int i = 0; i < 3; ++i) m.entities.push_back(state::EntityRecord{.name = "e" + std::to_string(i)});
+  REQUIRE(m.find("e1"));
+  CHECK(m.find("e1")->name == "e1");
+  CHECK(m.find("nope") == nullptr);
+  m.entities.push_back(state::EntityRecord{.name = "e3"});  // appended after the index was built
+  REQUIRE(m.find("e3"));
+  CHECK(m.find("e3") == &m.entities[3]);
+  m.entities.erase(m.entities.begin());  // moved: the index is stale, and found so
+  CHECK(m.find("e2") == &m.entities[1]);
+  CHECK(m.find("e0") == nullptr);
+}
