@@ -152,7 +152,8 @@ std::string manifest_text(const Manifest& m) {
   return text;
 }
 
-Manifest manifest_from_json(const json& j) {
+namespace {
+Manifest header_from_json(const json& j) {
   Manifest m;
   m.version = j.value("version", 1);
   m.experiment = j.value("experiment", "");
@@ -165,35 +166,69 @@ Manifest manifest_from_json(const json& j) {
   m.allocation_job = j.value("allocation_job", "");
   m.allocation_owned = j.value("allocation_owned", false);
   m.database_snapshot = j.value("database_snapshot", true);
+  return m;
+}
+
+EntityRecord entity_from_json(const json& e) {
+  EntityRecord r;
+  r.name = e.value("name", "");
+  r.type = entity_kind(e.value("type", ""));
+  r.ensemble = e.value("ensemble", "");
+  r.run_dir = e.value("run_dir", "");
+  r.after = e.value("after", std::vector<std::string>{});
+  r.after_any = e.value("after_any", std::vector<std::string>{});
+  r.status = status_from_string(e.value("status", "unknown"));
+  r.launcher = e.value("launcher", "");
+  r.job_id = e.value("job_id", "");
+  r.pid = e.value("pid", 0);
+  r.native_id = e.value("native_id", "");
+  r.exit_code = int_or_null(e, "exit_code");
+  r.signal = int_or_null(e, "signal");
+  r.reason = e.value("reason", "");
+  r.submitted = e.value("submitted", 0.0);
+  r.nodes = e.value("nodes", "");
+  r.params = e.value("params", std::map<std::string, std::string>{});
+  r.start = e.value("start", 0.0);
+  r.end = e.value("end", 0.0);
+  r.attempt = e.value("attempt", 0);
+  r.retry_at = e.value("retry_at", 0.0);
+  r.held = e.value("held", false);
+  r.earlier_attempts = e.value("earlier_attempts", json::array());
+  return r;
+}
+
+// The file as save_manifest writes it: a header, then an entity per line. Parsed a
+// line at a time (a 100,000-member manifest never becomes one JSON document in
+// memory); nullopt when the text has another layout (an older ssim's), which is then
+// read whole.
+std::optional<Manifest> manifest_from_lines(const std::string& text) try {
+  const std::string marker = ",\n \"entities\": [";
+  const size_t at = text.find(marker);
+  if (at == std::string::npos) return std::nullopt;
+  Manifest m = header_from_json(json::parse(text.substr(0, at) + "\n}"));
+  size_t pos = at + marker.size();
+  while (true) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) return std::nullopt;
+    std::string_view line(text.data() + pos, end - pos);
+    pos = end + 1;
+    while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+    if (line.empty()) continue;
+    if (line.front() == ']') return m;
+    if (line.back() == ',') line.remove_suffix(1);
+    if (line.front() != '{') return std::nullopt;
+    m.entities.push_back(entity_from_json(json::parse(line)));
+  }
+} catch (const json::exception&) {
+  return std::nullopt;  // read whole, which says what is wrong
+}
+}  // namespace
+
+Manifest manifest_from_json(const json& j) {
+  Manifest m = header_from_json(j);
   static const json none = json::array();
   const auto found = j.find("entities");  // by reference: value() would copy every entity
-  for (const auto& e : found != j.end() ? *found : none) {
-    EntityRecord r;
-    r.name = e.value("name", "");
-    r.type = entity_kind(e.value("type", ""));
-    r.ensemble = e.value("ensemble", "");
-    r.run_dir = e.value("run_dir", "");
-    r.after = e.value("after", std::vector<std::string>{});
-    r.after_any = e.value("after_any", std::vector<std::string>{});
-    r.status = status_from_string(e.value("status", "unknown"));
-    r.launcher = e.value("launcher", "");
-    r.job_id = e.value("job_id", "");
-    r.pid = e.value("pid", 0);
-    r.native_id = e.value("native_id", "");
-    r.exit_code = int_or_null(e, "exit_code");
-    r.signal = int_or_null(e, "signal");
-    r.reason = e.value("reason", "");
-    r.submitted = e.value("submitted", 0.0);
-    r.nodes = e.value("nodes", "");
-    r.params = e.value("params", std::map<std::string, std::string>{});
-    r.start = e.value("start", 0.0);
-    r.end = e.value("end", 0.0);
-    r.attempt = e.value("attempt", 0);
-    r.retry_at = e.value("retry_at", 0.0);
-    r.held = e.value("held", false);
-    r.earlier_attempts = e.value("earlier_attempts", json::array());
-    m.entities.push_back(std::move(r));
-  }
+  for (const auto& e : found != j.end() ? *found : none) m.entities.push_back(entity_from_json(e));
   return m;
 }
 
@@ -216,7 +251,8 @@ Manifest load_manifest(const std::string& experiment_path) {
   const auto text = read_file(manifest_path(experiment_path));
   if (!text) throw UsageError("no experiment at " + experiment_path + " (no .ssim/manifest.json)");
   try {
-    Manifest m = manifest_from_json(json::parse(*text));
+    auto lines = manifest_from_lines(*text);
+    Manifest m = lines ? std::move(*lines) : manifest_from_json(json::parse(*text));
     if (journal) apply_starts(m, *journal);  // what started since the engine last saved it
     return m;
   } catch (const json::exception& e) {

@@ -6,6 +6,7 @@
 
 #include "lib/state/manifest.hpp"
 #include "lib/state/start_journal.hpp"
+#include "lib/util/atomic_file.hpp"
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
@@ -97,6 +98,18 @@ TEST_CASE("starts the manifest does not hold yet are read back from the start jo
   state::clear_starts(m.path);
   state::append_starts(m.path, {{"a", "123@456", 1, 10.5}});
   CHECK(state::load_manifest(m.path).find("a")->status == Status::Completed);
+}
+
+TEST_CASE("a saved manifest loads back, and so does one in an older ssim's layout") {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.path / ".ssim");
+  auto m = engine::new_manifest(chain_plan(), "id9");
+  m.path = dir.path.string();
+  m.find("b")->reason = "two\nlines, and \"entities\": [ inside";
+  state::save_manifest(m);
+  CHECK(state::to_json(state::load_manifest(m.path)) == state::to_json(m));
+  write_file_atomically(state::manifest_path(m.path), state::to_json(m).dump(1));  // the whole document, indented
+  CHECK(state::to_json(state::load_manifest(m.path)) == state::to_json(m));
 }
 
 TEST_CASE("manifest lookups by name follow entities appended, replaced and absent") {
