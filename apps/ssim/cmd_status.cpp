@@ -72,7 +72,8 @@ Action add_status(CLI::App& app) {
                   "the columns: \"name,status,elapsed\" or \"{name} {status} {elapsed}\"; a metric's name "
                   "(loss) is its latest value; fields:" + fields);
   cmd->add_option("--sort", o->sort, "order the rows by a field or a metric (loss; -val_acc: descending)");
-  cmd->add_flag("--summary", o->summary, "counts per ensemble, the slowest and the failed, not every row");
+  cmd->add_flag("--summary", o->summary,
+                "counts per ensemble, the slowest and the failed, not every row; with --sort, the best and the worst");
   return [o, cmd] {
     // `--watch EXP` as well as `EXP --watch [SECONDS]`.
     double interval = 2.0;
@@ -121,7 +122,10 @@ Action add_status(CLI::App& app) {
         // Clear the screen only on a terminal; piped output gets one block per refresh.
         // The table first: a metric column no entity reported is an error before anything is printed.
         std::ostringstream table;
-        if (o->summary) print_status_summary(table, s.manifest, now_seconds());
+        if (o->summary) {
+          print_status_summary(table, s.manifest, now_seconds());
+          if (!o->sort.empty()) print_best_and_worst(table, s.manifest, o->sort);
+        }
         else if (!o->format.empty() || !o->sort.empty()) print_status_table_with_metrics(table, rows, o->format, o->sort);
         else print_status_table(table, rows);
         if (watch && terminal) std::cout << "\033[H\033[2J";

@@ -4,8 +4,47 @@
 #include <map>
 
 #include "apps/ssim/status_format.hpp"
+#include "apps/ssim/status_table.hpp"
 
 namespace ssim::app {
+
+namespace {
+std::string group_of(const state::EntityRecord& e) {
+  return e.type == state::EntityKind::Database ? "(database)" : e.ensemble.empty() ? "(models)" : e.ensemble;
+}
+
+std::string with_params(const state::EntityRecord& e, const std::string& value) {
+  std::string text = e.name + " " + value;
+  if (e.params.empty()) return text;
+  text += " (";
+  for (const auto& [k, v] : e.params) text += k + "=" + v + ", ";
+  text.resize(text.size() - 2);
+  return text + ")";
+}
+}  // namespace
+
+void print_best_and_worst(std::ostream& out, const state::Manifest& m, const std::string& sort) {
+  std::vector<const state::EntityRecord*> rows;
+  for (const auto& e : m.entities)
+    if (e.type != state::EntityKind::Database) rows.push_back(&e);
+  const auto sorted = sorted_by(rows, sort);
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const SortedRow*>> valued;
+  for (const auto& r : sorted) {
+    const std::string g = group_of(*r.entity);
+    if (!valued.count(g)) order.push_back(g);
+    auto& list = valued[g];
+    if (r.value != "-") list.push_back(&r);
+  }
+  const std::string key = sort[0] == '-' ? sort.substr(1) : sort;
+  for (const auto& g : order) {
+    const auto& list = valued[g];
+    if (list.empty()) continue;
+    out << g << " by " << sort << ": best " << with_params(*list.front()->entity, list.front()->value);
+    if (list.size() > 1) out << "; worst " << with_params(*list.back()->entity, list.back()->value);
+    out << " (" << list.size() << " with " << key << ")\n";
+  }
+}
 
 void print_status_summary(std::ostream& out, const state::Manifest& m, double now) {
   // One line per group: models together, each ensemble, the database.
@@ -13,7 +52,7 @@ void print_status_summary(std::ostream& out, const state::Manifest& m, double no
   std::map<std::string, std::map<state::Status, int>> counts;
   std::map<std::string, int> totals;
   for (const auto& e : m.entities) {
-    const std::string group = e.type == state::EntityKind::Database ? "(database)" : e.ensemble.empty() ? "(models)" : e.ensemble;
+    const std::string group = group_of(e);
     if (!totals.count(group)) order.push_back(group);
     totals[group]++;
     counts[group][e.status]++;

@@ -8,6 +8,11 @@
 namespace ssim::app {
 
 void print_status_summary(std::ostream& out, const state::Manifest& m, double now);
+// --summary --sort FIELD: per ensemble (and the models), the first and the last entity
+// in that order that have a value, with their parameters: the best and the worst when
+// the order puts the better first (--sort -val_acc, --sort loss). Throws UsageError for
+// a metric nobody reported.
+void print_best_and_worst(std::ostream& out, const state::Manifest& m, const std::string& sort);
 
 
 }  // namespace ssim::app

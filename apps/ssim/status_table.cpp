@@ -36,43 +36,70 @@ void print_status_table(std::ostream& out, const std::vector<const state::Entity
   for (const auto& line : format_status(parse_status_format(text), rows, now_seconds())) out << line << "\n";
 }
 
-void print_status_table_with_metrics(std::ostream& out, std::vector<const state::EntityRecord*> rows,
-                                     const std::string& format, const std::string& sort) {
-  const StatusFormat f = parse_status_format(format.empty() ? default_format(rows) : format, true);
+namespace {
+// The latest value of every metric of `rows` that `need` asks for (all of them when it
+// asks for any), by entity.
+MetricColumns metric_columns(const std::vector<const state::EntityRecord*>& rows, bool need) {
+  MetricColumns columns;
+  if (!need) return columns;
+  for (const auto* e : rows) {
+    if (e->type == state::EntityKind::Database) continue;
+    for (const auto& [name, point] : state::latest_metrics(state::read_metrics(e->run_dir, e->name))) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.6g", point.value);
+      columns[e->name][name] = text;
+    }
+  }
+  return columns;
+}
+
+// `rows` in the order of `sort` (a field or a metric, "-" first for descending), each
+// with its value ("-" when it has none; those come last).
+std::vector<SortedRow> sort_rows(std::vector<const state::EntityRecord*> rows, const std::string& sort,
+                                 const MetricColumns& columns) {
   const bool descending = !sort.empty() && sort[0] == '-';
   const std::string key = descending ? sort.substr(1) : sort;
   const StatusFormat by = key.empty() ? StatusFormat{} : parse_status_format(key, true);
-  MetricColumns columns;
-  if (!f.metrics.empty() || !by.metrics.empty())
-    for (const auto* e : rows) {
-      if (e->type == state::EntityKind::Database) continue;
-      for (const auto& [name, point] : state::latest_metrics(state::read_metrics(e->run_dir, e->name))) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%.6g", point.value);
-        columns[e->name][name] = text;
-      }
-    }
-  check_metric_fields(f, columns);
-  if (!key.empty()) {
-    check_metric_fields(by, columns);
-    const double now = now_seconds();
-    auto value = [&](const state::EntityRecord* e) {
-      if (by.metrics.empty()) return status_field(*e, key, now);
-      const auto it = columns.find(e->name);
-      const auto v = it == columns.end() ? std::map<std::string, std::string>::const_iterator() : it->second.find(key);
-      return it != columns.end() && v != it->second.end() ? v->second : std::string("-");
-    };
-    std::stable_sort(rows.begin(), rows.end(), [&](const state::EntityRecord* a, const state::EntityRecord* b) {
-      const std::string va = value(a), vb = value(b);
-      const bool ma = va == "-" || va.empty(), mb = vb == "-" || vb.empty();
-      if (ma != mb) return mb;  // missing values last, either way
-      if (ma) return false;
-      const auto na = as_number(va), nb = as_number(vb);
-      if (na && nb) return descending ? *na > *nb : *na < *nb;
-      return descending ? va > vb : va < vb;
-    });
+  std::vector<SortedRow> out;
+  const double now = now_seconds();
+  for (const auto* e : rows) {
+    std::string v;
+    if (key.empty()) v = "";
+    else if (by.metrics.empty()) v = status_field(*e, key, now);
+    else if (const auto it = columns.find(e->name); it != columns.end())
+      if (const auto m = it->second.find(key); m != it->second.end()) v = m->second;
+    out.push_back({e, v.empty() ? "-" : v});
   }
-  for (const auto& line : format_status(f, rows, now_seconds(), columns)) out << line << "\n";
+  if (key.empty()) return out;
+  check_metric_fields(by, columns);
+  std::stable_sort(out.begin(), out.end(), [&](const SortedRow& a, const SortedRow& b) {
+    const bool ma = a.value == "-", mb = b.value == "-";
+    if (ma != mb) return mb;  // missing values last, either way
+    if (ma) return false;
+    const auto na = as_number(a.value), nb = as_number(b.value);
+    if (na && nb) return descending ? *na > *nb : *na < *nb;
+    return descending ? a.value > b.value : a.value < b.value;
+  });
+  return out;
+}
+}  // namespace
+
+void print_status_table_with_metrics(std::ostream& out, std::vector<const state::EntityRecord*> rows,
+                                     const std::string& format, const std::string& sort) {
+  const StatusFormat f = parse_status_format(format.empty() ? default_format(rows) : format, true);
+  const std::string key = !sort.empty() && sort[0] == '-' ? sort.substr(1) : sort;
+  const StatusFormat by = key.empty() ? StatusFormat{} : parse_status_format(key, true);
+  const MetricColumns columns = metric_columns(rows, !f.metrics.empty() || !by.metrics.empty());
+  check_metric_fields(f, columns);
+  std::vector<const state::EntityRecord*> ordered;
+  for (const auto& r : sort_rows(rows, sort, columns)) ordered.push_back(r.entity);
+  for (const auto& line : format_status(f, ordered, now_seconds(), columns)) out << line << "\n";
+}
+
+std::vector<SortedRow> sorted_by(const std::vector<const state::EntityRecord*>& rows, const std::string& sort) {
+  const std::string key = !sort.empty() && sort[0] == '-' ? sort.substr(1) : sort;
+  const StatusFormat by = key.empty() ? StatusFormat{} : parse_status_format(key, true);
+  return sort_rows(rows, sort, metric_columns(rows, !by.metrics.empty()));
 }
 
 void print_status_table(std::ostream& out, const state::Manifest& m) {

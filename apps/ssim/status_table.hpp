@@ -18,6 +18,13 @@ void print_status_table(std::ostream& out, const std::vector<const state::Entity
 // values last.
 void print_status_table_with_metrics(std::ostream& out, std::vector<const state::EntityRecord*> rows,
                                      const std::string& format, const std::string& sort = "");
+// `rows` ordered by `sort` as above, each with its value of that field or metric ("-":
+// none). Throws UsageError for a metric nobody reported.
+struct SortedRow {
+  const state::EntityRecord* entity;
+  std::string value;
+};
+std::vector<SortedRow> sorted_by(const std::vector<const state::EntityRecord*>& rows, const std::string& sort);
 // Every entity, the default fields.
 void print_status_table(std::ostream& out, const state::Manifest& m);
 // Where the entities stand after a verb acted (ssim start, ssim stop): the table, or

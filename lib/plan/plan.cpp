@@ -158,6 +158,7 @@ struct Builder {
       s.env.emplace_back("SSIM_MEMBER_INDEX", std::to_string(s.index));
     }
     for (const auto& [name, value] : s.parameters) s.env.emplace_back("SSIM_PARAM_" + name, value);  // names are identifiers already
+    s.env.shrink_to_fit();  // grown by doubling, it would hold up to twice this, in each of 100,000 members
 
     s.batch = e.batch;
     s.retries = e.retries;

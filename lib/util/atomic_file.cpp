@@ -35,7 +35,7 @@ AtomicFileWriter::~AtomicFileWriter() {
 
 void AtomicFileWriter::write(std::string_view text) {
   buffer_.append(text);
-  if (buffer_.size() >= 1 << 20) flush();
+  if (buffer_.size() >= 256 * 1024) flush();
 }
 
 void AtomicFileWriter::flush() {

@@ -74,3 +74,29 @@ class Metrics(SsimTestCase):
         finally:
             del os.environ["SSIM_STATE_HOME"]
         self.assertEqual([(r["metric"], r["value"]) for r in rows], [("loss", 0.5), ("loss", 0.25), ("val_acc", 0.8)])
+
+
+class Summary(SsimTestCase):
+    def test_summary_sorted_by_a_metric_names_the_best_and_the_worst_of_each_ensemble(self):
+        self.write("experiment.yaml", """
+experiment: {name: sw}
+ensembles:
+  - name: sweep
+    exe: /bin/sh
+    args: [-c, "echo ssim:metric val_acc=$(acc) step=1"]
+    params: {acc: ["0.5", "0.9", "0.7"]}
+  - name: quiet
+    exe: /bin/true
+    replicas: 2
+""")
+        self.ssim("run", "experiment.yaml", check=0, timeout=60)
+        out = self.ssim("status", "sw", "--summary", "--sort", "-val_acc", check=0).stdout
+        self.assertIn("sweep by -val_acc: best sweep_1 0.9 (acc=0.9); worst sweep_0 0.5 (acc=0.5) (3 with val_acc)",
+                      out)
+        self.assertNotIn("quiet by", out)  # no value there: nothing to rank
+        # Ascending: the smallest first.
+        out = self.ssim("status", "sw", "--summary", "--sort", "val_acc", check=0).stdout
+        self.assertIn("best sweep_0 0.5 (acc=0.5); worst sweep_1 0.9", out)
+        p = self.ssim("status", "sw", "--summary", "--sort", "-val_ac")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("metrics reported: val_acc", p.stderr)
