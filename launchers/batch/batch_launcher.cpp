@@ -450,33 +450,51 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
 // One query for every job and step, at a pace a production server accepts: at once
 // for a job it has not answered about yet, then every second, slowing to every
 // kMaxQueryInterval while nothing changes. A job's end is seen sooner anyway, through
-// the status file its supervisor writes.
+// the status file its supervisor writes. In the background (set_queries_in_background):
+// the query runs beside the engine, which uses the last answer meanwhile, so a slow or
+// hung accounting daemon never holds up launching; one query at a time.
 std::map<std::string, JobStatus> BatchLauncher::query_scheduler(const std::vector<std::string>& ids) {
   if (ids.empty()) return {};
-  const auto now = clock_();
-  bool fresh = now >= next_query_;
-  for (const auto& id : ids) fresh = fresh || !last_said_.count(id);
-  if (!fresh) return last_said_;
-  ++queries_;
-  std::map<std::string, JobStatus> said;
-  bool answered = false;
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    const auto r = runner_->run(scheduler_->status_command(ids), 20s);
-    if (auto parsed = scheduler_->parse_status_output(r, ids)) {
-      said = std::move(*parsed);
-      answered = true;
-      break;
-    }
-    // A failing query is not a job state: the supervisors' view stands this time. A
-    // switch (PBS history off, Slurm accounting off) is no failure: asked again at once.
-    const std::string program = scheduler_->status_command(ids)[0];
-    if (scheduler_->switch_status_source(r)) continue;
-    if (log_)
-      log_(program + " failed (" + (r.timed_out ? "timed out" : "exit " + std::to_string(r.exit_code)) + "): " +
-           r.err.substr(0, 200));
-    break;
+  bool failed = false;  // an answer that was no answer came in now: the supervisors' view stands
+  if (query_.valid()) {
+    if (query_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return last_said_;
+    failed = !absorb(query_ids_, query_.get());
   }
-  if (!answered) return {};
+  const auto now = clock_();
+  bool fresh = now >= next_query_ || ask_again_;
+  for (const auto& id : ids) fresh = fresh || !last_said_.count(id);
+  if (!fresh || (failed && !ask_again_)) return failed ? std::map<std::string, JobStatus>{} : last_said_;
+  ++queries_;
+  query_ids_ = ids;
+  if (in_background_) {
+    query_ = std::async(std::launch::async, [runner = runner_.get(), argv = scheduler_->status_command(ids)] {
+      return runner->run(argv, 20s);
+    });
+    return failed ? std::map<std::string, JobStatus>{} : last_said_;
+  }
+  for (int attempt = 0; attempt < 2; ++attempt) {  // a switch of sources is asked again at once
+    if (absorb(ids, runner_->run(scheduler_->status_command(ids), 20s))) return last_said_;
+    if (!ask_again_) break;
+  }
+  return {};
+}
+
+// Takes the scheduler's answer to a query about `ids`; false when it was no answer (the
+// command failed). A switch to another source (PBS history off, Slurm accounting off)
+// is no failure: the next query goes out at once.
+bool BatchLauncher::absorb(const std::vector<std::string>& ids, const CommandResult& r) {
+  ask_again_ = false;
+  auto parsed = scheduler_->parse_status_output(r, ids);
+  if (!parsed) {
+    if (scheduler_->switch_status_source(r)) {
+      ask_again_ = true;
+    } else if (log_) {
+      log_(scheduler_->status_command(ids)[0] + " failed (" +
+           (r.timed_out ? "timed out" : "exit " + std::to_string(r.exit_code)) + "): " + r.err.substr(0, 200));
+    }
+    return false;
+  }
+  std::map<std::string, JobStatus> said = std::move(*parsed);
   bool changed = said.size() != last_said_.size();
   for (const auto& [id, st] : said) {
     const auto before = last_said_.find(id);
@@ -484,9 +502,9 @@ std::map<std::string, JobStatus> BatchLauncher::query_scheduler(const std::vecto
   }
   query_interval_ = changed ? kMinQueryInterval
                             : std::min<std::chrono::milliseconds>(query_interval_ * 3 / 2, kMaxQueryInterval);
-  next_query_ = now + query_interval_;
-  last_said_ = said;
-  return said;
+  next_query_ = clock_() + query_interval_;
+  last_said_ = std::move(said);
+  return true;
 }
 
 void BatchLauncher::cancel(std::span<const JobRef> jobs, bool force) {

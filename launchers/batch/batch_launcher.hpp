@@ -8,6 +8,7 @@
 // pure Scheduler (scheduler.hpp) that builds command lines and reads answers.
 #include <chrono>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 
@@ -66,6 +67,8 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   // What the query pace and the grace for unlisted jobs read the time from (tests).
   using Clock = std::function<std::chrono::steady_clock::time_point()>;
   void set_clock(Clock clock) { clock_ = std::move(clock); }
+  // Status queries beside the engine (what ssim runs with) rather than in line (tests).
+  void set_queries_in_background(bool background) { in_background_ = background; }
 
  private:
   struct StepInfo {
@@ -86,6 +89,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   JobRef submit(const LaunchRequest& r);
   const StepInfo* info(const std::string& name) const;
   std::map<std::string, JobStatus> query_scheduler(const std::vector<std::string>& ids);
+  bool absorb(const std::vector<std::string>& ids, const CommandResult& r);
   // Node agents: whether a step of `res` granted room on `nodes` nodes runs through
   // its node's agent, the agents' start (once, on every node of the pool), and theirs.
   bool via_agent(const plan::Resources& res, size_t nodes) const;
@@ -114,6 +118,12 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::chrono::milliseconds query_interval_ = kMinQueryInterval;
   std::map<std::string, JobStatus> last_said_;  // the last answer, reused until the next query
   std::map<std::string, std::chrono::steady_clock::time_point> unlisted_since_;  // jobs it stopped listing
+  bool in_background_ = false;
+  // The status query under way, in the background. Declared after runner_: destroyed
+  // first, it waits for its thread (std::async), which uses the runner.
+  std::future<CommandResult> query_;
+  std::vector<std::string> query_ids_;   // what it asks about
+  bool ask_again_ = false;               // the last answer switched sources: ask at once
   std::string ssim_dir_;                 // the experiment's .ssim folder (after prepare)
   std::unique_ptr<AgentHub> agents_;     // once started
   std::optional<JobRef> agents_job_;     // the launch that runs them

@@ -4,8 +4,11 @@
 
 #include "lib/state/status_file.hpp"
 
+#include <atomic>
 #include <deque>
 #include <fstream>
+#include <future>
+#include <thread>
 
 #include "launchers/batch/batch_launcher.hpp"
 #include "launchers/batch/merge_status.hpp"
@@ -349,4 +352,48 @@ TEST_CASE("batch launcher: a job the scheduler can never run fails at once and i
   REQUIRE(later);
   CHECK(later->status == Status::Failed);
   CHECK_THAT(later->reason, Catch::Contains("can never run"));
+}
+
+namespace {
+// Holds every command until the test lets it go: a scheduler that answers slowly.
+class HeldRunner : public CommandRunner {
+ public:
+  std::promise<void> go;
+  std::shared_future<void> released = go.get_future().share();
+  std::atomic<int> calls{0};
+  CommandResult answer;
+  CommandResult run(const std::vector<std::string>&, std::chrono::milliseconds, const std::string&) override {
+    ++calls;
+    released.wait();
+    return answer;
+  }
+};
+}  // namespace
+
+TEST_CASE("batch launcher: a slow status query in the background never holds up a poll") {
+  auto r = std::make_unique<HeldRunner>();
+  HeldRunner* runner = r.get();
+  runner->answer = CommandResult{0, "12.0|FAILED|3:0\n", ""};
+  BatchLauncher l(std::make_unique<slurm::SlurmScheduler>(), std::move(r), "/s/sup");
+  l.set_queries_in_background(true);
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.path / "m");
+  std::ofstream(dir.path / "m/.ssim-step") << "12.0\n";  // the step recorded its id
+  const std::vector<JobRef> jobs = {{"4242@1@" + std::string("elsewhere"), "m", (dir.path / "m").string()}};
+  const auto t0 = std::chrono::steady_clock::now();
+  auto s = l.poll(jobs);  // the query goes out and hangs
+  for (int i = 0; i < 500 && runner->calls.load() == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // its thread starts, bounded
+  s = l.poll(jobs);  // still hanging: the poll answers from what it knows
+  s = l.poll(jobs);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+  CHECK(runner->calls.load() == 1);  // one query at a time
+  CHECK(s[0].status != Status::Failed);
+  runner->go.set_value();  // the answer arrives
+  for (int i = 0; i < 500 && s[0].status != Status::Failed; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // polls until the answer is taken, bounded
+    s = l.poll(jobs);
+  }
+  CHECK(s[0].status == Status::Failed);
+  CHECK(s[0].exit_code == 3);
 }
