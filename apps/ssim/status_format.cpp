@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "lib/state/agent_files.hpp"
 #include "lib/state/metrics.hpp"
 
 #include <algorithm>
@@ -115,7 +116,12 @@ std::string status_field(const state::EntityRecord& e, const std::string& field,
   if (field == "name") return e.name;
   if (field == "type") return to_string(e.type);
   if (field == "ensemble") return or_dash(e.ensemble);
-  if (field == "job") return !e.native_id.empty() ? e.native_id : e.pid ? std::to_string(e.pid) : or_dash(e.job_id);
+  if (field == "job") {
+    // A node agent's members share its step: their own pid tells them apart.
+    const bool shared_step = state::parse_agent_job_ref(e.job_id).has_value();
+    if (!e.native_id.empty() && !(shared_step && e.pid)) return e.native_id;
+    return e.pid ? std::to_string(e.pid) : or_dash(e.job_id);
+  }
   if (field == "status") return to_string(e.status);
   if (field == "exit") return e.signal ? signal_name(*e.signal) : e.exit_code ? std::to_string(*e.exit_code) : "-";
   if (field == "elapsed") return clock_text(state::seconds_run(e, now));

@@ -35,7 +35,7 @@ void BatchLauncher::start_agents() {
   r.argv = *scheduler_->agent_command(allocation_.job_id, nodes, program);
   if (const auto var = scheduler_->node_variable(); !var.empty()) r.env.emplace_back("SSIM_NODE_VARIABLE", var);
   agents_job_ = local_.start(std::span<const LaunchRequest>(&r, 1)).front();
-  if (log_) log_("node agents started on " + join_hosts(nodes) + " (" + agents_->dir() + ")");
+  if (notes_) notes_("node agents started on " + join_hosts(nodes) + " (" + agents_->dir() + ")");
 }
 
 std::vector<JobRef> BatchLauncher::start_via_agents(std::vector<LaunchRequest> requests) {

@@ -49,6 +49,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   int scheduler_queries() const override { return queries_; }
   int wake_fd() const override { return local_.wake_fd(); }
   void set_log(Log log) override { log_ = std::move(log); }
+  void set_notes(Log notes) override { notes_ = std::move(notes); }
 
   BatchSubmission* batch() override { return this; }
   const BatchSubmission* batch() const override { return this; }
@@ -105,6 +106,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::unique_ptr<CommandRunner> runner_;
   std::string supervisor_;
   Log log_;
+  Log notes_;
   LocalLauncher local_;
   Allocation allocation_;
   bool owned_ = false;

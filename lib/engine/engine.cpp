@@ -36,6 +36,7 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launch
       waiter_(seams.waiter ? seams.waiter : own_waiter_.get()) {
   add_steps(plan_);
   launcher_.set_log([log = log_](const std::string& line) { log->warn("{}", line); });
+  launcher_.set_notes([log = log_](const std::string& line) { log->info("{}", line); });
 }
 
 // Steps join: by name, and with what each packed one takes from the node pool.

@@ -133,6 +133,8 @@ class Launcher {
   virtual int wake_fd() const { return -1; }
   // Where to report scheduler command failures and retries (the engine's log).
   virtual void set_log(std::function<void(const std::string&)> log) { (void)log; }
+  // Where to say what it did of note that is no problem (node agents started).
+  virtual void set_notes(std::function<void(const std::string&)> notes) { (void)notes; }
   // Scheduler commands issued by poll() so far (0 for the local launcher).
   virtual int scheduler_queries() const { return 0; }
   // Nodes found dead since the run began (their agent lost): the engine places

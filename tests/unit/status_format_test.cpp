@@ -50,6 +50,20 @@ TEST_CASE("status fields and columns") {
   CHECK(lines[2] == "sim_10 running!");
 }
 
+TEST_CASE("the job column: the scheduler's id, but a node agent's members by their pid") {
+  auto step = member("sim_0", state::Status::Running, 100, 0);
+  step.job_id = "4242@77@login1", step.pid = 4250, step.native_id = "31.4";
+  CHECK(status_field(step, "job", 0) == "31.4");
+  auto agent = step;
+  agent.job_id = "agent:1795-42:n2", agent.native_id = "31.0";  // the agents' one step
+  CHECK(status_field(agent, "job", 0) == "4250");
+  agent.pid = 0;  // not started on its node yet
+  CHECK(status_field(agent, "job", 0) == "31.0");
+  auto local = step;
+  local.native_id.clear();
+  CHECK(status_field(local, "job", 0) == "4250");
+}
+
 TEST_CASE("events read as lines and as JSON") {
   engine::Event done = engine::text_event(engine::EventKind::Finished, "");
   done.counts = {{state::Status::Completed, 2}, {state::Status::Failed, 1}, {state::Status::Cancelled, 1}};
