@@ -185,8 +185,13 @@ std::vector<std::string> BatchLauncher::command_for(const plan::Step& step, cons
 std::vector<PoolNode> BatchLauncher::pool(const plan::Plan&) const { return placement_.pool; }
 
 std::string BatchLauncher::placed_nodes(const std::string& name) const {
-  const StepInfo* i = info(name);
-  return i ? join_hosts(i->placement.nodes) : "";
+  if (const StepInfo* i = info(name)) return join_hosts(i->placement.nodes);
+  // A database shard: ssim placed it, so where it runs is known before the scheduler
+  // says (a short run may end before its answer comes).
+  for (size_t s = 0; s < placement_.database.size(); ++s)
+    if (name == "orchestrator_" + std::to_string(s) || (s == 0 && name == "orchestrator"))
+      return join_hosts(placement_.database[s].nodes);
+  return "";
 }
 
 bool BatchLauncher::packs(const plan::Step& step) const { return is_packed(step); }

@@ -344,6 +344,7 @@ ensembles:
         steps = {e["native_id"] for e in s.values()}
         self.assertEqual(len(steps), 1, steps)  # every member ran in the agents' one step
         [step] = steps
+        wait_for(lambda: sacct([step])[step][2] != "RUNNING", timeout=30, what="sacct to record the agents' end")
         acct = sacct([step])
         self.assertEqual((acct[step][1], acct[step][2]), ("ssim-agents", "COMPLETED"))
         used = set()
