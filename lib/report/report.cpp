@@ -58,6 +58,7 @@ void header(const ReportInput& in, std::string& out) {
   if (!where.empty()) fact("where", where.size() > 300 ? where.substr(0, 300) + "..." : where);
   fact("entities", std::to_string(m.entities.size()) + " (with the database shards)");
   fact("experiment file", m.file);
+  if (!m.command.empty()) fact("command", m.command);
   out += "</dl></section>";
 }
 
@@ -104,7 +105,8 @@ std::string render_report(const ReportInput& in) {
   if (any) out += "</section>";
   database_section(in, out);
   out += "<section id=\"file\"><h2>Experiment file</h2><pre>" + escape(in.experiment_file) + "</pre></section>";
-  out += "<p class=\"quiet\">Made by ssim report at " + escape(date_time(in.now)) + ".</p></body></html>\n";
+  out += "<p class=\"quiet\">Made by ssim report at " + escape(date_time(in.now)) +
+         (in.made_by.empty() ? "" : " (" + escape(in.made_by) + ")") + ".</p></body></html>\n";
   return out;
 }
 

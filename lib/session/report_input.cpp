@@ -3,7 +3,9 @@
 #include "lib/orchestrator/shard_samples.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/clock.hpp"
+#include "lib/util/proc_stat.hpp"
 #include "lib/util/program_errors.hpp"
+#include "ssim_version.hpp"
 
 namespace ssim::session {
 
@@ -17,6 +19,7 @@ report::ReportInput report_input(const CurrentState& s) {
     if (e.status == state::Status::Failed && in.stderr_tails.size() < 200)
       in.stderr_tails[e.name] = last_program_lines(e.run_dir + "/" + e.name + ".err", 10);  // not mpirun's banner
   in.db_samples = orchestrator::read_samples(s.manifest.path);
+  in.made_by = std::string("ssim ") + SSIM_VERSION + ", " + user_name() + " on " + host_name();
   return in;
 }
 

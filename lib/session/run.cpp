@@ -168,6 +168,7 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
   state::Manifest m = previous && req.resume ? engine::resume_manifest(plan, *previous)
                       : previous             ? engine::new_manifest(plan, previous->id)
                                              : engine::new_manifest(plan, state::new_experiment_id());
+  m.command = own_command_line();  // the report and ssim status say how it was run
   if (req.in_batch) {  // keep the outer job's row, first
     m.created = previous->created;
     for (const auto& e : previous->entities)

@@ -119,10 +119,12 @@ json entity_json(const EntityRecord& e) {
 }
 
 json header_json(const Manifest& m) {
-  return {{"version", m.version}, {"experiment", m.experiment}, {"id", m.id},
-          {"file", m.file},       {"path", m.path},             {"launcher", m.launcher},
-          {"created", m.created}, {"finished", m.finished},     {"allocation_job", m.allocation_job},
-          {"allocation_owned", m.allocation_owned}, {"database_snapshot", m.database_snapshot}};
+  json j = {{"version", m.version}, {"experiment", m.experiment}, {"id", m.id},
+            {"file", m.file},       {"path", m.path},             {"launcher", m.launcher},
+            {"created", m.created}, {"finished", m.finished},     {"allocation_job", m.allocation_job},
+            {"allocation_owned", m.allocation_owned}, {"database_snapshot", m.database_snapshot}};
+  if (!m.command.empty()) j["command"] = m.command;
+  return j;
 }
 }  // namespace
 
@@ -166,6 +168,7 @@ Manifest header_from_json(const json& j) {
   m.allocation_job = j.value("allocation_job", "");
   m.allocation_owned = j.value("allocation_owned", false);
   m.database_snapshot = j.value("database_snapshot", true);
+  m.command = j.value("command", "");
   return m;
 }
 

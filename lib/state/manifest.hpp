@@ -58,6 +58,7 @@ struct Manifest {
   std::string allocation_job;  // Slurm job id of the allocation the run used
   bool allocation_owned = false;  // ssim made it (salloc) and releases it
   bool database_snapshot = true;  // its shards save a snapshot when they are stopped
+  std::string command;            // the command line of the latest ssim run of it ("" before)
   std::vector<EntityRecord> entities;
 
   EntityRecord* find(const std::string& name);

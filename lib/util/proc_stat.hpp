@@ -12,5 +12,10 @@ std::vector<std::string> stat_fields(int pid);
 // Field 22, or "" when the process is gone.
 std::string start_ticks(int pid);
 std::string host_name();
+// This process's command line as a person would type it (arguments with spaces or
+// shell characters in single quotes), from /proc/self/cmdline; "" when unreadable.
+std::string own_command_line();
+// The name of the user this process runs as (or its uid).
+std::string user_name();
 
 }  // namespace ssim

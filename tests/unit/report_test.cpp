@@ -84,6 +84,17 @@ TEST_CASE("the report has every entity, the sweep and the failure, and escapes w
   CHECK(html.find("4 ended: min 1 s, median 3 s") != std::string::npos);
 }
 
+TEST_CASE("the report says how the run was started and who made the report") {
+  ReportInput in = sweep();
+  in.manifest.command = "ssim run 'my <exp>.yaml' --only sim";
+  in.made_by = "ssim 0.9, ada on login1";
+  const std::string html = render_report(in);
+  CHECK(html.find("<dt>command</dt><dd>ssim run &#39;my &lt;exp&gt;.yaml&#39; --only sim</dd>") != std::string::npos);
+  CHECK(html.find("(ssim 0.9, ada on login1)") != std::string::npos);
+  in.manifest.command.clear();  // a manifest of an older ssim
+  CHECK(render_report(in).find("<dt>command</dt>") == std::string::npos);
+}
+
 TEST_CASE("a running experiment is a snapshot, and bars still running end now") {
   ReportInput in = sweep();
   in.running = true;
