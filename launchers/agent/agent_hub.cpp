@@ -162,12 +162,12 @@ std::vector<std::string> AgentHub::lost_nodes() const {
   return out;
 }
 
-launch::JobStatus agent_job_status(const std::string& agents_dir, const std::string& node, const std::string& run_dir) {
+launch::JobStatus agent_job_status(const std::string& agents_dir, const std::string& node, const std::string& run_dir,
+                                   const std::string& lost) {
   launch::JobStatus s = status_from_file(run_dir);
   if (agents_dir.empty()) return s;
   s.native_id = agent_step(state::agent_node_dir(agents_dir, node));
   if (state::is_terminal(s.status)) return s;
-  const std::string lost = agent_lost(agents_dir, node);
   if (lost.empty()) return s;
   // Read once more: the job may have ended just as its agent went quiet.
   const std::string step = s.native_id;

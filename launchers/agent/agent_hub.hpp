@@ -62,6 +62,8 @@ std::string agent_lost(const std::string& agents_dir, const std::string& node);
 
 // The status of a job an agent runs: from its files, or failed when its agent is lost
 // (silent for kAgentSilenceSeconds, gone before the job ended, or never started).
-launch::JobStatus agent_job_status(const std::string& agents_dir, const std::string& node, const std::string& run_dir);
+// `lost`: agent_lost() of its node, asked once for all its jobs.
+launch::JobStatus agent_job_status(const std::string& agents_dir, const std::string& node, const std::string& run_dir,
+                                   const std::string& lost);
 
 }  // namespace ssim::launchers

@@ -16,9 +16,7 @@ using state::Status;
 bool BatchLauncher::via_agent(const plan::Resources& res, size_t nodes) const {
   if (nodes != 1 || !res.agent || res.ntasks != 1 || !res.launcher_args.empty()) return false;
   if (res.mpi != plan::MpiKind::Auto && res.mpi != plan::MpiKind::None) return false;
-  if (ssim_dir_.empty()) return false;  // not placed in an allocation by this process
-  if (const char* v = std::getenv("SSIM_AGENTS"); v && std::string(v) == "0") return false;  // a step each
-  return scheduler_->agent_command("", {"node"}, {}).has_value();
+  return agents_possible_ && !ssim_dir_.empty();  // and placed in an allocation by this process
 }
 
 void BatchLauncher::start_agents() {

@@ -42,6 +42,9 @@ BatchLauncher::BatchLauncher(std::unique_ptr<Scheduler> scheduler, std::unique_p
                              std::string supervisor)
     : scheduler_(std::move(scheduler)), runner_(std::move(runner)), supervisor_(supervisor), local_(supervisor) {
   local_.set_node_variable(scheduler_->node_variable());
+  // Once, not per member: whether this scheduler has agents, and SSIM_AGENTS=0 (a step each).
+  const char* off = std::getenv("SSIM_AGENTS");
+  agents_possible_ = scheduler_->agent_command("", {"node"}, {}).has_value() && !(off && std::string(off) == "0");
 }
 
 const BatchLauncher::StepInfo* BatchLauncher::info(const std::string& name) const {
@@ -388,6 +391,7 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
   }
   std::map<std::string, JobStatus> said = query_scheduler(ids);
   std::vector<JobStatus> out;
+  std::map<std::pair<std::string, std::string>, std::string> lost;  // (agents folder, node) -> why lost
   std::vector<std::string> never;
   size_t next_local = 0;
   const auto now = clock_();
@@ -397,8 +401,11 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
     JobStatus s;
     if (const auto agent = state::parse_agent_job_ref(jobs[i].id)) {
       const bool mine = agents_ && agent->generation == agents_->generation();
-      s = agent_job_status(mine ? agents_->dir() : find_agents_dir(jobs[i].run_dir, agent->generation), agent->node,
-                           jobs[i].run_dir);
+      const std::string dir = mine ? agents_->dir() : find_agents_dir(jobs[i].run_dir, agent->generation);
+      // Whether a node's agent is lost: asked once per node and poll, not per job.
+      auto [why, first] = lost.try_emplace({dir, agent->node});
+      if (first && !dir.empty()) why->second = agent_lost(dir, agent->node);
+      s = agent_job_status(dir, agent->node, jobs[i].run_dir, why->second);
       if (mine && agents_gone && !state::is_terminal(s.status)) {
         const std::string step = s.native_id;
         s = status_from_file(jobs[i].run_dir);  // it may have ended just before its agent

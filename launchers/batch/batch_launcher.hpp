@@ -121,6 +121,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::map<std::string, JobStatus> last_said_;  // the last answer, reused until the next query
   std::map<std::string, std::chrono::steady_clock::time_point> unlisted_since_;  // jobs it stopped listing
   bool in_background_ = false;
+  bool agents_possible_ = false;  // the scheduler has agents, and SSIM_AGENTS is not 0
   // The status query under way, in the background. Declared after runner_: destroyed
   // first, it waits for its thread (std::async), which uses the runner.
   std::future<CommandResult> query_;
