@@ -109,6 +109,7 @@ PYBIND11_MODULE(_ssim, m) {
   py::register_exception<AuthError>(m, "AuthError", base.ptr());
   py::register_exception<KeyNotFound>(m, "KeyNotFound", base.ptr());
   py::register_exception<TypeMismatch>(m, "TypeMismatch", base.ptr());
+  py::register_exception<InferenceError>(m, "InferenceError", base.ptr());
 
   py::class_<Dataset>(m, "Dataset")
       .def(py::init<std::string>(), py::arg("name"))
@@ -264,6 +265,66 @@ PYBIND11_MODULE(_ssim, m) {
            "True when the raw key `key` (no prefix added) exists.")
       .def("poll_key", &Client::poll_key, py::arg("key"), py::arg("interval_ms"), py::arg("tries"),
            py::call_guard<py::gil_scoped_release>(), "Waits until the raw key `key` exists; returns whether it did.")
+      .def(
+          "_set_model",
+          [](Client& c, const std::string& name, const py::bytes& model, const std::string& backend,
+             const std::string& device, int batch_size, int min_batch_size, int min_batch_timeout, const std::string& tag,
+             const std::vector<std::string>& inputs, const std::vector<std::string>& outputs) {
+            std::string bytes = model;
+            py::gil_scoped_release release;
+            c.set_model(name, bytes, backend, device, batch_size, min_batch_size, min_batch_timeout, tag, inputs,
+                        outputs);
+          },
+          py::arg("name"), py::arg("model"), py::arg("backend") = "TORCH", py::arg("device") = "CPU",
+          py::arg("batch_size") = 0, py::arg("min_batch_size") = 0, py::arg("min_batch_timeout") = 0,
+          py::arg("tag") = "", py::arg("inputs") = std::vector<std::string>{},
+          py::arg("outputs") = std::vector<std::string>{})
+      .def("set_model_from_file", &Client::set_model_from_file, py::arg("name"), py::arg("model_file"),
+           py::arg("backend") = "TORCH", py::arg("device") = "CPU", py::arg("batch_size") = 0,
+           py::arg("min_batch_size") = 0, py::arg("min_batch_timeout") = 0, py::arg("tag") = "",
+           py::arg("inputs") = std::vector<std::string>{}, py::arg("outputs") = std::vector<std::string>{},
+           py::call_guard<py::gil_scoped_release>(),
+           "Stores the TorchScript model in `model_file` (torch.jit.save) under `name`, for `device` "
+           "(CPU, GPU, GPU:n); batch_size > 0 batches calls from many callers (docs/inference.md).")
+      .def(
+          "set_script",
+          [](Client& c, const std::string& name, const std::string& script, const std::string& device) {
+            c.set_script(name, device, script);
+          },
+          py::arg("name"), py::arg("script"), py::arg("device") = "CPU",
+           py::call_guard<py::gil_scoped_release>(),
+           "Stores TorchScript source (def f(x: torch.Tensor): ...) under `name`; run_script calls its functions.")
+      .def(
+          "set_script_from_file",
+          [](Client& c, const std::string& name, const std::string& file, const std::string& device) {
+            c.set_script_from_file(name, device, file);
+          },
+          py::arg("name"), py::arg("script_file"),
+           py::arg("device") = "CPU", py::call_guard<py::gil_scoped_release>(),
+           "Stores the TorchScript source in `script_file` under `name`.")
+      .def("run_model", &Client::run_model, py::arg("name"), py::arg("inputs"), py::arg("outputs"),
+           py::call_guard<py::gil_scoped_release>(),
+           "Runs the stored model on the named input tensors and stores its results under the output names. "
+           "Raises InferenceError with the reason when the model fails.")
+      .def("run_script", &Client::run_script, py::arg("name"), py::arg("function"), py::arg("inputs"),
+           py::arg("outputs"), py::call_guard<py::gil_scoped_release>(),
+           "Runs `function` of the stored script on the named input tensors, storing the results.")
+      .def(
+          "get_model", [](Client& c, const std::string& name) { return py::bytes(c.get_model(name)); },
+          py::arg("name"), "The stored model's bytes (TorchScript).")
+      .def(
+          "get_script", [](Client& c, const std::string& name) { return c.get_script(name); }, py::arg("name"),
+          "The stored script's source.")
+      .def("model_exists", &Client::model_exists, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
+           "True when a model or script is stored under `name`.")
+      .def("poll_model", &Client::poll_model, py::arg("name"), py::arg("interval_ms"), py::arg("tries"),
+           py::call_guard<py::gil_scoped_release>(), "Waits until a model is stored under `name`; returns whether it was.")
+      .def("delete_model", &Client::delete_model, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
+           "Removes the stored model (KeyNotFound when there is none).")
+      .def("delete_script", &Client::delete_script, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
+           "Removes the stored script (KeyNotFound when there is none).")
+      .def("use_model_ensemble_prefix", &Client::use_model_ensemble_prefix, py::arg("on"),
+           "Whether model names are prefixed like tensors (off by default, as in SmartRedis).")
       .def("db_addresses", &Client::db_addresses, py::call_guard<py::gil_scoped_release>(),
            "The address of every server (each shard of a cluster), as the calls below take them.")
       .def("get_db_node_info", &Client::get_db_node_info, py::arg("address"), py::call_guard<py::gil_scoped_release>(),

@@ -14,7 +14,7 @@ targets=()
 case "${1:-}" in
   "") ;;
   --quickstart)
-    options=(-DSSIM_FORTRAN=OFF -DSSIM_PYTHON=OFF -DSSIM_EXAMPLES=OFF -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release)
+    options=(-DSSIM_FORTRAN=OFF -DSSIM_PYTHON=OFF -DSSIM_EXAMPLES=OFF -DSSIM_INFERENCE=OFF -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release)
     targets=(--target ssim ssim-supervise) ;;
   *) echo "usage: $0 [--quickstart]" >&2; exit 2 ;;
 esac

@@ -11,7 +11,7 @@ minimal_pkgs=(g++ make cmake ninja-build pkg-config
   libboost1.81-dev libboost-filesystem1.81-dev
   libyaml-cpp-dev libspdlog-dev libcli11-dev nlohmann-json3-dev libhiredis-dev
   redis-server redis-tools procps)
-build_pkgs=(build-essential catch2 gfortran)  # the tests; the Fortran client module
+build_pkgs=(build-essential catch2 gfortran libtorch-dev)  # the tests; the Fortran client module; the inference service
 runtime_pkgs=(openmpi-bin libopenmpi-dev python3)
 test_pkgs=(groff-base dpkg-dev util-linux chromium)  # man pages checked, cpack -G DEB, setsid and mount in the fault tests, the HTML report in a browser
 python_pkgs=(python3-dev pybind11-dev python3-numpy python3-redis python3-torch python3-mpi4py python3-venv python3-pip

@@ -1,4 +1,5 @@
-// `ssim-supervise --colocated-db [--port P] [--binary B] [--config KEY VALUE]... -- PROGRAM...`
+// `ssim-supervise --colocated-db [--port P] [--binary B] [--config KEY VALUE]...
+//                [--inference [--inference-threads N]] -- PROGRAM...`
 //
 // SmartSim's colocated model: each task of the entity runs through this wrapper. The
 // tasks of one node share one database of their own, started by the first of them and
@@ -6,7 +7,9 @@
 // a Unix socket (default) or 127.0.0.1:P, with a password of its own. The program runs
 // as a child with SSDB and SSDB_PASSWORD pointing at it; signals are passed on; the
 // wrapper exits as the program did. The database is in the task's process group, so
-// stopping the step stops it too.
+// stopping the step stops it too. With --inference, the first task also starts the
+// inference service (ssim-infer, beside this program) on the same database, and every
+// task waits until it serves (docs/inference.md).
 #include "apps/ssim-supervise/colocated_db.hpp"
 #include "apps/ssim-supervise/common.hpp"
 #include "apps/ssim-supervise/node_name.hpp"
@@ -41,6 +44,8 @@ struct Options {
   int port = 0;  // 0: Unix socket
   std::string binary = "redis-server";
   std::vector<std::pair<std::string, std::string>> config;
+  bool inference = false;
+  int inference_threads = 0;
   std::vector<char*> program;
 };
 
@@ -109,6 +114,23 @@ std::string node_dir() {
   return dir;
 }
 
+// The inference service's log, beside the database's.
+std::string inference_log_path(const std::string& dir) {
+  const char* run_dir = std::getenv("SSIM_RUN_DIR");
+  return run_dir && *run_dir ? std::string(run_dir) + "/colocated_inference." + node_name() + ".log"
+                             : dir + "/inference.log";
+}
+
+// ssim-infer beside this program (the build tree and an install keep them together).
+std::string inference_service() {
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return "";
+  std::string path(self, static_cast<size_t>(n));
+  path = path.substr(0, path.rfind('/') + 1) + "ssim-infer";
+  return access(path.c_str(), X_OK) == 0 ? path : "";
+}
+
 std::string read_text(const std::string& path) {
   bool ok = false;
   return read_all(path, ok);  // "" when missing: no users, no pid yet
@@ -128,10 +150,11 @@ bool alive(pid_t pid) {
   return p != std::string::npos && p + 2 < stat.size() && stat[p + 2] != 'Z' && stat[p + 2] != 'X';
 }
 
-// The database this folder's `pid` file names ("PID TICKS"), if that very process still
-// runs as this user: a pid reused by another program (or another user's) is not it.
-pid_t recorded_database(const std::string& dir) {
-  std::istringstream in(read_text(dir + "/pid"));
+// The process this folder's `file` names ("PID TICKS": the database's `pid`, the
+// service's `infer_pid`), if that very process still runs as this user: a pid reused by
+// another program (or another user's) is not it.
+pid_t recorded_database(const std::string& dir, const char* file = "/pid") {
+  std::istringstream in(read_text(dir + file));
   pid_t pid = 0;
   std::string ticks;
   in >> pid >> ticks;
@@ -235,6 +258,22 @@ struct NodeLock {
   }
 };
 
+// Under the node's lock: the inference service on the database (its password in its
+// environment, as SSDB_PASSWORD), its pid recorded in `infer_pid`.
+void start_service(const Options& o, const std::string& dir, const std::string& password) {
+  const std::string service = inference_service();
+  if (service.empty())
+    die("inference is on, but ssim-infer is not beside ssim-supervise (this ssim was built without libtorch: "
+        "apt-get install libtorch-dev, then build again)");
+  unlink((dir + "/inference.json").c_str());
+  std::vector<std::string> argv = {service, "--db", o.port ? "127.0.0.1:" + std::to_string(o.port) : "unix:" + dir + "/db.sock",
+                                   "--listen", "127.0.0.1", "--run-dir", dir};
+  if (o.inference_threads > 0) argv.insert(argv.end(), {"--threads", std::to_string(o.inference_threads)});
+  setenv("SSDB_PASSWORD", password.c_str(), 1);  // the program gets the same one
+  const pid_t pid = spawn(argv, inference_log_path(dir));
+  write_text(dir + "/infer_pid", std::to_string(pid) + " " + start_ticks(std::to_string(pid)));
+}
+
 // Under the node's lock: the database's pid (started here when nobody runs it), and
 // one more user.
 pid_t join(const Options& o, const std::string& dir, std::string& password) {
@@ -255,6 +294,8 @@ pid_t join(const Options& o, const std::string& dir, std::string& password) {
   } else {
     password = read_text(dir + "/password");
   }
+  // The service: started with the database, and again by the next task when it died.
+  if (o.inference && recorded_database(dir, "/infer_pid") == 0) start_service(o, dir, password);
   write_text(dir + "/users", std::to_string(users + 1));
   return pid;
 }
@@ -265,6 +306,16 @@ void leave(const std::string& dir) {
   const int users = std::atoi(read_text(dir + "/users").c_str()) - 1;
   write_text(dir + "/users", std::to_string(users > 0 ? users : 0));
   if (users > 0) return;
+  if (const pid_t service = recorded_database(dir, "/infer_pid"); service > 0) {
+    kill(service, SIGTERM);  // it writes its last statistics and ends
+    const double deadline = seconds() + 5;
+    while (alive(service) && seconds() < deadline) {
+      waitpid(service, nullptr, WNOHANG);
+      usleep(5000);
+    }
+    if (alive(service)) kill(service, SIGKILL);
+    waitpid(service, nullptr, WNOHANG);
+  }
   const pid_t pid = recorded_database(dir);  // never a stranger that took its pid
   if (pid > 0) {
     kill(pid, SIGTERM);
@@ -279,7 +330,9 @@ void leave(const std::string& dir) {
   }
   // Nothing of it stays in /tmp: the folder goes, lock file included (a task waiting on
   // the lock sees that and makes it anew, NodeLock).
-  for (const char* f : {"/pid", "/db.sock", "/password", "/users", "/lock"}) unlink((dir + f).c_str());
+  for (const char* f : {"/pid", "/db.sock", "/password", "/users", "/infer_pid", "/inference.json",
+                        "/inference-stats.json", "/inference.sock", "/lock"})
+    unlink((dir + f).c_str());
   rmdir(dir.c_str());
 }
 
@@ -298,6 +351,8 @@ int colocated_db_main(int argc, char** argv) {
     if (a == "--port" && i + 1 < argc) o.port = std::atoi(argv[++i]);
     else if (a == "--binary" && i + 1 < argc) o.binary = argv[++i];
     else if (a == "--config" && i + 2 < argc) o.config.emplace_back(argv[i + 1], argv[i + 2]), i += 2;
+    else if (a == "--inference") o.inference = true;
+    else if (a == "--inference-threads" && i + 1 < argc) o.inference_threads = std::atoi(argv[++i]);
     else die("unknown option " + a);
   }
   if (i + 1 >= argc) die("usage: ssim-supervise --colocated-db [--port P] [--binary B] [--config K V]... -- PROGRAM...");
@@ -319,6 +374,16 @@ int colocated_db_main(int argc, char** argv) {
       leave(dir);
       die(std::string(alive(db) ? "no answer in 30 s" : "it ended") + "; its log (" + log_path(dir) + "):\n" +
           last_lines(log_path(dir)));
+    }
+    usleep(5000);
+  }
+  // The service serves once it has registered in the database (inference.json).
+  while (o.inference && access((dir + "/inference.json").c_str(), F_OK) != 0) {
+    const pid_t service = recorded_database(dir, "/infer_pid");
+    if (service == 0 || seconds() > deadline) {
+      leave(dir);
+      die(std::string(service ? "the inference service did not start in 30 s" : "the inference service ended") +
+          "; its log (" + inference_log_path(dir) + "):\n" + last_lines(inference_log_path(dir)));
     }
     usleep(5000);
   }

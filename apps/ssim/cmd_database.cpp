@@ -6,13 +6,16 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "apps/ssim/database_pair.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/orchestrator/address.hpp"
 #include "lib/orchestrator/database.hpp"
+#include "lib/orchestrator/inference_files.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/layout.hpp"
 
@@ -24,8 +27,26 @@ struct DatabaseOptions {
   std::string interface;
   bool loopback_default = false;
   bool cluster = false;
+  bool inference = false;
+  int inference_threads = 0;
   std::vector<std::string> command;  // BINARY CONFIG
 };
+
+// The server's password, from the configuration ssim wrote for it ("" for none).
+std::string password_in_config(const std::string& config) {
+  std::ifstream in(config);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("requirepass ", 0) != 0) continue;
+    std::string v = line.substr(12);
+    if (v.size() >= 2 && v.front() == '"') {
+      std::string out;
+      for (size_t i = 1; i + 1 < v.size(); ++i) out += v[i] == '\\' && i + 2 < v.size() ? v[++i] : v[i];
+      return out;
+    }
+    return v;
+  }
+  return "";
+}
 
 int fail(const std::string& message, int code) {
   std::cerr << "ssim: database: " << message << std::endl;
@@ -41,6 +62,8 @@ Action add_database(CLI::App& app) {
   cmd->add_option("--interface", o->interface);
   cmd->add_flag("--loopback-default", o->loopback_default);
   cmd->add_flag("--cluster", o->cluster);
+  cmd->add_flag("--inference", o->inference);
+  cmd->add_option("--inference-threads", o->inference_threads);
   cmd->add_option("COMMAND", o->command)->required()->expected(2);
   return [o] {
     std::string address;
@@ -66,6 +89,29 @@ Action add_database(CLI::App& app) {
                           nlohmann::json{{"host", address}, {"port", o->port}}.dump() + "\n");
     const std::string port = std::to_string(o->port);
     std::vector<std::string> argv = {binary, o->command[1], "--bind", address, "--port", port};
+    if (o->inference) {
+      std::error_code ec;
+      std::filesystem::remove(orchestrator::inference_file(run_dir), ec);  // the previous run's service
+      const std::string service = find_inference_service();
+      if (service.empty())
+        return fail("orchestrator.inference is on, but this ssim was built without its inference service "
+                    "(ssim-infer needs libtorch: apt-get install libtorch-dev, then build ssim again)",
+                    3);
+      std::vector<std::string> service_argv = {service, "--db", address + ":" + port, "--listen", address,
+                                               "--run-dir", run_dir};
+      if (o->cluster) service_argv.push_back("--cluster");
+      // The server also listens on a Unix socket in its run directory, the service's own
+      // shorter way to it (when the path fits in a socket address).
+      const std::string socket = run_dir + "/redis.sock";
+      if (socket.size() < 100) {
+        argv.insert(argv.end(), {"--unixsocket", socket, "--unixsocketperm", "700"});
+        service_argv.insert(service_argv.end(), {"--db-socket", socket});
+      }
+      if (o->inference_threads > 0)
+        service_argv.insert(service_argv.end(), {"--threads", std::to_string(o->inference_threads)});
+      return run_server_beside_service(argv, service_argv, run_dir + "/inference.log",
+                                       password_in_config(o->command[1]));
+    }
     std::vector<char*> args;
     for (auto& a : argv) args.push_back(a.data());
     args.push_back(nullptr);

@@ -19,6 +19,7 @@
 #include "apps/ssim/status_summary.hpp"
 #include "apps/ssim/status_table.hpp"
 #include "lib/session/status_json.hpp"
+#include "apps/ssim/inference_table.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
@@ -128,6 +129,7 @@ Action add_status(CLI::App& app) {
         }
         else if (!o->format.empty() || !o->sort.empty()) print_status_table_with_metrics(table, rows, o->format, o->sort);
         else print_status_table(table, rows);
+        if (!o->summary) print_inference_table(table, s.manifest);
         if (watch && terminal) std::cout << "\033[H\033[2J";
         else if (watch && !first) std::cout << "\n";
         std::cout << s.manifest.experiment << "  " << s.manifest.path << "  "

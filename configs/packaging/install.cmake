@@ -1,6 +1,7 @@
 # `cmake --install build --prefix P` and `cpack -G DEB`. The layout, relative to P:
 #   bin/ssim                          the command
 #   libexec/ssim/ssim-supervise       found by ssim relative to itself (lib/util/layout.hpp)
+#   libexec/ssim/ssim-infer           the inference service, when built (libtorch)
 #   lib/libssim_client.a, include/ssim/, lib/cmake/ssim/, lib/pkgconfig/ssim-client.pc
 #   lib/libssim_c.so, lib/libssim_fortran.so, include/ssim/ssim_client.h, include/ssim/fortran/
 #   lib/python3.X/dist-packages/ssim/ the Python module, where /usr/bin/python3 finds it
@@ -10,6 +11,9 @@ include(CMakePackageConfigHelpers)
 
 install(TARGETS ssim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ssim-supervise RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/ssim)
+if(SSIM_INFERENCE)  # the inference service, found by ssim as libexec/ssim/ssim-infer
+  install(TARGETS ssim-infer RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/ssim)
+endif()
 
 # The C++ data client and its CMake package (ssim::client) and pkg-config file.
 set_target_properties(ssim_client PROPERTIES EXPORT_NAME client)

@@ -21,12 +21,6 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
-
-std::chrono::milliseconds connect_timeout() {
-  const std::string s = env("SSIM_CONNECT_TIMEOUT");
-  return std::chrono::milliseconds(static_cast<long>((s.empty() ? 10.0 : std::atof(s.c_str())) * 1000));
-}
-
 std::string dims_text(const std::vector<uint64_t>& dims) {
   std::string s = "(";
   for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
@@ -35,10 +29,16 @@ std::string dims_text(const std::vector<uint64_t>& dims) {
 
 }  // namespace
 
+std::chrono::milliseconds connect_timeout() {
+  const std::string s = env("SSIM_CONNECT_TIMEOUT");
+  return std::chrono::milliseconds(static_cast<long>((s.empty() ? 10.0 : std::atof(s.c_str())) * 1000));
+}
+
 Client::Client() : Client(env("SSDB"), env("SSDB_PASSWORD")) {}
 
 Client::Client(const std::string& address, const std::string& password)
-    : router_(std::make_unique<Router>(address, password, connect_timeout())), chunk_bytes_(kDefaultChunkBytes) {
+    : router_(std::make_unique<Router>(address, password, connect_timeout())), password_(password),
+      chunk_bytes_(kDefaultChunkBytes) {
   out_prefix_ = env("SSKEYOUT");
   sources_ = split_list(env("SSKEYIN"));
   source_ = sources_.empty() ? out_prefix_ : sources_.front();
@@ -49,6 +49,9 @@ Client::Client(Client&&) noexcept = default;
 
 bool Client::is_cluster() const { return router_->is_cluster(); }
 void Client::scramble_slot_map_for_tests() { router_->scramble_for_tests(); }
+void Client::connect_via(const std::string& address, const std::string& instead) {
+  router_->connect_via(address, instead);
+}
 
 void Client::set_data_source(const std::string& source) {
   bool known = source == out_prefix_ && !source.empty();

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/client/dataset.hpp"
@@ -22,7 +23,9 @@
 namespace ssim::client {
 
 class Router;
+class Connection;
 struct TensorHeader;
+struct ModelRecord;
 
 // A tensor in the caller's memory, for the pipelined put_tensors.
 struct TensorRef {
@@ -98,6 +101,35 @@ class Client {
   void use_dataset_ensemble_prefix(bool on) { use_dataset_prefix(on); }
   void use_list_ensemble_prefix(bool on) { use_list_prefix(on); }
 
+  // Models and scripts (docs/inference.md). Stored in the database (any client can read
+  // them back); run by the inference service beside the shard that holds the first input
+  // (`orchestrator: {inference: true}`). Inputs and outputs are tensor names, prefixed as
+  // get_tensor / put_tensor do. Failures throw InferenceError with the service's reason.
+  // `backend` is TORCH (TorchScript, torch.jit.save); `device` CPU, GPU or GPU:n.
+  void set_model(const std::string& name, const std::string& model, const std::string& backend = "TORCH",
+                 const std::string& device = "CPU", int batch_size = 0, int min_batch_size = 0,
+                 int min_batch_timeout = 0, const std::string& tag = "", const std::vector<std::string>& inputs = {},
+                 const std::vector<std::string>& outputs = {});
+  void set_model_from_file(const std::string& name, const std::string& path, const std::string& backend = "TORCH",
+                           const std::string& device = "CPU", int batch_size = 0, int min_batch_size = 0,
+                           int min_batch_timeout = 0, const std::string& tag = "",
+                           const std::vector<std::string>& inputs = {}, const std::vector<std::string>& outputs = {});
+  // TorchScript source (functions); run_script calls one of them by name.
+  void set_script(const std::string& name, const std::string& device, const std::string& script);
+  void set_script_from_file(const std::string& name, const std::string& device, const std::string& path);
+  void run_model(const std::string& name, const std::vector<std::string>& inputs,
+                 const std::vector<std::string>& outputs);
+  void run_script(const std::string& name, const std::string& function, const std::vector<std::string>& inputs,
+                  const std::vector<std::string>& outputs);
+  std::string get_model(const std::string& name);
+  std::string get_script(const std::string& name);
+  bool model_exists(const std::string& name);
+  bool poll_model(const std::string& name, int interval_ms, int tries);
+  void delete_model(const std::string& name);
+  void delete_script(const std::string& name);
+  // Model names are not prefixed unless this is on (SmartRedis's default).
+  void use_model_ensemble_prefix(bool on) { model_prefix_ = on; }
+
   // Servers. An address is "host:port" (or "unix:/path") as in SSDB; db_addresses()
   // lists them (every shard of a cluster). An empty list means every shard.
   std::vector<std::string> db_addresses();
@@ -119,6 +151,9 @@ class Client {
 
   // Tensors above this size are split into chunks (WIRE_FORMAT.md). Default 1 MiB.
   void set_chunk_bytes(uint32_t bytes) { chunk_bytes_ = bytes; }
+  // Connections to the server at `address` ("host:port" as SSDB or the cluster name it)
+  // go to `instead` ("unix:/path": that server's Unix socket, from a program on its node).
+  void connect_via(const std::string& address, const std::string& instead);
   // Testing: make the next requests meet MOVED on a cluster.
   void scramble_slot_map_for_tests();
 
@@ -132,12 +167,21 @@ class Client {
   void put_dataset_key(const std::string& key, const Dataset& dataset);
   Dataset get_dataset_key(const std::string& key, const std::string& name);
   template <class F> auto with_redirects(F&& f) -> decltype(f());
+  void store_model(const std::string& name, ModelRecord& record);
+  std::string read_model_blob(const std::string& name, const char* what);
+  void delete_model_key(const std::string& name, const char* what);
+  Connection& service_beside(const std::string& shard);
+  void call_service(const std::string& shard, const std::vector<std::string_view>& argv, const std::string& what);
+  void run_call(std::vector<std::string> head, const std::vector<std::string>& inputs,
+                const std::vector<std::string>& outputs, const std::string& what);
 
   std::unique_ptr<Router> router_;
+  std::string password_;
+  std::map<std::string, std::unique_ptr<Connection>> services_;  // shard address -> its inference service
   std::string out_prefix_;
   std::vector<std::string> sources_;
   std::string source_;
-  bool tensor_prefix_ = true, dataset_prefix_ = true, list_prefix_ = true;
+  bool tensor_prefix_ = true, dataset_prefix_ = true, list_prefix_ = true, model_prefix_ = false;
   uint32_t chunk_bytes_;
 };
 

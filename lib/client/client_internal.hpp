@@ -8,6 +8,9 @@
 
 namespace ssim::client {
 
+// SSIM_CONNECT_TIMEOUT (seconds), 10 s by default.
+std::chrono::milliseconds connect_timeout();
+
 // Tries `done` up to `tries` times, `interval_ms` apart.
 template <class F>
 bool poll_until(F&& done, int interval_ms, int tries) {

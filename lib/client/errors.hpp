@@ -24,4 +24,10 @@ struct TypeMismatch : ClientError {
   using ClientError::ClientError;
 };
 
+// A model or script call failed in the inference service: the model threw (a wrong input
+// shape), ran out of memory, is not stored, or wants a device the node lacks.
+struct InferenceError : ClientError {
+  using ClientError::ClientError;
+};
+
 }  // namespace ssim::client

@@ -4,8 +4,6 @@
 
 namespace ssim::client {
 
-namespace {
-// "host:port", or "unix:/path" (port 0: a Unix socket, e.g. a colocated database).
 std::pair<std::string, int> split_address(const std::string& a) {
   if (a.rfind("unix:", 0) == 0) {
     if (a.size() == 5) throw ConnectionError("bad database address \"" + a + "\" (expected unix:/path)");
@@ -15,7 +13,6 @@ std::pair<std::string, int> split_address(const std::string& a) {
   if (colon == std::string::npos) throw ConnectionError("bad database address \"" + a + "\" (expected host:port)");
   return {a.substr(0, colon), std::stoi(a.substr(colon + 1))};
 }
-}  // namespace
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
@@ -58,7 +55,8 @@ Connection& Router::at(const std::string& address) {
   // an operation sends anything, never between its send and its reads.
   if (it != conns_.end() && !it->second->in_step()) it = conns_.erase(it), it = conns_.end();
   if (it != conns_.end()) return *it->second;
-  const auto [host, port] = split_address(address);
+  const auto via = via_.find(address);
+  const auto [host, port] = split_address(via == via_.end() ? address : via->second);
   auto conn = std::make_unique<Connection>(host, port, password_, timeout_);
   return *conns_.emplace(address, std::move(conn)).first->second;
 }
@@ -118,6 +116,18 @@ std::vector<Connection*> Router::masters() {
       seen[a] = true;
       out.push_back(&at(a));
     }
+  return out;
+}
+
+std::string Router::address_for_key(std::string_view key) {
+  if (!cluster_) return single_;
+  if (asking(key)) return ask_address_;
+  return slots_[hash_slot(key)];
+}
+
+std::vector<std::string> Router::master_addresses() {
+  std::vector<std::string> out;
+  for (Connection* c : masters()) out.push_back(c->address());
   return out;
 }
 

@@ -1,4 +1,5 @@
 #include "lib/orchestrator/database.hpp"
+#include "lib/orchestrator/inference_files.hpp"
 #include "lib/util/experiment_dir.hpp"
 
 #include "lib/client/router.hpp"
@@ -70,6 +71,8 @@ void write_shard_configs(const plan::Plan& plan, const std::string& password) {
   for (const auto& s : shards_of(*plan.database)) {
     fs::create_directories(s.run_dir);
     write_file_atomically(s.run_dir + "/redis.conf", render_config(plan, index++, s.run_dir, password), 0600);
+    std::error_code ec;
+    fs::remove(inference_file(s.run_dir), ec);  // the previous run's service: not this one's
   }
 }
 
@@ -79,6 +82,8 @@ std::vector<std::string> shard_command(const std::string& ssim_exe, const plan::
   if (!db.interface.empty()) argv.insert(argv.end(), {"--interface", db.interface});
   if (plan.launcher == "local") argv.push_back("--loopback-default");
   if (db.shards > 1) argv.push_back("--cluster");
+  if (db.inference.enabled) argv.push_back("--inference");
+  if (db.inference.threads > 0) argv.insert(argv.end(), {"--inference-threads", std::to_string(db.inference.threads)});
   argv.insert(argv.end(), {"--", db.binary, shard.run_dir + "/redis.conf"});
   return argv;
 }
@@ -157,6 +162,40 @@ void form_cluster(const std::vector<Address>& nodes, const std::string& password
 
 constexpr std::chrono::seconds kNeverListens{5};
 
+
+namespace {
+// The last `n` non-empty lines of `file`, each as "\n  FILE: line".
+std::string log_tail(const std::string& file, int n) {
+  std::string out;
+  const auto text = read_file(file);
+  if (!text || text->empty()) return out;
+  std::vector<std::string> lines;
+  std::istringstream in(*text);
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) lines.push_back(line);
+  const size_t from = lines.size() > static_cast<size_t>(n) ? lines.size() - n : 0;
+  for (size_t i = from; i < lines.size(); ++i) out += "\n  " + file.substr(file.rfind('/') + 1) + ": " + lines[i];
+  return out;
+}
+
+// Each shard's inference service registers itself once its shard answers (and owns its
+// slots), then writes inference.json: the database is ready when every one has.
+void wait_for_inference(const std::vector<Shard>& shards, Clock::time_point deadline,
+                        const std::function<void()>& check) {
+  for (const auto& s : shards) {
+    auto wait = std::chrono::milliseconds(1);
+    while (!fs::exists(inference_file(s.run_dir))) {
+      check();
+      if (Clock::now() > deadline)
+        throw EnvironmentError("the inference service beside database " + s.name + " did not start" +
+                               log_tail(s.run_dir + "/inference.log", 5));
+      pause_briefly(wait);
+    }
+  }
+}
+}  // namespace
+
 std::vector<Address> wait_until_ready(const plan::Plan& plan, const std::string& password,
                                       std::chrono::milliseconds timeout, const std::function<void()>& check) {
   const auto deadline = Clock::now() + timeout;
@@ -195,6 +234,7 @@ std::vector<Address> wait_until_ready(const plan::Plan& plan, const std::string&
     }
   }
   if (shards.size() > 1) form_cluster(addresses, password, deadline, check);
+  if (plan.database->inference.enabled) wait_for_inference(shards, deadline, check);
   return addresses;
 }
 
@@ -292,19 +332,7 @@ std::string save_failure_cause(const std::string& run_dir) {
 }
 
 std::string last_log_lines(const std::string& run_dir, const std::string& name, int n) {
-  std::string out;
-  for (const std::string& file : {run_dir + "/server.log", run_dir + "/" + name + ".err"}) {
-    const auto text = read_file(file);
-    if (!text || text->empty()) continue;
-    std::vector<std::string> lines;
-    std::istringstream in(*text);
-    std::string line;
-    while (std::getline(in, line))
-      if (!line.empty()) lines.push_back(line);
-    const size_t from = lines.size() > static_cast<size_t>(n) ? lines.size() - n : 0;
-    for (size_t i = from; i < lines.size(); ++i) out += "\n  " + file.substr(file.rfind('/') + 1) + ": " + lines[i];
-  }
-  return out;
+  return log_tail(run_dir + "/server.log", n) + log_tail(run_dir + "/" + name + ".err", n);
 }
 
 }  // namespace ssim::orchestrator

@@ -226,6 +226,7 @@ Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
     db.password = o.password == spec::PasswordMode::Auto;
     db.persist = o.persist;
     db.snapshot = o.snapshot;
+    db.inference = o.inference;
     db.address = o.address;
     if (!o.password_file.empty()) {
       db.password_file = (fs::path(spec.base_dir) / o.password_file).lexically_normal().string();

@@ -68,6 +68,7 @@ struct Database {
   bool password = true;
   bool persist = false;
   bool snapshot = true;          // SHUTDOWN SAVE into the shard's run directory; loaded again on --resume
+  spec::Inference inference;     // a TorchScript service beside each shard
   std::string address;           // external: "host:port[,...]" of a database ssim does not run
   std::string password_file;     // external: absolute path of its password file ("" for none)
   bool external() const { return !address.empty(); }

@@ -49,7 +49,7 @@ json plan_to_json(const Plan& plan, const std::function<std::vector<std::string>
     out["orchestrator"] = {{"port", d.port},          {"shards", d.shards},
                            {"binary", d.binary},      {"interface", d.interface},
                            {"password", d.password},  {"persist", d.persist},
-                           {"run_dir", d.run_dir}};
+                           {"run_dir", d.run_dir},    {"inference", d.inference.enabled}};
   }
   return out;
 }

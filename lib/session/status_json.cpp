@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lib/orchestrator/database.hpp"
+#include "lib/orchestrator/inference_files.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/processes.hpp"
 #include "lib/util/program_errors.hpp"
@@ -44,6 +45,12 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
   nlohmann::json out = {{"experiment", m.experiment}, {"path", m.path},         {"id", m.id},
                         {"launcher", m.launcher},     {"finished", m.finished > 0}, {"entities", entities},
                         {"file", m.file}};
+  nlohmann::json services = nlohmann::json::array();
+  for (const auto& e : m.entities)
+    if (e.type == state::EntityKind::Database)
+      if (auto s = orchestrator::inference_status(e.name, e.run_dir, e.status == state::Status::Running))
+        services.push_back(std::move(*s));
+  if (!services.empty()) out["inference"] = std::move(services);
   out["runner"] = runner ? nlohmann::json{{"pid", runner->pid}, {"host", runner->host}, {"role", runner->role}}
                          : nlohmann::json();
   return out;

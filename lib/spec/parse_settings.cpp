@@ -59,12 +59,25 @@ BatchSettings read_batch(const YamlReader& r, const YAML::Node& node, const std:
   return b;
 }
 
+// `inference: true`, or a mapping {threads: N} (which turns it on).
+static Inference read_inference(const YamlReader& r, const YAML::Node& node, const std::string& field) {
+  Inference inf;
+  if (node.IsScalar()) {
+    inf.enabled = r.boolean(node, field);
+    return inf;
+  }
+  r.expect_map(node, field, {"threads"});
+  inf.enabled = true;
+  if (auto n = node["threads"]) inf.threads = r.integer(n, join_field(field, "threads"), 1, 1024);
+  return inf;
+}
+
 ColocatedDb read_colocated_db(const YamlReader& r, const YAML::Node& node, const std::string& field) {
   ColocatedDb c;
   c.loc = YamlReader::loc(node);
   if (node.IsNull()) return c;
-  if (!node.IsMap()) r.fail(node, field, "expected a mapping (port or unix_socket, cpus, binary, config), got " + YamlReader::describe(node));
-  r.expect_map(node, field, {"port", "unix_socket", "cpus", "binary", "config"});
+  if (!node.IsMap()) r.fail(node, field, "expected a mapping (port or unix_socket, cpus, binary, config, inference), got " + YamlReader::describe(node));
+  r.expect_map(node, field, {"port", "unix_socket", "cpus", "binary", "config", "inference"});
   auto f = [&](const char* key) { return join_field(field, key); };
   if (auto n = node["port"]) c.port = r.integer(n, f("port"), 1, 65535);
   if (auto n = node["unix_socket"]) {
@@ -73,6 +86,7 @@ ColocatedDb read_colocated_db(const YamlReader& r, const YAML::Node& node, const
     if (!unix_socket && !c.port) r.fail(n, f("unix_socket"), "false needs a port (loopback TCP)");
   }
   if (auto n = node["cpus"]) c.cpus = r.integer(n, f("cpus"), 0, 1024);
+  if (auto n = node["inference"]) c.inference = read_inference(r, n, f("inference"));
   if (auto n = node["binary"]) {
     c.binary = r.line(n, f("binary")).value;
     if (c.binary.empty()) r.fail(n, f("binary"), "must not be empty");
@@ -89,12 +103,12 @@ Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node,
   if (node.IsNull()) return o;
   r.expect_map(node, field,
                {"port", "shards", "interface", "binary", "config", "password", "persist", "run",
-                "batch", "snapshot", "address", "password_file"});
+                "batch", "snapshot", "address", "password_file", "inference"});
   auto f = [&](const char* key) { return join_field(field, key); };
   if (auto n = node["address"]) {
     // A database that runs already: ssim neither starts nor stops it.
     for (const char* key : {"port", "shards", "interface", "binary", "config", "password", "persist", "run", "batch",
-                            "snapshot"})
+                            "snapshot", "inference"})
       if (node[key]) r.fail(node[key], f(key), "does not apply to an external database (orchestrator.address)");
     o.address = r.line(n, f("address")).value;
     std::string list = o.address;
@@ -137,6 +151,7 @@ Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node,
     o.password = r.choice(n, f("password"), {"auto", "none"}) == "auto" ? PasswordMode::Auto
                                                                         : PasswordMode::None;
   if (auto n = node["persist"]) o.persist = r.boolean(n, f("persist"));
+  if (auto n = node["inference"]) o.inference = read_inference(r, n, f("inference"));
   if (auto n = node["run"]) o.run = read_run(r, n, f("run"));
   if (auto n = node["batch"]) o.batch = read_batch(r, n, f("batch"), true);
   if (o.shards > 1 && o.port + o.shards - 1 > 65535)

@@ -66,11 +66,19 @@ struct Param {
 
 // SmartSim's colocated model: a database of the entity's own on each of its nodes,
 // reached through a Unix socket (the default) or a loopback port.
+// orchestrator.inference / colocated_db.inference: a TorchScript service beside each
+// database (a shard, or a colocated database on each node) (docs/inference.md).
+struct Inference {
+  bool enabled = false;
+  int threads = 0;  // libtorch's threads per model call; 0: libtorch's default
+};
+
 struct ColocatedDb {
   int port = 0;  // 0: a Unix socket
   int cpus = 1;  // taken on each node besides the tasks' own
   std::string binary = "redis-server";
   std::vector<std::pair<std::string, std::string>> config;
+  Inference inference;
   Loc loc;
 };
 
@@ -128,6 +136,7 @@ struct Orchestrator {
   Loc password_file_loc;
   RunSettings run;
   std::optional<BatchSettings> batch;
+  Inference inference;
   Loc loc;
 };
 

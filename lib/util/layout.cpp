@@ -48,6 +48,14 @@ std::string find_supervisor() {
   return "";
 }
 
+std::string find_inference_service() {
+  for (const auto& c : {exe_dir() / "ssim-infer", (exe_dir() / "../libexec/ssim/ssim-infer").lexically_normal()}) {
+    std::error_code ec;
+    if (fs::is_regular_file(c, ec) && ::access(c.c_str(), X_OK) == 0) return c.string();
+  }
+  return "";
+}
+
 std::string python_package_dir() {
   // Installed: <prefix>/lib/python3.X/dist-packages (any python3* folder there).
   std::vector<fs::path> candidates;

@@ -17,6 +17,9 @@ std::string find_on_path(const std::string& program);
 std::vector<std::string> supervisor_candidates();
 // The first candidate that is an executable file, or "".
 std::string find_supervisor();
+// The inference service (beside ssim, or libexec/ssim/ssim-infer), or "" when ssim was
+// built without libtorch.
+std::string find_inference_service();
 // The folder holding the `ssim` Python package built or installed with this ssim, or "".
 std::string python_package_dir();
 

@@ -18,6 +18,7 @@ from ._ssim import (  # noqa: F401
     ClientError,
     ConnectionError,
     Dataset,
+    InferenceError,
     KeyNotFound,
     TypeMismatch,
 )
@@ -72,6 +73,35 @@ def _from_experiment(path):
 
 Client.from_experiment = staticmethod(_from_experiment)
 
+
+def _set_model(self, name, model, backend="TORCH", device="CPU", batch_size=0, min_batch_size=0,
+               min_batch_timeout=0, tag="", inputs=None, outputs=None):
+    """Stores a TorchScript model under `name`: its bytes (torch.jit.save), or a
+    torch.jit.ScriptModule (saved here). `device` is CPU, GPU or GPU:n; batch_size > 0
+    batches calls from many callers, waiting up to min_batch_timeout ms for
+    min_batch_size rows (docs/inference.md)."""
+    if hasattr(model, "save") and hasattr(model, "forward") and not isinstance(model, (bytes, bytearray)):
+        import io
+        import torch
+        buffer = io.BytesIO()
+        torch.jit.save(model, buffer)
+        model = buffer.getvalue()
+    self._set_model(name, bytes(model), backend, device, batch_size, min_batch_size, min_batch_timeout, tag,
+                    list(inputs or []), list(outputs or []))
+
+
+def _set_function(self, name, function, device="CPU"):
+    """Stores a Python function written in TorchScript's subset (its source, read with
+    inspect) under `name`, as a script whose one function has the function's name."""
+    import inspect
+    import textwrap
+    self.set_script(name, textwrap.dedent(inspect.getsource(function)), device)
+
+
+Client.set_model = _set_model
+Client.set_function = _set_function
+
 __all__ = ["Client", "Dataset", "ClientError", "ConnectionError", "AuthError", "KeyNotFound", "TypeMismatch",
+           "InferenceError",
            "Experiment", "Model", "Ensemble", "Database", "Entity", "ExperimentError", "SsimError",
            "binary", "set_binary"]

@@ -106,7 +106,7 @@ class Experiment:
 
     def create_database(self, port=6780, **keys):
         """The experiment's database (`orchestrator:` keys: port, shards, interface, binary,
-        config, password, persist, snapshot, address, password_file, run, batch). It
+        config, password, persist, snapshot, inference, address, password_file, run, batch). It
         starts with the first `start` and stops with `stop()`."""
         if self._database is not None:
             raise ExperimentError("the experiment already has a database", 2)

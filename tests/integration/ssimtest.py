@@ -46,6 +46,36 @@ def processes_with_env(name, value):
     return found
 
 
+def kill_processes_under(folder):
+    """Kills every process of every experiment under `folder` (by its id in their
+    environment) and every process running in a folder under it."""
+    for root, dirs, files in os.walk(folder):
+        if "manifest.json" in files and root.endswith(".ssim"):
+            try:
+                with open(os.path.join(root, "manifest.json")) as f:
+                    exp_id = json.load(f).get("id", "")
+            except (OSError, ValueError):
+                continue
+            for pid in processes_with_env("SSIM_EXPERIMENT_ID", exp_id):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+    # redis-server writes its title over its environment: found by where it runs.
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cwd = os.readlink(f"/proc/{entry}/cwd")
+        except OSError:
+            continue
+        if cwd.startswith(folder + "/"):
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
 class SsimTestCase(unittest.TestCase):
     """A temporary directory as cwd and state home; every experiment started in it is
     stopped and every process carrying its id is killed at the end, pass or fail."""
@@ -61,31 +91,7 @@ class SsimTestCase(unittest.TestCase):
             if p.poll() is None:
                 p.kill()
             p.communicate()
-        for root, dirs, files in os.walk(self.dir):
-            if "manifest.json" in files and root.endswith(".ssim"):
-                try:
-                    with open(os.path.join(root, "manifest.json")) as f:
-                        exp_id = json.load(f).get("id", "")
-                except (OSError, ValueError):
-                    continue
-                for pid in processes_with_env("SSIM_EXPERIMENT_ID", exp_id):
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-        # redis-server writes its title over its environment: found by where it runs.
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                cwd = os.readlink(f"/proc/{entry}/cwd")
-            except OSError:
-                continue
-            if cwd.startswith(self.dir + "/"):
-                try:
-                    os.kill(int(entry), signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
+        kill_processes_under(self.dir)
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def write(self, name, text):

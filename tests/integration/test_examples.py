@@ -67,6 +67,23 @@ class Examples(SsimTestCase):
         r = self.results(entities["trainer"]["run_dir"])
         self.assertGreater(r["final_accuracy"], r["chance"] + 0.3)
 
+    def test_inference_from_fortran_and_cpp(self):
+        folder = os.path.join(self.dir, "examples/inference")
+        shutil.copytree(os.path.join(EXAMPLES, "inference"), folder)
+        yaml = os.path.join(folder, "experiment.yaml")
+        with open(yaml) as f:
+            text = f.read().replace("../../build/", BUILD + "/")
+        with open(yaml, "w") as f:
+            f.write(text)
+        self.run_example(yaml)
+        for sim, lang in (("simulate_fortran", "fortran"), ("simulate_cpp", "c++")):
+            out = self.ssim("logs", "runs/inference", sim, check=0).stdout
+            error = float(re.search(re.escape(lang) + r": largest error of the surrogate against sin\(x\): +([0-9.]+)", out).group(1))
+            self.assertLess(error, 0.1, out)
+        status = self.ssim("status", "runs/inference", "--json", check=0)
+        [service] = json.loads(status.stdout)["inference"]
+        self.assertEqual(service["models"]["surrogate"]["calls"], 2)  # one per simulation
+
     def test_streaming_scenario_1_cpp_producers(self):
         self.run_streaming_with_producer("streaming_producer")
 

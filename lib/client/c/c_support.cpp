@@ -35,6 +35,8 @@ ssim_status status_of_current_exception() noexcept {
     return fail(SSIM_ERR_CONNECTION, e.what());
   } catch (const ReplyError& e) {
     return fail(SSIM_ERR_SERVER, e.what());
+  } catch (const InferenceError& e) {
+    return fail(SSIM_ERR_INFERENCE, e.what());
   } catch (const ClientError& e) {
     return fail(SSIM_ERR_INVALID, e.what());
   } catch (const std::invalid_argument& e) {

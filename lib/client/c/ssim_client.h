@@ -38,7 +38,8 @@ typedef enum {
   SSIM_ERR_TYPE_MISMATCH = 4, /* stored dtype/shape differs from the caller's */
   SSIM_ERR_INVALID = 5,       /* a bad argument (null pointer, unknown dtype, ...) */
   SSIM_ERR_SERVER = 6,        /* the server answered with an error */
-  SSIM_ERR_INTERNAL = 7
+  SSIM_ERR_INTERNAL = 7,
+  SSIM_ERR_INFERENCE = 8      /* a model or script failed (throws, out of memory, not stored, no GPU) */
 } ssim_status;
 
 /* Element types; the values are the wire-format codes (lib/client/WIRE_FORMAT.md). */
@@ -153,6 +154,39 @@ SSIM_API ssim_status ssim_set_data_source(ssim_client* client, const char* sourc
 SSIM_API ssim_status ssim_use_tensor_ensemble_prefix(ssim_client* client, int on);
 SSIM_API ssim_status ssim_use_dataset_ensemble_prefix(ssim_client* client, int on);
 SSIM_API ssim_status ssim_use_list_ensemble_prefix(ssim_client* client, int on);
+
+/* ---- models and scripts (docs/inference.md) ----
+ * Stored in the database; run by the inference service beside the shard that holds the
+ * first input (orchestrator: {inference: true}). device: "CPU", "GPU" or "GPU:n" (NULL:
+ * CPU). batch_size > 0 batches calls from many callers, waiting up to min_batch_timeout
+ * ms for min_batch_size rows. Inputs and outputs are tensor names, prefixed as tensors. */
+SSIM_API ssim_status ssim_set_model(ssim_client* client, const char* name, const void* model, size_t model_bytes,
+                                    const char* device, int batch_size, int min_batch_size, int min_batch_timeout);
+SSIM_API ssim_status ssim_set_model_from_file(ssim_client* client, const char* name, const char* path,
+                                              const char* device, int batch_size, int min_batch_size,
+                                              int min_batch_timeout);
+SSIM_API ssim_status ssim_set_script(ssim_client* client, const char* name, const char* device, const char* script);
+SSIM_API ssim_status ssim_set_script_from_file(ssim_client* client, const char* name, const char* device,
+                                               const char* path);
+SSIM_API ssim_status ssim_run_model(ssim_client* client, const char* name, const char* const* inputs, size_t n_inputs,
+                                    const char* const* outputs, size_t n_outputs);
+SSIM_API ssim_status ssim_run_script(ssim_client* client, const char* name, const char* function,
+                                     const char* const* inputs, size_t n_inputs, const char* const* outputs,
+                                     size_t n_outputs);
+/* The same with names as Fortran passes them: `n` names of `width` bytes each, blank-padded. */
+SSIM_API ssim_status ssim_run_model_padded(ssim_client* client, const char* name, const char* inputs, size_t n_inputs,
+                                           size_t input_width, const char* outputs, size_t n_outputs,
+                                           size_t output_width);
+SSIM_API ssim_status ssim_run_script_padded(ssim_client* client, const char* name, const char* function,
+                                            const char* inputs, size_t n_inputs, size_t input_width,
+                                            const char* outputs, size_t n_outputs, size_t output_width);
+/* The stored model's bytes (malloc'd: free them with ssim_bytes_free). */
+SSIM_API ssim_status ssim_get_model(ssim_client* client, const char* name, void** model, size_t* model_bytes);
+SSIM_API void ssim_bytes_free(void* bytes);
+SSIM_API ssim_status ssim_model_exists(ssim_client* client, const char* name, int* exists);
+SSIM_API ssim_status ssim_poll_model(ssim_client* client, const char* name, int interval_ms, int tries, int* found);
+SSIM_API ssim_status ssim_delete_model(ssim_client* client, const char* name);
+SSIM_API ssim_status ssim_delete_script(ssim_client* client, const char* name);
 
 /* ---- servers (address: "host:port" or "unix:/path"; NULL: every server) ---- */
 /* The i-th server address, i < count (count from ssim_db_address_count); borrowed. */

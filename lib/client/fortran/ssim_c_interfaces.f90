@@ -386,5 +386,75 @@ module ssim_c_interfaces
       character(kind=c_char), intent(in) :: parameter(*), value(*), address(*)
       integer(c_int) :: s
     end function
+    ! Models and scripts (docs/inference.md)
+    function ssim_set_model_from_file(c, name, path, device, batch, min_batch, timeout) bind(c) result(s)
+      import :: c_ptr, c_int, c_char
+      type(c_ptr), value :: c
+      character(kind=c_char), intent(in) :: name(*), path(*), device(*)
+      integer(c_int), value :: batch, min_batch, timeout
+      integer(c_int) :: s
+    end function
+    function ssim_set_model(c, name, model, bytes, device, batch, min_batch, timeout) bind(c) result(s)
+      import :: c_ptr, c_int, c_char, c_size_t
+      type(c_ptr), value :: c
+      character(kind=c_char), intent(in) :: name(*), model(*), device(*)
+      integer(c_size_t), value :: bytes
+      integer(c_int), value :: batch, min_batch, timeout
+      integer(c_int) :: s
+    end function
+    function ssim_set_script(c, name, device, script) bind(c) result(s)
+      import :: c_ptr, c_int, c_char
+      type(c_ptr), value :: c
+      character(kind=c_char), intent(in) :: name(*), device(*), script(*)
+      integer(c_int) :: s
+    end function
+    function ssim_set_script_from_file(c, name, device, path) bind(c) result(s)
+      import :: c_ptr, c_int, c_char
+      type(c_ptr), value :: c
+      character(kind=c_char), intent(in) :: name(*), device(*), path(*)
+      integer(c_int) :: s
+    end function
+    function ssim_run_model_padded(c, name, inputs, n_in, in_width, outputs, n_out, out_width) bind(c) result(s)
+      import :: c_ptr, c_int, c_char, c_size_t
+      type(c_ptr), value :: c
+      character(kind=c_char), intent(in) :: name(*), inputs(*), outputs(*)
+      integer(c_size_t), value :: n_in, in_width, n_out, out_width
+      integer(c_int) :: s
+    end function
+    function ssim_run_script_padded(c, name, fn, inputs, n_in, in_width, outputs, n_out, out_width) &
+        bind(c) result(s)
+      import :: c_ptr, c_int, c_char, c_size_t
+      type(c_ptr), value :: c
+      character(kind=c_char), intent(in) :: name(*), fn(*), inputs(*), outputs(*)
+      integer(c_size_t), value :: n_in, in_width, n_out, out_width
+      integer(c_int) :: s
+    end function
+    function ssim_model_exists(c, name, flag) bind(c) result(s)
+      import :: c_ptr, c_int, c_char
+      type(c_ptr), value :: c
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), intent(out) :: flag
+      integer(c_int) :: s
+    end function
+    function ssim_poll_model(c, name, interval, tries, flag) bind(c) result(s)
+      import :: c_ptr, c_int, c_char
+      type(c_ptr), value :: c
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), value :: interval, tries
+      integer(c_int), intent(out) :: flag
+      integer(c_int) :: s
+    end function
+    function ssim_delete_model(c, name) bind(c) result(s)
+      import :: c_ptr, c_int, c_char
+      type(c_ptr), value :: c
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int) :: s
+    end function
+    function ssim_delete_script(c, name) bind(c) result(s)
+      import :: c_ptr, c_int, c_char
+      type(c_ptr), value :: c
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int) :: s
+    end function
   end interface
 end module ssim_c_interfaces

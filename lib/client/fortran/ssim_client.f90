@@ -19,7 +19,7 @@ module ssim_client
 
   integer, parameter, public :: SSIM_OK = 0, SSIM_ERR_CONNECTION = 1, SSIM_ERR_AUTH = 2, &
     SSIM_ERR_KEY_NOT_FOUND = 3, SSIM_ERR_TYPE_MISMATCH = 4, SSIM_ERR_INVALID = 5, &
-    SSIM_ERR_SERVER = 6, SSIM_ERR_INTERNAL = 7
+    SSIM_ERR_SERVER = 6, SSIM_ERR_INTERNAL = 7, SSIM_ERR_INFERENCE = 8
   integer(c_int), parameter :: F64 = 1, F32 = 2, I32 = 7, I64 = 8, FORTRAN_ORDER = 1
 
   public :: last_error, log_metric, flush_metrics
@@ -60,6 +60,8 @@ module ssim_client
     procedure :: set_data_source
     procedure :: use_tensor_ensemble_prefix, use_dataset_ensemble_prefix, use_list_ensemble_prefix
     procedure :: save, flush_db, config_set
+    procedure :: set_model, set_model_from_file, set_script, set_script_from_file
+    procedure :: run_model, run_script, model_exists, poll_model, delete_model, delete_script
   end type
 
 contains
@@ -682,6 +684,94 @@ contains
     type(c_ptr) :: p
     status = ssim_dataset_get_meta_string(self%handle, cstr(field), int(index - 1, c_size_t), p)
     if (status == SSIM_OK) value = from_c(p)
+  end function
+
+  ! ---- models and scripts (docs/inference.md) ----
+  ! backend is "TORCH"; device "CPU", "GPU" or "GPU:n"; batch_size > 0 batches calls from
+  ! many ranks, waiting up to min_batch_timeout ms for min_batch_size rows.
+  integer function set_model_from_file(self, name, model_file, backend, device, batch_size, min_batch_size, &
+                                       min_batch_timeout) result(status)
+    class(client_type), intent(in) :: self
+    character(len=*), intent(in) :: name, model_file, backend, device
+    integer, intent(in), optional :: batch_size, min_batch_size, min_batch_timeout
+    if (trim(backend) /= "TORCH" .and. trim(backend) /= "torch") then
+      status = SSIM_ERR_INVALID
+      return
+    end if
+    status = ssim_set_model_from_file(self%handle, cstr(name), cstr(model_file), cstr(device), &
+      opt(batch_size), opt(min_batch_size), opt(min_batch_timeout))
+  end function
+  !> `model`: the TorchScript bytes (torch.jit.save) in a character variable.
+  integer function set_model(self, name, model, backend, device, batch_size, min_batch_size, &
+                             min_batch_timeout) result(status)
+    class(client_type), intent(in) :: self
+    character(len=*), intent(in) :: name, model, backend, device
+    integer, intent(in), optional :: batch_size, min_batch_size, min_batch_timeout
+    if (trim(backend) /= "TORCH" .and. trim(backend) /= "torch") then
+      status = SSIM_ERR_INVALID
+      return
+    end if
+    status = ssim_set_model(self%handle, cstr(name), model, int(len(model), c_size_t), cstr(device), &
+      opt(batch_size), opt(min_batch_size), opt(min_batch_timeout))
+  end function
+  integer function set_script(self, name, device, script) result(status)
+    class(client_type), intent(in) :: self
+    character(len=*), intent(in) :: name, device, script
+    status = ssim_set_script(self%handle, cstr(name), cstr(device), script // c_null_char)
+  end function
+  integer function set_script_from_file(self, name, device, script_file) result(status)
+    class(client_type), intent(in) :: self
+    character(len=*), intent(in) :: name, device, script_file
+    status = ssim_set_script_from_file(self%handle, cstr(name), cstr(device), cstr(script_file))
+  end function
+  !> inputs, outputs: tensor names (character arrays; trailing blanks are not part of a name).
+  integer function run_model(self, name, inputs, outputs) result(status)
+    class(client_type), intent(in) :: self
+    character(len=*), intent(in) :: name
+    character(len=*), dimension(:), intent(in) :: inputs, outputs
+    status = ssim_run_model_padded(self%handle, cstr(name), inputs, int(size(inputs), c_size_t), &
+      int(len(inputs), c_size_t), outputs, int(size(outputs), c_size_t), int(len(outputs), c_size_t))
+  end function
+  integer function run_script(self, name, func, inputs, outputs) result(status)
+    class(client_type), intent(in) :: self
+    character(len=*), intent(in) :: name, func
+    character(len=*), dimension(:), intent(in) :: inputs, outputs
+    status = ssim_run_script_padded(self%handle, cstr(name), cstr(func), inputs, int(size(inputs), c_size_t), &
+      int(len(inputs), c_size_t), outputs, int(size(outputs), c_size_t), int(len(outputs), c_size_t))
+  end function
+  integer function model_exists(self, name, exists) result(status)
+    class(client_type), intent(in) :: self
+    character(len=*), intent(in) :: name
+    logical, intent(out) :: exists
+    integer(c_int) :: f
+    status = ssim_model_exists(self%handle, cstr(name), f)
+    exists = f /= 0
+  end function
+  integer function poll_model(self, name, interval_ms, tries, found) result(status)
+    class(client_type), intent(in) :: self
+    character(len=*), intent(in) :: name
+    integer, intent(in) :: interval_ms, tries
+    logical, intent(out) :: found
+    integer(c_int) :: f
+    status = ssim_poll_model(self%handle, cstr(name), int(interval_ms, c_int), int(tries, c_int), f)
+    found = f /= 0
+  end function
+  integer function delete_model(self, name) result(status)
+    class(client_type), intent(in) :: self
+    character(len=*), intent(in) :: name
+    status = ssim_delete_model(self%handle, cstr(name))
+  end function
+  integer function delete_script(self, name) result(status)
+    class(client_type), intent(in) :: self
+    character(len=*), intent(in) :: name
+    status = ssim_delete_script(self%handle, cstr(name))
+  end function
+
+  function opt(v) result(c)
+    integer, intent(in), optional :: v
+    integer(c_int) :: c
+    c = 0
+    if (present(v)) c = int(v, c_int)
   end function
 
 end module ssim_client

@@ -1,0 +1,151 @@
+#include "apps/ssim-infer/resp_server.hpp"
+
+#include <arpa/inet.h>
+#include <hiredis/hiredis.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+namespace ssim::infer {
+
+namespace {
+
+bool write_all(int fd, const std::string& data) {
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+std::string encode(const Reply& r) {
+  if (r.error) {
+    std::string line = r.text;
+    for (char& c : line)
+      if (c == '\r' || c == '\n') c = ' ';
+    return "-" + (line.rfind("ERR", 0) == 0 || line.rfind("NOAUTH", 0) == 0 || line.rfind("WRONGPASS", 0) == 0
+                      ? line
+                      : "ERR " + line) +
+           "\r\n";
+  }
+  if (r.bulk) return "$" + std::to_string(r.text.size()) + "\r\n" + r.text + "\r\n";
+  return "+" + r.text + "\r\n";
+}
+
+void serve_connection(int fd, std::unique_ptr<Session> session) {
+  struct ReaderDeleter {
+    void operator()(redisReader* r) const { redisReaderFree(r); }
+  };
+  std::unique_ptr<redisReader, ReaderDeleter> reader(redisReaderCreate());
+  char buf[1 << 14];
+  while (true) {
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    redisReaderFeed(reader.get(), buf, static_cast<size_t>(n));
+    std::string out;
+    while (true) {
+      void* raw = nullptr;
+      if (redisReaderGetReply(reader.get(), &raw) != REDIS_OK) {
+        ::close(fd);
+        return;  // not RESP: drop the connection
+      }
+      if (!raw) break;
+      std::unique_ptr<redisReply, decltype(&freeReplyObject)> req(static_cast<redisReply*>(raw), freeReplyObject);
+      std::vector<std::string> argv;
+      if (req->type == REDIS_REPLY_ARRAY)
+        for (size_t i = 0; i < req->elements; ++i) argv.emplace_back(req->element[i]->str, req->element[i]->len);
+      Reply r;
+      if (argv.empty()) r = {true, "ERR empty request"};
+      else r = session->handle(argv);
+      out += encode(r);
+    }
+    if (!out.empty() && !write_all(fd, out)) break;
+  }
+  ::close(fd);
+}
+
+}  // namespace
+
+RespServer::RespServer(const std::string& host, const std::string& unix_path) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST;
+  addrinfo* res = nullptr;
+  if (::getaddrinfo(host.c_str(), "0", &hints, &res) != 0 || !res)
+    throw std::runtime_error("cannot listen on \"" + host + "\": not a numeric address");
+  fd_ = ::socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const int one = 1;
+  ::setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (fd_ < 0 || ::bind(fd_, res->ai_addr, res->ai_addrlen) != 0 || ::listen(fd_, 512) != 0) {
+    const std::string why = std::strerror(errno);
+    ::freeaddrinfo(res);
+    throw std::runtime_error("cannot listen on " + host + ": " + why);
+  }
+  ::freeaddrinfo(res);
+  sockaddr_storage bound{};
+  socklen_t len = sizeof bound;
+  ::getsockname(fd_, reinterpret_cast<sockaddr*>(&bound), &len);
+  const int port = bound.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
+                                               : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+  address_ = host + ":" + std::to_string(port);  // the client splits at the last ':', as for SSDB
+  if (unix_path.empty()) return;
+  sockaddr_un un{};
+  if (unix_path.size() >= sizeof un.sun_path) return;  // too long for a socket: TCP only
+  un.sun_family = AF_UNIX;
+  std::memcpy(un.sun_path, unix_path.c_str(), unix_path.size() + 1);
+  ::unlink(unix_path.c_str());  // a previous service's
+  unix_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (unix_fd_ < 0 || ::bind(unix_fd_, reinterpret_cast<sockaddr*>(&un), sizeof un) != 0 ||
+      ::listen(unix_fd_, 512) != 0) {
+    if (unix_fd_ >= 0) ::close(unix_fd_);
+    unix_fd_ = -1;
+    return;
+  }
+  ::chmod(unix_path.c_str(), 0600);
+  unix_path_ = unix_path;
+}
+
+void RespServer::serve(const std::function<std::unique_ptr<Session>()>& open) {
+  pollfd fds[2] = {{fd_, POLLIN, 0}, {unix_fd_, POLLIN, 0}};
+  const nfds_t count = unix_fd_ >= 0 ? 2 : 1;
+  while (true) {
+    if (::poll(fds, count, -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+    }
+    for (nfds_t i = 0; i < count; ++i) {
+      if (!(fds[i].revents & POLLIN)) continue;
+      const int c = ::accept4(fds[i].fd, nullptr, nullptr, SOCK_CLOEXEC);
+      if (c < 0) {
+        if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN) continue;
+        if (errno == EMFILE || errno == ENFILE) {  // out of descriptors: wait for some to close
+          ::usleep(10000);
+          continue;
+        }
+        throw std::runtime_error(std::string("accept: ") + std::strerror(errno));
+      }
+      if (fds[i].fd == fd_) {
+        const int one = 1;
+        ::setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      }
+      std::thread(serve_connection, c, open()).detach();
+    }
+  }
+}
+
+}  // namespace ssim::infer
