@@ -104,6 +104,7 @@ std::string render_report(const ReportInput& in) {
   }
   if (any) out += "</section>";
   database_section(in, out);
+  inference_section(in, out);
   out += "<section id=\"file\"><h2>Experiment file</h2><pre>" + escape(in.experiment_file) + "</pre></section>";
   out += "<p class=\"quiet\">Made by ssim report at " + escape(date_time(in.now)) +
          (in.made_by.empty() ? "" : " (" + escape(in.made_by) + ")") + ".</p></body></html>\n";

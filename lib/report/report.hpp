@@ -18,6 +18,7 @@ struct ReportInput {
   double now = 0;                                   // epoch seconds: the end of bars still running
   bool running = false;                             // an ssim run still tracks it
   std::vector<nlohmann::json> db_samples;           // .ssim/db_samples.ndjson (shard_samples.hpp)
+  std::vector<nlohmann::json> inference;            // each shard's service (orchestrator::inference_status)
   std::string made_by;                              // "ssim VERSION, USER on HOST": who made the report
 };
 

@@ -23,5 +23,6 @@ const char* colour_of(state::Status s);
 void timeline_section(const ReportInput& in, const std::vector<Group>& groups, std::string& out);
 void ensemble_section(const ReportInput& in, const Group& group, std::string& out);
 void database_section(const ReportInput& in, std::string& out);
+void inference_section(const ReportInput& in, std::string& out);
 
 }  // namespace ssim::report

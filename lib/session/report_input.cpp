@@ -1,5 +1,6 @@
 #include "lib/session/report_input.hpp"
 
+#include "lib/orchestrator/inference_files.hpp"
 #include "lib/orchestrator/shard_samples.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/clock.hpp"
@@ -19,6 +20,10 @@ report::ReportInput report_input(const CurrentState& s) {
     if (e.status == state::Status::Failed && in.stderr_tails.size() < 200)
       in.stderr_tails[e.name] = last_program_lines(e.run_dir + "/" + e.name + ".err", 10);  // not mpirun's banner
   in.db_samples = orchestrator::read_samples(s.manifest.path);
+  for (const auto& e : s.manifest.entities)
+    if (e.type == state::EntityKind::Database)
+      if (auto service = orchestrator::inference_status(e.name, e.run_dir, e.status == state::Status::Running))
+        in.inference.push_back(std::move(*service));
   in.made_by = std::string("ssim ") + SSIM_VERSION + ", " + user_name() + " on " + host_name();
   return in;
 }

@@ -62,12 +62,24 @@ int main(int argc, char** argv) {
   OK(ssim_unpack_tensor(c, "z_c", z, dx, 2, SSIM_F32, SSIM_LAYOUT_C));
   CHECK(z[3][7] == x[3][7] + 1.0f);
 
-  /* The stored bytes come back. */
+  /* The stored bytes come back, and store again from memory under another name. */
   void* bytes = NULL;
   size_t n = 0;
   OK(ssim_get_model(c, "mlp_c", &bytes, &n));
   CHECK(n > 100);
+  OK(ssim_set_model(c, "mlp_c_bytes", bytes, n, NULL, 0, 0, 0));
   ssim_bytes_free(bytes);
+  int found = 0;
+  OK(ssim_poll_model(c, "mlp_c_bytes", 10, 3, &found));
+  CHECK(found == 1);
+  const char* out2[] = {"y2_c"};
+  OK(ssim_run_model(c, "mlp_c_bytes", in, 1, out2, 1));
+  float y2[4][2];
+  OK(ssim_unpack_tensor(c, "y2_c", y2, dy, 2, SSIM_F32, SSIM_LAYOUT_C));
+  CHECK(memcmp(y, y2, sizeof y) == 0);
+  OK(ssim_delete_model(c, "mlp_c_bytes"));
+  OK(ssim_poll_model(c, "mlp_c_bytes", 10, 2, &found));
+  CHECK(found == 0);
 
   /* Errors: no such model; a wrong input shape (the model's own message). */
   CHECK(ssim_run_model(c, "no_such_model", in, 1, out, 1) == SSIM_ERR_INFERENCE);

@@ -52,7 +52,24 @@ int main(int argc, char** argv) {
   c.run_script("plus_one_cpp", "add_one", {"x_cpp"}, {"z_cpp"});
   Tensor z = c.get_tensor("z_cpp");
   check(z.as<float>()[31] == x[31] + 1.0f, "script result");
-  check(c.get_model("mlp_cpp").size() > 100, "get_model");
+  const std::string bytes = c.get_model("mlp_cpp");
+  check(bytes.size() > 100, "get_model");
+  c.set_model("mlp_cpp_bytes", bytes, "TORCH", "CPU");
+  check(c.poll_model("mlp_cpp_bytes", 10, 3), "poll_model");
+  c.run_model("mlp_cpp_bytes", {"x_cpp"}, {"y2_cpp"});
+  std::vector<float> y2(8);
+  c.unpack_tensor("y2_cpp", y2.data(), {4, 2}, DType::F32);
+  check(y2 == y, "the same model from its bytes");
+  c.delete_model("mlp_cpp_bytes");
+  const std::string script_file = std::string(argv[1]) + ".script.py";
+  if (FILE* f = std::fopen(script_file.c_str(), "w")) {
+    std::fputs("def times_two(a):\n    return a * 2\n", f);
+    std::fclose(f);
+  }
+  c.set_script_from_file("from_file_cpp", "CPU", script_file);
+  c.run_script("from_file_cpp", "times_two", {"x_cpp"}, {"t_cpp"});
+  check(c.get_tensor("t_cpp").as<float>()[31] == x[31] * 2, "script from a file");
+  c.delete_script("from_file_cpp");
 
   check(error_of([&] { c.run_model("no_such_model", {"x_cpp"}, {"y_cpp"}); }).find("not stored") != std::string::npos,
         "unknown model error");

@@ -11,7 +11,7 @@ program infer_check
   character(len=256) :: model_file
   character(len=16) :: inputs(1), outputs(1)
   logical :: exists
-  integer :: i, j, failures
+  integer :: i, j, failures, unit
 
   failures = 0
   call get_command_argument(1, model_file)
@@ -50,6 +50,21 @@ program infer_check
   inputs(1) = "bad_f"
   if (client%run_model("mlp_f", inputs, outputs) /= SSIM_ERR_INFERENCE) failures = failures + 1
   if (index(last_error(), "shapes cannot be multiplied") == 0) failures = failures + 1
+
+  ! A script from a file, and polling for a model.
+  open(newunit=unit, file=trim(model_file) // ".script.py", status="replace", action="write")
+  write(unit, '(A)') "def times_two(a):"
+  write(unit, '(A)') "    return a * 2"
+  close(unit)
+  call ok(client%set_script_from_file("from_file_f", "CPU", trim(model_file) // ".script.py"))
+  inputs(1) = "x_f"
+  outputs(1) = "t_f"
+  call ok(client%run_script("from_file_f", "times_two", inputs, outputs))
+  call ok(client%unpack_tensor("t_f", z))
+  if (abs(z(4, 8) - 2 * x(4, 8)) > 1e-6) failures = failures + 1
+  call ok(client%delete_script("from_file_f"))
+  call ok(client%poll_model("mlp_f", 10, 3, exists))
+  if (.not. exists) failures = failures + 1
 
   call ok(client%delete_model("mlp_f"))
   call ok(client%model_exists("mlp_f", exists))

@@ -310,6 +310,13 @@ class InferenceOn:
         table = subprocess.run([SSIM, "status", self.exp.path], capture_output=True, text=True, timeout=30).stdout
         self.assertIn("INFERENCE", table)
         self.assertIn("shown", table)
+        report = os.path.join(self.dir, f"report{self.SHARDS}.html")
+        p = subprocess.run([SSIM, "report", self.exp.path, "-o", report], capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(report) as f:
+            html = f.read()
+        section = html[html.index('<section id="inference">'):]
+        self.assertIn("<td>shown</td>", section[:section.index("</section>")])
 
 
 class OneShard(InferenceOn, unittest.TestCase):
