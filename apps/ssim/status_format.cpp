@@ -32,6 +32,7 @@ const std::vector<std::pair<std::string, std::string>>& status_field_help() {
       {"note", "why it failed or was cancelled"},
       {"run_dir", "its run directory"},
   };
+  // goal, time_to_goal and goal_step (an entity with a goal:) are read with the metrics.
   return fields;
 }
 

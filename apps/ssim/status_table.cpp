@@ -44,11 +44,21 @@ MetricColumns metric_columns(const std::vector<const state::EntityRecord*>& rows
   if (!need) return columns;
   for (const auto* e : rows) {
     if (e->type == state::EntityKind::Database) continue;
-    for (const auto& [name, point] : state::latest_metrics(state::read_metrics(e->run_dir, e->name))) {
+    const auto points = state::read_metrics(e->run_dir, e->name);
+    for (const auto& [name, point] : state::latest_metrics(points)) {
       char text[32];
       std::snprintf(text, sizeof text, "%.6g", point.value);
       columns[e->name][name] = text;
     }
+    if (!e->goal) continue;
+    // goal, time_to_goal, goal_step: as the engine saw it reached, else from the points.
+    const auto reached = e->reached ? e->reached : state::goal_reached(*e->goal, points, e->start);
+    auto& c = columns[e->name];
+    c["goal"] = state::goal_text(*e->goal) + ": " + state::reached_text(reached);
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", reached ? reached->seconds : -1.0);
+    c["time_to_goal"] = reached && reached->seconds >= 0 ? text : "-";
+    c["goal_step"] = reached && reached->step ? std::to_string(*reached->step) : "-";
   }
   return columns;
 }

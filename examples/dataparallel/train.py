@@ -2,7 +2,9 @@
 `horovodrun -np 2 python train.py`: each rank trains on its shard of a synthetic
 MNIST-shaped dataset (generated here, so nothing is downloaded), gradients are averaged
 (torch.distributed: gloo on CPU, nccl with a GPU per rank), rank 0 writes a checkpoint
-every epoch and results.json with the time to reach the target accuracy."""
+every epoch and results.json with the time to reach the target accuracy. Every rank
+reports its loss and the test accuracy to ssim each epoch (docs/metrics.md), so
+`ssim status -o name,loss,accuracy` and a `goal:` need nothing else."""
 import argparse
 import json
 import os
@@ -11,6 +13,7 @@ import time
 import torch
 import torch.distributed as dist
 
+import ssim.metrics
 from ssim.distributed import init_torch_distributed
 
 
@@ -67,6 +70,7 @@ def main():
         if time_to_accuracy is None and accuracy >= args.target_accuracy:
             time_to_accuracy = elapsed
         history.append({"epoch": epoch, "loss": loss.item(), "accuracy": accuracy, "elapsed": elapsed})
+        ssim.metrics.log(loss=loss.item(), accuracy=accuracy, step=epoch, epoch=epoch)
         if rank == 0:
             print(f"epoch {epoch}  loss {loss.item():.4f}  test accuracy {accuracy:.3f}  {elapsed:.1f}s  ({world} rank(s), {device})", flush=True)
             state = (model.module if world > 1 else model).state_dict()

@@ -330,7 +330,9 @@ void Engine::add_python_path(plan::Env& env) const {
 
 bool Engine::poll() {
   ++polls_;
-  const bool changed = refresh(m_, launcher_, [&](const state::EntityRecord& r, Status before) {
+  const bool changed = refresh(m_, launcher_, [&](const state::EntityRecord& ended, Status before) {
+    if (goal_stopping_.count(ended.name) && state::is_terminal(ended.status)) settle_goal_stop(*m_.find(ended.name));
+    const state::EntityRecord& r = ended;
     log_->info("{}: {} -> {}{}", r.name, to_string(before), to_string(r.status),
                r.reason.empty() ? "" : " (" + r.reason + ")");
     if (r.status == Status::Running && before == Status::Pending) return;  // too chatty
@@ -674,6 +676,7 @@ int Engine::run(const EngineHooks& hooks) {
       if (hooks.after_first_start && !hooks.after_first_start()) return 0;
     }
     changed = poll() || changed;
+    check_goals();
     if (changed || dirty_) save_soon();
     report_counts();
     if (plan_.database) watch_database();

@@ -152,6 +152,12 @@ class Engine {
   // Entities and ensembles `ssim stop` named: never retried, even when the attempt the
   // stop met ended on its own (failed) a moment before the signal.
   std::set<std::string> stopped_;
+  // stop_on_goal (engine_goals.cpp): running entities whose goal is checked every second,
+  // and those stopped because they reached it (recorded completed when they end).
+  void check_goals();
+  void settle_goal_stop(state::EntityRecord& r);
+  std::chrono::steady_clock::time_point next_goal_check_{};
+  std::set<std::string> goal_stopping_;
 };
 
 }  // namespace ssim::engine

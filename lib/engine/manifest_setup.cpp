@@ -10,6 +10,19 @@ namespace ssim::engine {
 using state::Status;
 
 namespace {
+// The members of an ensemble share one goal, as their steps do: the last one made is
+// reused while its steps' goal is alive and the same.
+std::shared_ptr<const state::Goal> state_goal(const std::shared_ptr<const spec::Goal>& g) {
+  static std::weak_ptr<const spec::Goal> source;
+  static std::shared_ptr<const state::Goal> made;
+  const bool same = !source.expired() && !source.owner_before(g) && !g.owner_before(source);
+  if (!same) {
+    source = g;
+    made = std::make_shared<const state::Goal>(state::Goal{g->metric, g->at_least, g->target, g->stop});
+  }
+  return made;
+}
+
 state::EntityRecord record_for(const plan::Step& s, const std::string& launcher) {
   state::EntityRecord r;
   r.name = s.name;
@@ -20,6 +33,7 @@ state::EntityRecord record_for(const plan::Step& s, const std::string& launcher)
   r.after_any = s.after_any;
   r.launcher = launcher;
   for (const auto& [name, value] : s.parameters) r.params[name] = value;
+  if (s.goal) r.goal = state_goal(s.goal);
   return r;
 }
 }  // namespace

@@ -82,9 +82,12 @@ struct Builder {
     }
   }
 
+  std::shared_ptr<const spec::Goal> goal;  // the entity being added's
+
   void add_entity(const spec::Entity& e) {
     const bool is_member = e.kind == spec::EntityKind::Ensemble;
     int index = 0;
+    goal = e.goal ? std::make_shared<const spec::Goal>(*e.goal) : nullptr;  // one for all the members
     for (const auto& combination : combinations(e)) {
       for (int r = 0; r < e.replicas; ++r, ++index) {
         Step s;
@@ -162,6 +165,7 @@ struct Builder {
 
     s.batch = e.batch;
     s.retries = e.retries;
+    s.goal = goal;
     s.colocated_db = e.colocated_db;
     if (e.colocated_db) s.res.node_cpus = e.colocated_db->cpus;
     s.setup = plan.setup;

@@ -4,6 +4,7 @@
 // a launcher turns a Step into a command line (launchers/).
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -51,6 +52,7 @@ struct Step {
   std::vector<std::string> after_any;  // step names that must have ended first, whatever the outcome
   std::vector<std::string> incoming;   // step names it reads from (SSKEYIN)
   int retries = 0;                 // reruns after a failure (not after a cancellation)
+  std::shared_ptr<const spec::Goal> goal;  // goal: (one shared by an ensemble's members)
   std::vector<std::string> setup;  // experiment.setup, then the entity's own setup lines
   std::optional<spec::ColocatedDb> colocated_db;
   std::optional<spec::BatchSettings> batch;

@@ -4,6 +4,7 @@
 
 #include "lib/orchestrator/database.hpp"
 #include "lib/orchestrator/inference_files.hpp"
+#include "lib/state/metrics.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/processes.hpp"
 #include "lib/util/program_errors.hpp"
@@ -38,6 +39,20 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
     if (e.type == state::EntityKind::Database)
       if (const auto a = orchestrator::read_address(e.run_dir); a && a->port)
         j["address"] = a->host + ":" + std::to_string(a->port);  // port: auto chose it
+    if (e.goal) {
+      const auto reached =
+          e.reached ? e.reached : state::goal_reached(*e.goal, state::read_metrics(e.run_dir, e.name), e.start);
+      nlohmann::json g = {{"metric", e.goal->metric},
+                          {e.goal->at_least ? "at_least" : "at_most", e.goal->target},
+                          {"stop_on_goal", e.goal->stop},
+                          {"reached", reached.has_value()}};
+      if (reached) {
+        g["value"] = reached->value;
+        g["step"] = reached->step ? nlohmann::json(*reached->step) : nlohmann::json();
+        g["seconds"] = reached->seconds >= 0 ? nlohmann::json(reached->seconds) : nlohmann::json();
+      }
+      j["goal"] = std::move(g);
+    }
     if (e.status == state::Status::Failed && e.type != state::EntityKind::Database && tails++ < 200)
       j["last_error"] = last_program_lines(e.run_dir + "/" + e.name + ".err", 1);  // its own, not mpirun's banner
     entities.push_back(std::move(j));

@@ -1,4 +1,7 @@
 // models: and ensembles: entries.
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 #include "lib/spec/parse_parts.hpp"
@@ -11,7 +14,7 @@ namespace {
 const std::vector<std::string> kModelKeys = {"name",  "exe",      "args",  "env",
                                              "params", "run",     "files", "incoming",
                                              "after", "after_any", "after_each", "batch", "key_prefixing", "retries",
-                                             "setup", "colocated_db"};
+                                             "setup", "colocated_db", "goal"};
 const std::vector<std::string> kEnsembleOnlyKeys = {"replicas", "strategy", "samples", "seed"};
 
 Files read_files(const YamlReader& r, const YAML::Node& node, const std::string& field) {
@@ -22,6 +25,33 @@ Files read_files(const YamlReader& r, const YAML::Node& node, const std::string&
   if (auto n = node["symlink"]) files.symlink = r.line_list(n, join_field(field, "symlink"));
   if (auto n = node["configure"]) files.configure = r.line_list(n, join_field(field, "configure"));
   return files;
+}
+
+// goal: {metric: NAME, at_least: X | at_most: X, stop_on_goal: BOOL}
+Goal read_goal(const YamlReader& r, const YAML::Node& node, const std::string& field) {
+  Goal g;
+  g.loc = YamlReader::loc(node);
+  if (!node.IsMap()) r.fail(node, field, "expected a mapping {metric: NAME, at_least: NUMBER} (or at_most), got " + YamlReader::describe(node));
+  r.expect_map(node, field, {"metric", "at_least", "at_most", "stop_on_goal"});
+  const auto f = [&](const char* key) { return join_field(field, key); };
+  const YAML::Node metric = node["metric"];
+  if (!metric) r.fail(node, f("metric"), "missing (the metric the goal is about, as the program reports it)");
+  g.metric = r.scalar(metric, f("metric"));
+  bool valid = !g.metric.empty() && g.metric.size() <= 64 && std::isalpha(static_cast<unsigned char>(g.metric[0]));
+  for (char c : g.metric) valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' || c == '/');
+  if (!valid) r.fail(metric, f("metric"), "\"" + printable(g.metric) + "\" is not a metric name (letters, digits, _ . - /, starting with a letter)");
+  const YAML::Node least = node["at_least"], most = node["at_most"];
+  if (least && most) r.fail(most, f("at_most"), "give at_least or at_most, not both");
+  if (!least && !most) r.fail(node, field, "needs at_least: NUMBER or at_most: NUMBER");
+  const YAML::Node value = least ? least : most;
+  g.at_least = static_cast<bool>(least);
+  const std::string text = r.scalar(value, f(least ? "at_least" : "at_most"));
+  char* end = nullptr;
+  g.target = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(g.target))
+    r.fail(value, f(least ? "at_least" : "at_most"), "expected a number, got \"" + printable(text) + "\"");
+  if (auto n = node["stop_on_goal"]) g.stop = r.boolean(n, f("stop_on_goal"));
+  return g;
 }
 
 std::vector<Param> read_params(const YamlReader& r, const YAML::Node& node,
@@ -116,6 +146,7 @@ Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::strin
   if (auto n = node["batch"]) e.batch = read_batch(r, n, f("batch"), true);
   if (auto n = node["key_prefixing"]) e.key_prefixing = r.boolean(n, f("key_prefixing"));
   if (auto n = node["retries"]) e.retries = r.integer(n, f("retries"), 0, 100);
+  if (auto n = node["goal"]) e.goal = read_goal(r, n, f("goal"));
   if (auto n = node["setup"])
     for (auto& t : r.line_list(n, f("setup"))) e.setup.push_back(std::move(t.value));
   if (auto n = node["colocated_db"]) e.colocated_db = read_colocated_db(r, n, f("colocated_db"));

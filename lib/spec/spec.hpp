@@ -82,6 +82,15 @@ struct ColocatedDb {
   Loc loc;
 };
 
+// goal: {metric: val_acc, at_least: 0.8, stop_on_goal: true} (docs/metrics.md).
+struct Goal {
+  std::string metric;
+  bool at_least = true;
+  double target = 0;
+  bool stop = false;
+  Loc loc;
+};
+
 enum class EntityKind { Model, Ensemble };
 enum class Strategy { AllPerm, Step, Random };
 
@@ -103,6 +112,7 @@ struct Entity {
   std::optional<BatchSettings> batch;
   bool key_prefixing = false;
   int retries = 0;  // reruns of a failed entity (each member on its own)
+  std::optional<Goal> goal;
   std::vector<std::string> setup;  // shell lines before its program, after experiment.setup
   std::optional<ColocatedDb> colocated_db;
   // Ensembles only.

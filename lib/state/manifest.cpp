@@ -115,6 +115,14 @@ json entity_json(const EntityRecord& e) {
   j["retry_at"] = e.retry_at;
   if (e.held) j["held"] = true;
   j["earlier_attempts"] = e.earlier_attempts;
+  if (e.goal) {
+    j["goal"] = {{"metric", e.goal->metric}, {e.goal->at_least ? "at_least" : "at_most", e.goal->target},
+                 {"stop_on_goal", e.goal->stop}};
+    if (e.reached) {
+      j["goal"]["reached"] = {{"value", e.reached->value}, {"seconds", e.reached->seconds}};
+      if (e.reached->step) j["goal"]["reached"]["step"] = *e.reached->step;
+    }
+  }
   return j;
 }
 
@@ -197,6 +205,21 @@ EntityRecord entity_from_json(const json& e) {
   r.retry_at = e.value("retry_at", 0.0);
   r.held = e.value("held", false);
   r.earlier_attempts = e.value("earlier_attempts", json::array());
+  if (auto g = e.find("goal"); g != e.end() && g->is_object()) {
+    auto goal = std::make_shared<Goal>();
+    goal->metric = g->value("metric", "");
+    goal->at_least = g->contains("at_least");
+    goal->target = g->value(goal->at_least ? "at_least" : "at_most", 0.0);
+    goal->stop = g->value("stop_on_goal", false);
+    r.goal = std::move(goal);
+    if (auto reached = g->find("reached"); reached != g->end() && reached->is_object()) {
+      GoalReached gr;
+      gr.value = reached->value("value", 0.0);
+      gr.seconds = reached->value("seconds", -1.0);
+      if (reached->contains("step")) gr.step = reached->value("step", 0LL);
+      r.reached = gr;
+    }
+  }
   return r;
 }
 

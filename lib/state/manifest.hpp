@@ -2,6 +2,7 @@
 // <path>/.ssim/manifest.json: everything `ssim status`, `stop` and `logs` need to find
 // and judge an experiment's jobs from any process, written atomically.
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -9,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lib/state/metrics.hpp"
 #include "lib/state/status.hpp"
 
 namespace ssim::state {
@@ -44,6 +46,8 @@ struct EntityRecord {
   double retry_at = 0;  // a failed entity waiting to be retried: not started before this time
   bool held = false;    // not started until `ssim start` asks (ssim run --only, entities added to an open run)
   nlohmann::json earlier_attempts = nlohmann::json::array();  // how each earlier attempt ended
+  std::shared_ptr<const Goal> goal;  // its `goal:` (one shared by an ensemble's members), if any
+  std::optional<GoalReached> reached;  // the goal as the engine saw it reached (stop_on_goal)
 };
 
 struct Manifest {

@@ -1,5 +1,8 @@
 #include "lib/state/metrics.hpp"
 
+#include <algorithm>
+#include <cstdio>
+
 #include <dirent.h>
 
 #include <algorithm>
@@ -141,6 +144,44 @@ std::map<std::string, MetricPoint> latest_metrics(const std::vector<MetricPoint>
     if (b >= a) it->second = p;  // same step (or none): the one reported later
   }
   return out;
+}
+
+bool meets(const Goal& goal, double value) { return goal.at_least ? value >= goal.target : value <= goal.target; }
+
+std::optional<GoalReached> goal_reached(const Goal& goal, const std::vector<MetricPoint>& points, double start) {
+  for (const auto& p : points) {
+    if (p.name != goal.metric || !meets(goal, p.value)) continue;
+    GoalReached r;
+    r.value = p.value;
+    r.step = p.step;
+    if (p.time > 0 && start > 0) r.seconds = std::max(0.0, p.time - start);
+    return r;
+  }
+  return std::nullopt;
+}
+
+namespace {
+std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+}  // namespace
+
+std::string goal_text(const Goal& goal) {
+  return goal.metric + (goal.at_least ? " >= " : " <= ") + short_number(goal.target);
+}
+
+std::string reached_text(const std::optional<GoalReached>& reached) {
+  if (!reached) return "not reached";
+  std::string out = "reached";
+  if (reached->step) out += " at step " + std::to_string(*reached->step);
+  if (reached->seconds >= 0) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", reached->seconds);
+    out += std::string(" after ") + buf + " s";
+  }
+  return out + " (" + short_number(reached->value) + ")";
 }
 
 }  // namespace ssim::state

@@ -38,4 +38,26 @@ std::map<std::string, MetricPoint> latest_metrics(const std::vector<MetricPoint>
 // A metric name: letters, digits, _ . - /, starting with a letter; at most 64 bytes.
 bool valid_metric_name(const std::string& name);
 
+// A model's or ensemble's `goal:` (docs/metrics.md): a metric reaching a value ("time to
+// accuracy"), and whether the member is stopped once it has.
+struct Goal {
+  std::string metric;
+  bool at_least = true;  // at_least: value >= target; else at_most: value <= target
+  double target = 0;
+  bool stop = false;  // stop_on_goal
+};
+struct GoalReached {
+  double value = 0;
+  std::optional<long long> step;
+  double seconds = -1;  // after the entity started; < 0 when unknown (a stdout line has no time)
+};
+// The first point of the goal's metric that meets it, in the order reported; `start` is
+// the entity's start (epoch seconds).
+std::optional<GoalReached> goal_reached(const Goal& goal, const std::vector<MetricPoint>& points, double start);
+bool meets(const Goal& goal, double value);
+// "val_acc >= 0.8"
+std::string goal_text(const Goal& goal);
+// "reached at step 120 after 12.3 s (0.81)", or "not reached".
+std::string reached_text(const std::optional<GoalReached>& reached);
+
 }  // namespace ssim::state

@@ -105,11 +105,18 @@ class Examples(SsimTestCase):
         self.assertEqual(r["workers"], 2)
         self.assertIsNotNone(r["time_to_accuracy"])
 
-    def test_sweep_collects_a_complete_table(self):
+    def test_sweep_records_each_member_s_time_to_accuracy(self):
         entities = self.run_example(os.path.join(EXAMPLES, "sweep/experiment.yaml"))
-        with open(os.path.join(entities["collect"]["run_dir"], "results.csv")) as f:
-            rows = list(csv.DictReader(f))
-        self.assertEqual([int(r["workers"]) for r in rows], [1, 2, 4])
+        members = {e["params"]["workers"]: e for name, e in entities.items() if e["ensemble"] == "scale"}
+        self.assertEqual(sorted(members, key=int), ["1", "2", "4"])
+        for e in members.values():
+            self.assertTrue(e["goal"]["reached"], e)  # 90% test accuracy, as the metrics say
+            self.assertGreater(e["goal"]["seconds"], 0, e)
+            self.assertGreaterEqual(e["goal"]["value"], 0.9, e)
+        table = self.ssim("status", "runs/sweep", "-o", "name,params,time_to_goal,accuracy", "--sort", "time_to_goal",
+                          check=0).stdout
+        rows = [line.split() for line in table.splitlines()[2:]]
+        self.assertEqual(len(rows), 3, table)
+        self.assertEqual([float(r[2]) for r in rows], sorted(float(r[2]) for r in rows))  # fastest first
         for r in rows:
-            self.assertTrue(r["time_to_accuracy"], r)
-            self.assertGreater(float(r["final_accuracy"]), 0.5)
+            self.assertGreater(float(r[3]), 0.5, table)  # the final accuracy, from the metrics

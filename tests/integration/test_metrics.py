@@ -100,3 +100,46 @@ ensembles:
         p = self.ssim("status", "sw", "--summary", "--sort", "-val_ac")
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("metrics reported: val_acc", p.stderr)
+
+
+GOALS = """
+experiment: {name: goals}
+ensembles:
+  # Accuracy climbs 0.1 a step from `start`, for a minute unless stopped.
+  - name: stopped
+    exe: /usr/bin/python3
+    args: [-c, "import time, ssim.metrics as m\\nacc = $(start)\\nfor s in range(600):\\n    m.log(val_acc=acc, step=s)\\n    acc += 0.1\\n    time.sleep(0.1)"]
+    params: {start: ["0.15", "0.45"]}
+    goal: {metric: val_acc, at_least: 0.8, stop_on_goal: true}
+  # Without stop_on_goal the goal is only recorded; `never` does not reach it.
+  - name: kept
+    exe: /bin/sh
+    args: [-c, "for a in $(values); do echo ssim:metric loss=$$a step=$$a; done"]
+    params: {values: ["3 2 1", "9 8 7"]}
+    goal: {metric: loss, at_most: 2}
+"""
+
+
+class Goals(SsimTestCase):
+    def test_time_to_goal_is_recorded_and_stop_on_goal_stops_the_member_as_completed(self):
+        self.write("experiment.yaml", GOALS)
+        run = self.ssim("run", "experiment.yaml", check=0, timeout=120)
+        self.assertIn("reached its goal", run.stdout + run.stderr)
+        _, entities = self.status()
+        for name, step in (("stopped_0", 7), ("stopped_1", 4)):
+            e = entities[name]
+            self.assertEqual(e["status"], "completed", e)
+            self.assertEqual(e["exit_code"], 0, e)
+            self.assertLess(e["elapsed"], 30, e)  # stopped, not run for its minute
+            self.assertTrue(e["goal"]["reached"], e)
+            self.assertEqual(e["goal"]["step"], step, e)
+            self.assertGreaterEqual(e["goal"]["value"], 0.8 - 1e-9, e)
+            self.assertGreaterEqual(e["goal"]["seconds"], 0, e)
+            self.assertIn("stopped on reaching its goal", e["reason"])
+        self.assertEqual(entities["kept_0"]["goal"]["step"], 2)
+        self.assertFalse(entities["kept_1"]["goal"]["reached"])
+        table = self.ssim("status", "goals", "-o", "name,goal_step,goal", "--sort", "goal_step", check=0).stdout
+        lines = [line.split()[0] for line in table.splitlines()[2:]]
+        self.assertEqual(lines, ["kept_0", "stopped_1", "stopped_0", "kept_1"])  # by step; not reached last
+        self.assertIn("loss <= 2: reached at step 2 (2)", table)
+        self.assertIn("loss <= 2: not reached", table)

@@ -86,3 +86,30 @@ TEST_CASE("metrics: what the C++ client logs is read back as the Python client's
   CHECK(points[1].rank == 3);
   CHECK(std::filesystem::exists(run + "/metrics.3.ndjson"));
 }
+
+TEST_CASE("a goal is reached by the first point that meets it, with its step and time after the start") {
+  const auto point = [](const char* name, double v, long long step, double time) {
+    state::MetricPoint p;
+    p.name = name;
+    p.value = v;
+    p.step = step;
+    p.time = time;
+    return p;
+  };
+  const std::vector<state::MetricPoint> points = {point("acc", 0.5, 1, 110), point("loss", 0.9, 1, 110),
+                                                  point("acc", 0.85, 2, 115), point("acc", 0.95, 3, 120)};
+  const state::Goal acc{"acc", true, 0.8, false};
+  const auto r = state::goal_reached(acc, points, 100);
+  REQUIRE(r);
+  CHECK(r->step == 2);
+  CHECK(r->value == 0.85);
+  CHECK(r->seconds == 15);
+  CHECK(state::reached_text(r) == "reached at step 2 after 15.0 s (0.85)");
+  CHECK(state::goal_text(acc) == "acc >= 0.8");
+  CHECK_FALSE(state::goal_reached({"acc", true, 0.99, false}, points, 100));
+  CHECK(state::reached_text(std::nullopt) == "not reached");
+  const auto low = state::goal_reached({"loss", false, 1.0, false}, points, 0);  // no start: no time
+  REQUIRE(low);
+  CHECK(low->seconds < 0);
+  CHECK(state::reached_text(low) == "reached at step 1 (0.9)");
+}

@@ -118,3 +118,24 @@ TEST_CASE("times: minutes and seconds go to 59, hours after a day count to 23") 
   for (const char* ok : {"90", "10:30", "48:00:00", "1-00", "2-23:59:59", "100:59"}) CHECK(spec::is_slurm_time(ok));
   for (const char* bad : {"10:75", "01:60:00", "1-24:00", "00:00:99", "1:2:3:4", "-1", ""}) CHECK_FALSE(spec::is_slurm_time(bad));
 }
+
+TEST_CASE("a goal names a metric and one bound, or says which part is wrong") {
+  const std::string head = "experiment:\n  name: x\nmodels:\n  - name: a\n    exe: /bin/true\n";
+  auto s = test::parse(head + "    goal: {metric: val_acc, at_least: 0.8, stop_on_goal: true}\n");
+  REQUIRE(s.entities[0].goal);
+  CHECK(s.entities[0].goal->metric == "val_acc");
+  CHECK(s.entities[0].goal->at_least);
+  CHECK(s.entities[0].goal->target == 0.8);
+  CHECK(s.entities[0].goal->stop);
+  CHECK(!test::parse(head + "    goal: {metric: loss, at_most: 1e-3}\n").entities[0].goal->at_least);
+  CHECK(test::error_of(head + "    goal: {metric: loss, at_most: low}\n") ==
+        "exp.yaml:6:35: models[0].goal.at_most: expected a number, got \"low\"");
+  CHECK(test::error_of(head + "    goal: {metric: loss, at_most: 1, at_least: 0}\n") ==
+        "exp.yaml:6:35: models[0].goal.at_most: give at_least or at_most, not both");
+  CHECK(test::error_of(head + "    goal: {metric: loss}\n") ==
+        "exp.yaml:6:11: models[0].goal: needs at_least: NUMBER or at_most: NUMBER");
+  CHECK(test::error_of(head + "    goal: {metric: 9lives, at_least: 1}\n") ==
+        "exp.yaml:6:20: models[0].goal.metric: \"9lives\" is not a metric name (letters, digits, _ . - /, starting with a letter)");
+  CHECK(test::error_of(head + "    goal: {at_least: 1}\n") ==
+        "exp.yaml:6:11: models[0].goal.metric: missing (the metric the goal is about, as the program reports it)");
+}
