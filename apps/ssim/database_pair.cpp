@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
 #include <string>
 
 namespace ssim::app {
@@ -74,12 +73,13 @@ int run_server_beside_service(const std::vector<std::string>& server, const std:
   const pid_t server_pid = spawn(server, original, -1, "");
   pid_t service_pid = spawn(service, original, log_fd, password);
   std::chrono::seconds backoff{1};
-  std::optional<Clock::time_point> restart_at;
+  Clock::time_point restart_at{};
+  bool restart_pending = false;
   bool stopping = false;  // a signal was passed on: the service is not started again
   while (true) {
     timespec wait{1, 0};
-    if (restart_at) {
-      const auto left = std::max<Clock::duration>(*restart_at - Clock::now(), Clock::duration::zero());
+    if (restart_pending) {
+      const auto left = std::max<Clock::duration>(restart_at - Clock::now(), Clock::duration::zero());
       wait.tv_sec = std::chrono::duration_cast<std::chrono::seconds>(left).count();
       wait.tv_nsec = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count() % 1000000000;
     }
@@ -87,7 +87,7 @@ int run_server_beside_service(const std::vector<std::string>& server, const std:
     const int sig = ::sigtimedwait(&mask, &info, &wait);
     if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP) {
       stopping = true;
-      restart_at.reset();
+      restart_pending = false;
       ::kill(server_pid, sig);
       if (service_pid > 0) ::kill(service_pid, SIGTERM);
     }
@@ -103,11 +103,12 @@ int run_server_beside_service(const std::vector<std::string>& server, const std:
         log("the inference service " + how_it_ended(status) + "; starting it again in " +
             std::to_string(backoff.count()) + " s");
         restart_at = Clock::now() + backoff;
+        restart_pending = true;
         backoff = std::min(backoff * 2, std::chrono::seconds(30));
       }
     }
-    if (restart_at && Clock::now() >= *restart_at) {
-      restart_at.reset();
+    if (restart_pending && Clock::now() >= restart_at) {
+      restart_pending = false;
       service_pid = spawn(service, original, log_fd, password);
     }
   }

@@ -103,6 +103,7 @@ std::string render_report(const ReportInput& in) {
     ensemble_section(in, g, out);
   }
   if (any) out += "</section>";
+  metrics_section(in, groups, out);
   database_section(in, out);
   inference_section(in, out);
   out += "<section id=\"file\"><h2>Experiment file</h2><pre>" + escape(in.experiment_file) + "</pre></section>";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lib/state/manifest.hpp"
+#include "lib/state/metrics.hpp"
 
 namespace ssim::report {
 
@@ -19,6 +20,7 @@ struct ReportInput {
   bool running = false;                             // an ssim run still tracks it
   std::vector<nlohmann::json> db_samples;           // .ssim/db_samples.ndjson (shard_samples.hpp)
   std::vector<nlohmann::json> inference;            // each shard's service (orchestrator::inference_status)
+  std::map<std::string, std::vector<state::MetricPoint>> metrics;  // entity -> what it reported (state/metrics.hpp)
   std::string made_by;                              // "ssim VERSION, USER on HOST": who made the report
 };
 

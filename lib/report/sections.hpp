@@ -24,5 +24,6 @@ void timeline_section(const ReportInput& in, const std::vector<Group>& groups, s
 void ensemble_section(const ReportInput& in, const Group& group, std::string& out);
 void database_section(const ReportInput& in, std::string& out);
 void inference_section(const ReportInput& in, std::string& out);
+void metrics_section(const ReportInput& in, const std::vector<Group>& groups, std::string& out);
 
 }  // namespace ssim::report

@@ -2,6 +2,7 @@
 
 #include "lib/orchestrator/inference_files.hpp"
 #include "lib/orchestrator/shard_samples.hpp"
+#include "lib/state/metrics.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/proc_stat.hpp"
@@ -20,6 +21,9 @@ report::ReportInput report_input(const CurrentState& s) {
     if (e.status == state::Status::Failed && in.stderr_tails.size() < 200)
       in.stderr_tails[e.name] = last_program_lines(e.run_dir + "/" + e.name + ".err", 10);  // not mpirun's banner
   in.db_samples = orchestrator::read_samples(s.manifest.path);
+  for (const auto& e : s.manifest.entities)
+    if (e.type != state::EntityKind::Database)
+      if (auto points = state::read_metrics(e.run_dir, e.name); !points.empty()) in.metrics[e.name] = std::move(points);
   for (const auto& e : s.manifest.entities)
     if (e.type == state::EntityKind::Database)
       if (auto service = orchestrator::inference_status(e.name, e.run_dir, e.status == state::Status::Running))

@@ -143,3 +143,14 @@ class Goals(SsimTestCase):
         self.assertEqual(lines, ["kept_0", "stopped_1", "stopped_0", "kept_1"])  # by step; not reached last
         self.assertIn("loss <= 2: reached at step 2 (2)", table)
         self.assertIn("loss <= 2: not reached", table)
+        # The report: a chart per metric and group, and the members compared with their goal.
+        self.ssim("report", "goals", "-o", "report.html", check=0)
+        with open(f"{self.dir}/report.html") as f:
+            html = f.read()
+        metrics = html[html.index('<section id="metrics">'):]
+        metrics = metrics[:metrics.index("</section>")]
+        self.assertIn("<h3>stopped</h3>", metrics)
+        self.assertIn("<figcaption>val_acc</figcaption>", metrics)
+        self.assertIn("last val_acc against start", metrics)
+        self.assertIn("reached at step 4", metrics)  # stopped_1's row
+        self.assertIn("not reached", metrics)        # kept_1's
