@@ -1,7 +1,10 @@
 // ssim metrics [EXP] [ENTITY ...] [--json | --csv] [-o FILE]: every metric point the
 // entities reported (lib/state/metrics.hpp): by default the latest value of each metric
-// per entity; --csv and --json every point, for pandas or a spreadsheet.
+// per entity; --csv and --json every point, for pandas or a spreadsheet. --archive FILE:
+// one tar with the metrics, the experiment file, the manifest and every entity's output.
 #include <algorithm>
+#include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -15,6 +18,7 @@
 #include "lib/session/current_state.hpp"
 #include "lib/state/metrics.hpp"
 #include "lib/util/errors.hpp"
+#include "lib/util/tar_writer.hpp"
 #include "lib/util/user_file.hpp"
 
 namespace ssim::app {
@@ -90,6 +94,38 @@ std::string render_latest(const std::vector<const state::EntityRecord*>& entitie
   return out;
 }
 
+// EXP/experiment.yaml, EXP/manifest.json, EXP/metrics.csv, then each entity's own files
+// (NAME.out, NAME.err, metrics.RANK.ndjson) under its run directory's place in EXP/.
+void write_archive(const std::string& file, const state::Manifest& m,
+                   const std::vector<const state::EntityRecord*>& entities, const std::vector<Row>& rows) {
+  namespace fs = std::filesystem;
+  const std::string top = m.experiment.empty() ? "experiment" : m.experiment;
+  const long now = static_cast<long>(std::time(nullptr));
+  size_t files = 0;
+  write_user_file_streamed(file, [&](const std::function<void(std::string_view)>& write) {
+    TarWriter tar(write);
+    if (tar.add_file(top + "/experiment.yaml", m.file)) ++files;
+    if (tar.add_file(top + "/manifest.json", state::manifest_path(m.path))) ++files;
+    tar.add_text(top + "/metrics.csv", render_csv(rows), now);
+    ++files;
+    for (const auto* e : entities) {
+      const std::string where = fs::path(e->run_dir).lexically_relative(m.path).string();
+      const std::string base = top + "/" + (where.empty() || where.rfind("..", 0) == 0 ? e->name : where) + "/";
+      std::vector<std::string> names = {e->name + ".out", e->name + ".err"};
+      std::error_code ec;
+      for (const auto& f : fs::directory_iterator(e->run_dir, ec)) {
+        const std::string n = f.path().filename().string();
+        if (n.rfind("metrics.", 0) == 0 && n.size() > 15 && n.substr(n.size() - 7) == ".ndjson") names.push_back(n);
+      }
+      for (const auto& n : names)
+        if (tar.add_file(base + n, e->run_dir + "/" + n)) ++files;
+    }
+    tar.finish();
+  });
+  std::cerr << "ssim: wrote " << file << ": " << files << " files (the experiment file, the manifest, every metric point "
+            << "as metrics.csv, and " << entities.size() << " entities' output)" << std::endl;
+}
+
 }  // namespace
 
 Action add_metrics(CLI::App& app) {
@@ -101,8 +137,13 @@ Action add_metrics(CLI::App& app) {
   cmd->add_option("EXP_AND_ENTITIES", *words, "[EXP] [ENTITY or ENSEMBLE ...]");
   auto* j = cmd->add_flag("--json", *json, "every point as a JSON array");
   cmd->add_flag("--csv", *csv, "every point as CSV")->excludes(j);
-  cmd->add_option("-o,--output", *output, "write to FILE instead of stdout");
-  return [words, json, csv, output] {
+  auto* o = cmd->add_option("-o,--output", *output, "write to FILE instead of stdout");
+  auto archive = std::make_shared<std::string>();
+  cmd->add_option("--archive", *archive,
+                  "write one tar FILE: the metrics, the experiment file, the manifest and every entity's output")
+      ->excludes(j)
+      ->excludes(o);
+  return [words, json, csv, output, archive] {
     auto [path, names] = session::split_experiment_and_names(*words);
     const auto s = session::current_state(path);
     std::vector<const state::EntityRecord*> entities;
@@ -116,6 +157,14 @@ Action add_metrics(CLI::App& app) {
       bool known = false;
       for (const auto& e : s.manifest.entities) known = known || n == e.name || n == e.ensemble;
       if (!known) throw UsageError("no entity " + n + " in experiment " + s.manifest.experiment);
+    }
+    if (!archive->empty()) {
+      if (*csv) throw UsageError("--archive has the metrics as CSV already: drop --csv");
+      std::vector<Row> rows;
+      for (const auto* e : entities)
+        for (auto& p : state::read_metrics(e->run_dir, e->name)) rows.push_back({e, std::move(p)});
+      write_archive(*archive, s.manifest, entities, rows);
+      return 0;
     }
     std::string text;
     if (*json || *csv) {

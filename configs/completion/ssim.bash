@@ -22,7 +22,7 @@ _ssim() {
     logs) opts="--stderr --follow --json --help" ;;
     env) opts="--json --help" ;;
     report) opts="--output --help" ;;
-    metrics) opts="--json --csv --output --help" ;;
+    metrics) opts="--json --csv --output --archive --help" ;;
     list) opts="--json --help" ;;
     dashboard) opts="--port --bind --help" ;;
     stop) opts="--json --no-save --help" ;;

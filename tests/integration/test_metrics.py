@@ -5,6 +5,8 @@ every point."""
 import csv
 import io
 import json
+import os
+import tarfile
 
 from ssimtest import SsimTestCase
 
@@ -74,6 +76,25 @@ class Metrics(SsimTestCase):
         finally:
             del os.environ["SSIM_STATE_HOME"]
         self.assertEqual([(r["metric"], r["value"]) for r in rows], [("loss", 0.5), ("loss", 0.25), ("val_acc", 0.8)])
+
+
+    def test_one_archive_holds_the_metrics_the_file_the_manifest_and_every_output(self):
+        p = self.ssim("metrics", "mt", "--archive", "mt.tar", check=0)
+        self.assertIn("wrote mt.tar", p.stderr)
+        with tarfile.open(f"{self.dir}/mt.tar") as tar:  # checks every header's checksum
+            names = set(tar.getnames())
+            for name in ("mt/experiment.yaml", "mt/manifest.json", "mt/metrics.csv", "mt/train/train.out",
+                         "mt/train/metrics.0.ndjson", "mt/train/metrics.1.ndjson", "mt/script/script.out",
+                         "mt/killed/killed.err"):
+                self.assertIn(name, names)
+            rows = list(csv.DictReader(io.StringIO(tar.extractfile("mt/metrics.csv").read().decode())))
+            self.assertEqual(rows, list(csv.DictReader(io.StringIO(self.ssim("metrics", "mt", "--csv", check=0).stdout))))
+            self.assertIn("other output", tar.extractfile("mt/script/script.out").read().decode())
+        # Nothing half-written replaces a file when the archive cannot be made; a link is refused.
+        os.symlink(f"{self.dir}/mt.tar", f"{self.dir}/link.tar")
+        p = self.ssim("metrics", "mt", "--archive", "link.tar")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("symbolic link", p.stderr)
 
 
 class Summary(SsimTestCase):
