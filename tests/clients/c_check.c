@@ -9,24 +9,7 @@
 
 #include "ssim_client.h"
 
-static int failures = 0;
-
-#define CHECK(cond)                                                    \
-  do {                                                                 \
-    if (!(cond)) {                                                     \
-      fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                      \
-    }                                                                  \
-  } while (0)
-
-#define OK(call)                                                                           \
-  do {                                                                                     \
-    ssim_status s_ = (call);                                                               \
-    if (s_ != SSIM_OK) {                                                                   \
-      fprintf(stderr, "%s:%d: %s -> %d: %s\n", __FILE__, __LINE__, #call, s_, ssim_last_error()); \
-      exit(1);                                                                             \
-    }                                                                                      \
-  } while (0)
+#include "check.h"
 
 static void put(ssim_client* c) {
   /* a[i][j] = 10 (i+1) + (j+1), shape (2, 3) */
