@@ -52,7 +52,7 @@ MetricColumns metric_columns(const std::vector<const state::EntityRecord*>& rows
     }
     if (!e->goal) continue;
     // goal, time_to_goal, goal_step: as the engine saw it reached, else from the points.
-    const auto reached = e->reached ? e->reached : state::goal_reached(*e->goal, points, e->start);
+    const auto reached = state::goal_outcome(*e, points);
     auto& c = columns[e->name];
     c["goal"] = state::goal_text(*e->goal) + ": " + state::reached_text(reached);
     char text[32];

@@ -192,7 +192,7 @@ std::string Engine::where_it_runs(const state::EntityRecord& r) const {
 // What to launch for entity `r`: a database shard's command, or a step's (with its
 // room on the pool, its devices, the database address and the after_any outcomes).
 launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
-  launch::LaunchRequest req{r.name, r.run_dir, {}, {}, std::nullopt};
+  launch::LaunchRequest req{r.name, r.run_dir, {}, {}, nullptr};
   if (is_database(r)) {
     int index = 0;
     for (const auto& shard : orchestrator::shards_of(*plan_.database)) {
@@ -203,7 +203,7 @@ launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
       ++index;
     }
     req.env = {{"SSIM_EXPERIMENT", plan_.name}, {"SSIM_ENTITY", r.name}, {"SSIM_RUN_DIR", r.run_dir}};
-    req.batch = plan_.database->batch;
+    if (plan_.database->batch) req.batch = std::make_shared<const spec::BatchSettings>(*plan_.database->batch);
   } else {
     const plan::Step& step = *steps_.at(r.name);
     const launch::Grant* grant = pool_.held_by(r.name);

@@ -16,7 +16,7 @@ void Engine::check_goals() {
     auto reached = state::goal_reached(*e.goal, state::read_metrics(e.run_dir, e.name), e.start);
     if (!reached) continue;
     if (reached->seconds < 0 && e.start > 0) reached->seconds = std::max(0.0, clock_->now() - e.start);  // seen now
-    e.reached = reached;
+    e.reached = std::make_shared<const state::GoalReached>(*reached);
     goal_stopping_.insert(e.name);
     const std::string what = state::goal_text(*e.goal) + " " + state::reached_text(reached);
     log_->info("{}: goal {}; stopping it (stop_on_goal)", e.name, what);
@@ -34,7 +34,7 @@ void Engine::settle_goal_stop(state::EntityRecord& r) {
   r.status = Status::Completed;
   r.exit_code = 0;
   r.signal.reset();
-  r.reason = "stopped on reaching its goal (" + state::goal_text(*r.goal) + " " + state::reached_text(r.reached) + ")";
+  r.reason = "stopped on reaching its goal (" + state::goal_text(*r.goal) + " " + state::reached_text(r.reached ? std::optional<state::GoalReached>(*r.reached) : std::nullopt) + ")";
 }
 
 }  // namespace ssim::engine

@@ -20,7 +20,7 @@ struct LaunchRequest {
   std::string run_dir;
   std::vector<std::string> argv;  // the full command, e.g. mpirun -np 4 ./sim
   plan::Env env;                  // added to the inherited environment; later entries win
-  std::optional<spec::BatchSettings> batch;  // submit as a batch job of its own (schedulers)
+  std::shared_ptr<const spec::BatchSettings> batch;  // submit as a batch job of its own (schedulers)
   long time_limit = 0;  // seconds of run.time, enforced by the local supervisor; 0: none
   std::vector<std::string> nodes = {};  // the nodes of its room, when the pool granted one
 };

@@ -82,12 +82,17 @@ struct Builder {
     }
   }
 
-  std::shared_ptr<const spec::Goal> goal;  // the entity being added's
+  // The entity being added's, shared by its steps.
+  std::shared_ptr<const spec::Goal> goal;
+  std::shared_ptr<const spec::BatchSettings> batch;
+  std::shared_ptr<const spec::ColocatedDb> colocated_db;
 
   void add_entity(const spec::Entity& e) {
     const bool is_member = e.kind == spec::EntityKind::Ensemble;
     int index = 0;
     goal = e.goal ? std::make_shared<const spec::Goal>(*e.goal) : nullptr;  // one for all the members
+    batch = e.batch ? std::make_shared<const spec::BatchSettings>(*e.batch) : nullptr;
+    colocated_db = e.colocated_db ? std::make_shared<const spec::ColocatedDb>(*e.colocated_db) : nullptr;
     for (const auto& combination : combinations(e)) {
       for (int r = 0; r < e.replicas; ++r, ++index) {
         Step s;
@@ -163,10 +168,10 @@ struct Builder {
     for (const auto& [name, value] : s.parameters) s.env.emplace_back("SSIM_PARAM_" + name, value);  // names are identifiers already
     s.env.shrink_to_fit();  // grown by doubling, it would hold up to twice this, in each of 100,000 members
 
-    s.batch = e.batch;
+    s.batch = batch;
     s.retries = e.retries;
     s.goal = goal;
-    s.colocated_db = e.colocated_db;
+    s.colocated_db = colocated_db;
     if (e.colocated_db) s.res.node_cpus = e.colocated_db->cpus;
     s.setup = plan.setup;
     s.setup.insert(s.setup.end(), e.setup.begin(), e.setup.end());

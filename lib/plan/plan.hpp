@@ -54,8 +54,9 @@ struct Step {
   int retries = 0;                 // reruns after a failure (not after a cancellation)
   std::shared_ptr<const spec::Goal> goal;  // goal: (one shared by an ensemble's members)
   std::vector<std::string> setup;  // experiment.setup, then the entity's own setup lines
-  std::optional<spec::ColocatedDb> colocated_db;
-  std::optional<spec::BatchSettings> batch;
+  // Shared by an entity's steps (one per member of a 100,000-member ensemble otherwise).
+  std::shared_ptr<const spec::ColocatedDb> colocated_db;
+  std::shared_ptr<const spec::BatchSettings> batch;
   std::map<std::string, std::string> params;  // for ;name; tags in configured files
   std::vector<std::pair<std::string, std::string>> parameters;  // its own params: values, in order
   std::vector<std::string> copy, symlink, configure;  // absolute source paths

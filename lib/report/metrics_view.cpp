@@ -184,9 +184,7 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
         std::string text;
         if (e->goal) {
           const auto it = in.metrics.find(e->name);
-          const auto reached = e->reached ? e->reached
-                                          : state::goal_reached(*e->goal, it == in.metrics.end() ? std::vector<state::MetricPoint>{} : it->second,
-                                                                e->start);
+          const auto reached = state::goal_outcome(*e, it == in.metrics.end() ? std::vector<state::MetricPoint>{} : it->second);
           text = state::reached_text(reached);
         }
         out += "<td>" + escape(text) + "</td>";

@@ -180,6 +180,16 @@ Manifest header_from_json(const json& j) {
   return m;
 }
 
+}  // namespace
+
+std::optional<GoalReached> goal_outcome(const EntityRecord& e, const std::vector<MetricPoint>& points) {
+  if (!e.goal) return std::nullopt;
+  if (e.reached) return *e.reached;
+  return goal_reached(*e.goal, points, e.start);
+}
+
+namespace {
+
 EntityRecord entity_from_json(const json& e) {
   EntityRecord r;
   r.name = e.value("name", "");
@@ -217,7 +227,7 @@ EntityRecord entity_from_json(const json& e) {
       gr.value = reached->value("value", 0.0);
       gr.seconds = reached->value("seconds", -1.0);
       if (reached->contains("step")) gr.step = reached->value("step", 0LL);
-      r.reached = gr;
+      r.reached = std::make_shared<const GoalReached>(gr);
     }
   }
   return r;

@@ -47,8 +47,12 @@ struct EntityRecord {
   bool held = false;    // not started until `ssim start` asks (ssim run --only, entities added to an open run)
   nlohmann::json earlier_attempts = nlohmann::json::array();  // how each earlier attempt ended
   std::shared_ptr<const Goal> goal;  // its `goal:` (one shared by an ensemble's members), if any
-  std::optional<GoalReached> reached;  // the goal as the engine saw it reached (stop_on_goal)
+  std::shared_ptr<const GoalReached> reached;  // the goal as the engine saw it reached (stop_on_goal)
 };
+
+// When `e` reached its goal: as the engine recorded it (stop_on_goal), else the first of
+// its `points` that meets it; nullopt without a goal or when not reached.
+std::optional<GoalReached> goal_outcome(const EntityRecord& e, const std::vector<MetricPoint>& points);
 
 struct Manifest {
   int version = 1;
