@@ -38,6 +38,8 @@
 
 extern char** environ;
 
+using supervise::start_ticks;
+
 namespace {
 
 struct Options {

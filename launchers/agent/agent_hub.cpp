@@ -1,5 +1,6 @@
 #include "launchers/agent/agent_hub.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>

@@ -7,6 +7,7 @@
 
 #include "launchers/batch/batch_launcher.hpp"
 #include "lib/util/atomic_file.hpp"
+#include "lib/util/errors.hpp"
 #include "lib/util/split.hpp"
 
 namespace ssim::launchers {
