@@ -14,11 +14,6 @@ namespace {
 
 constexpr std::chrono::seconds kConnectTimeout{10};
 
-std::string name_of(const std::string& key) {
-  const std::string prefix = client::model_key("");
-  return key.rfind(prefix, 0) == 0 ? key.substr(prefix.size()) : key;
-}
-
 // "GPU:1" -> cuda:1, with a clear error where this node has no such GPU (never a silent
 // fallback to the CPU).
 torch::Device device_for(const std::string& device, const std::string& name) {
@@ -113,17 +108,19 @@ void ModelCache::forget(const std::string& key) {
 }
 
 std::shared_ptr<LoadedModel> ModelCache::load(const std::string& key) {
-  const std::string name = name_of(key);
+  const std::string name = client::model_name(key);
   std::map<std::string, std::string> fields;
-  try {
-    auto r = db_.command(key, {"HGETALL", key});
-    for (size_t i = 0; i + 1 < r->elements; i += 2)
-      fields[std::string(r->element[i]->str, r->element[i]->len)] =
-          std::string(r->element[i + 1]->str, r->element[i + 1]->len);
-  } catch (const client::ReplyError& e) {
-    if (!e.moved()) throw ServiceError("cannot read \"" + name + "\": " + e.text);
-    db_.refresh();
-    return load(key);
+  for (int attempt = 0;; ++attempt) {
+    try {
+      auto r = db_.command(key, {"HGETALL", key});
+      for (size_t i = 0; i + 1 < r->elements; i += 2)
+        fields[std::string(r->element[i]->str, r->element[i]->len)] =
+            std::string(r->element[i + 1]->str, r->element[i + 1]->len);
+      break;
+    } catch (const client::ReplyError& e) {
+      if (!e.moved() || attempt > 0) throw ServiceError("cannot read \"" + name + "\": " + e.text);
+      db_.refresh();  // the slot moved: once more with the new map
+    }
   }
   if (fields.empty()) throw ServiceError("model or script \"" + name + "\" is not stored in the database");
   client::ModelRecord record;

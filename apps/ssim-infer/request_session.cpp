@@ -73,9 +73,7 @@ Reply RequestSession::handle(const std::vector<std::string>& argv) {
 Reply RequestSession::run(const std::vector<std::string>& argv, bool script) {
   const auto started = std::chrono::steady_clock::now();
   const size_t head = script ? 3 : 2;
-  std::string name = argv.size() > 1 ? argv[1] : "";
-  const std::string prefix = client::model_key("");
-  if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
+  const std::string name = client::model_name(argv.size() > 1 ? argv[1] : "");
   bool ok = false, stored = false;  // calls of models that are not stored are not counted
   Reply reply;
   try {

@@ -158,19 +158,20 @@ Action add_metrics(CLI::App& app) {
       for (const auto& e : s.manifest.entities) known = known || n == e.name || n == e.ensemble;
       if (!known) throw UsageError("no entity " + n + " in experiment " + s.manifest.experiment);
     }
-    if (!archive->empty()) {
-      if (*csv) throw UsageError("--archive has the metrics as CSV already: drop --csv");
+    const auto every_point = [&] {
       std::vector<Row> rows;
       for (const auto* e : entities)
         for (auto& p : state::read_metrics(e->run_dir, e->name)) rows.push_back({e, std::move(p)});
-      write_archive(*archive, s.manifest, entities, rows);
+      return rows;
+    };
+    if (!archive->empty()) {
+      if (*csv) throw UsageError("--archive has the metrics as CSV already: drop --csv");
+      write_archive(*archive, s.manifest, entities, every_point());
       return 0;
     }
     std::string text;
     if (*json || *csv) {
-      std::vector<Row> rows;
-      for (const auto* e : entities)
-        for (auto& p : state::read_metrics(e->run_dir, e->name)) rows.push_back({e, std::move(p)});
+      const auto rows = every_point();
       text = *json ? render_json(rows) : render_csv(rows);
     } else {
       text = render_latest(entities);

@@ -168,6 +168,7 @@ class Client {
   Dataset get_dataset_key(const std::string& key, const std::string& name);
   template <class F> auto with_redirects(F&& f) -> decltype(f());
   void store_model(const std::string& name, ModelRecord& record);
+  void forget_everywhere(const std::string& key, const std::string& what);
   std::string read_model_blob(const std::string& name, const char* what);
   void delete_model_key(const std::string& name, const char* what);
   Connection& service_beside(const std::string& shard);

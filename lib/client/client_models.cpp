@@ -48,14 +48,19 @@ void Client::store_model(const std::string& name, ModelRecord& record) {
     router_->command(key, {"DEL", key});
     return router_->command(key, argv);
   });
-  // Services keep loaded models: tell every one there is to drop the old version.
+  forget_everywhere(key, "changed");
+}
+
+// Services keep loaded models: every one there is drops `key`'s (a shard without a
+// service has nothing cached).
+void Client::forget_everywhere(const std::string& key, const std::string& what) {
   for (const auto& shard : router_->master_addresses()) {
     try {
       service_beside(shard);
     } catch (const InferenceError&) {
-      continue;  // no service beside this shard: nothing cached there
+      continue;
     }
-    call_service(shard, {"FORGET", key}, "telling it that " + key + " changed");
+    call_service(shard, {"FORGET", key}, "telling it that " + key + " " + what);
   }
 }
 
@@ -131,14 +136,7 @@ void Client::delete_model_key(const std::string& name, const char* what) {
   const std::string key = model_key(put_key(name, model_prefix_));
   Reply r = with_redirects([&] { return router_->command(key, {"DEL", key}); });
   if (r->integer == 0) throw KeyNotFound(std::string(what) + " \"" + name + "\" is not stored");
-  for (const auto& shard : router_->master_addresses()) {
-    try {
-      service_beside(shard);
-    } catch (const InferenceError&) {
-      continue;
-    }
-    call_service(shard, {"FORGET", key}, "telling it that " + key + " was deleted");
-  }
+  forget_everywhere(key, "was deleted");
 }
 
 void Client::delete_model(const std::string& name) { delete_model_key(name, "model"); }

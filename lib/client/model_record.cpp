@@ -37,6 +37,11 @@ int number(const std::map<std::string, std::string>& f, const char* name) {
 
 std::string model_key(const std::string& name) { return "ssim.model." + name; }
 
+std::string model_name(const std::string& key) {
+  const std::string prefix = model_key("");
+  return key.rfind(prefix, 0) == 0 ? key.substr(prefix.size()) : key;
+}
+
 std::vector<std::string_view> model_fields(const ModelRecord& r, std::vector<std::string>& storage) {
   storage = {r.kind == ModelKind::Model ? "model" : "script", r.device, std::to_string(r.batch_size),
              std::to_string(r.min_batch_size), std::to_string(r.min_batch_timeout_ms), r.tag, joined(r.inputs),
@@ -52,7 +57,7 @@ ModelRecord model_from_fields(const std::string& key, const std::map<std::string
     return it == f.end() ? std::string() : it->second;
   };
   const std::string kind = get("kind");
-  if (kind != "model" && kind != "script" || f.find("blob") == f.end())
+  if ((kind != "model" && kind != "script") || f.find("blob") == f.end())
     throw ClientError("\"" + key + "\" is not a model or script stored by ssim");
   ModelRecord r;
   r.kind = kind == "model" ? ModelKind::Model : ModelKind::Script;

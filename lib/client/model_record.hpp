@@ -25,8 +25,9 @@ struct ModelRecord {
   std::string version;  // changes at every set; the service reloads when it differs
 };
 
-// "ssim.model.NAME": the hash that holds the record.
+// "ssim.model.NAME": the hash that holds the record; model_name() is its inverse.
 std::string model_key(const std::string& name);
+std::string model_name(const std::string& key);
 // Field-value pairs for HSET (the blob by reference: `record` must outlive the result).
 std::vector<std::string_view> model_fields(const ModelRecord& record, std::vector<std::string>& storage);
 // From HGETALL's pairs; throws ClientError naming `key` when the record is not one.

@@ -11,9 +11,11 @@
 namespace ssim {
 
 namespace {
+// width - 1 octal digits, zero-padded, and a NUL, as ustar writes them (callers keep
+// `value` within the field).
 void octal(char* field, size_t width, uint64_t value) {
-  // width - 1 digits and a NUL, as ustar writes them.
-  std::snprintf(field, width, "%0*llo", static_cast<int>(width - 1), static_cast<unsigned long long>(value));
+  field[width - 1] = '\0';
+  for (size_t i = width - 1; i-- > 0; value >>= 3) field[i] = static_cast<char>('0' + (value & 7));
 }
 }  // namespace
 
