@@ -267,7 +267,7 @@ TEST_CASE("batch launcher: the merge never calls an unknown job completed") {
   CHECK(merge_step(running, unknown).status == Status::Running);
 }
 
-TEST_CASE("registry: auto finds the scheduler whose job we are in; one line per launcher") {
+TEST_CASE("registry: auto finds the scheduler whose job we are in, one line per launcher") {
   auto none = [](const char*) -> const char* { return nullptr; };
   auto in = [](const char* var) {
     return [var](const char* n) -> const char* { return std::string(n) == var ? "12" : nullptr; };

@@ -19,7 +19,7 @@ TEST_CASE("job file: round trip, with words a shell would split and a time limit
   CHECK_FALSE(state::job_variable(*back, "PAT"));
 }
 
-TEST_CASE("job file: an older file (no version) reads; unknown settings are skipped; damage is refused") {
+TEST_CASE("job file: an older file (no version) reads, unknown settings are skipped, damage is refused") {
   using namespace std::string_literals;
   const auto old = state::decode_job_file("1\0/bin/true\0" "1\0A=1\0"s);
   REQUIRE(old);

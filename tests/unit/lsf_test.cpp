@@ -12,7 +12,7 @@ using namespace ssim::launchers;
 using namespace ssim::launchers::lsf;
 using state::Status;
 
-TEST_CASE("lsf: bsub's job id, also after 'Cannot connect' lines; refusals give none") {
+TEST_CASE("lsf: bsub's job id, also after 'Cannot connect' lines, refusals give none") {
   LsfScheduler lsf(false);
   CHECK(lsf.job_id_from_submit_output({0, test::fixture("lsf-outputs/bsub_ok.out"), ""}) == "4711");
   CHECK(lsf.job_id_from_submit_output({0, test::fixture("lsf-outputs/bsub_busy.out"), ""}) == "4712");
@@ -52,7 +52,7 @@ TEST_CASE("lsf: bkill of finished or unknown jobs is not a failure") {
   CHECK_FALSE(lsf.cancel_output_ok({255, "", "LSF daemon (LIM) not responding ... still trying\n"}));
 }
 
-TEST_CASE("lsf: hosts from LSB_MCPU_HOSTS; CSM drops the launch node") {
+TEST_CASE("lsf: hosts from LSB_MCPU_HOSTS, CSM drops the launch node") {
   auto env = [](const char* n) -> const char* {
     const std::string k = n;
     return k == "LSB_JOBID" ? "42" : k == "LSB_MCPU_HOSTS" ? "batch1 1 c1 42 c2 42" : nullptr;

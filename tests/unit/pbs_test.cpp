@@ -18,7 +18,7 @@ namespace {
 CommandResult capture(const std::string& probe) { return test::recorded("pbs-captures", probe); }
 }  // namespace
 
-TEST_CASE("pbs: qsub's job id is its whole first line; refusals give none") {
+TEST_CASE("pbs: qsub's job id is its whole first line, refusals give none") {
   PbsScheduler pbs;
   CHECK(pbs.job_id_from_submit_output(capture("qsub1")) == "1.pbs-sim");
   for (const char* refused : {"qsub_badqueue", "qsub_ngpus", "qsub_badl", "qsub_badwalltime", "qsub_root",

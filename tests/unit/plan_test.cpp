@@ -136,7 +136,7 @@ TEST_CASE("run.time in seconds, in every form Slurm accepts") {
   CHECK(plan::time_seconds("2-00:00:05") == 2 * 86400 + 5);
 }
 
-TEST_CASE("exe: python3 is the Python the experiment, SSIM_PYTHON or the build name; a path is kept") {
+TEST_CASE("exe: python3 is the Python the experiment, SSIM_PYTHON or the build name, a path is kept") {
   const std::string yaml = "experiment: {name: py}\nmodels:\n  - {name: a, exe: python3}\n  - {name: b, exe: python}\n"
                            "  - {name: c, exe: /opt/other/python3}\n  - {name: d, exe: python3.11}\n";
   auto exe_of = [](const plan::Plan& p, const std::string& name) {

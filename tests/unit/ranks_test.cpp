@@ -18,7 +18,7 @@ plan::Resources tasks(int n, plan::MpiKind mpi = plan::MpiKind::Auto) {
 }
 }  // namespace
 
-TEST_CASE("ranks: an explicit mpi: wins; auto and none take the scheduler's way") {
+TEST_CASE("ranks: an explicit mpi: wins, auto and none take the scheduler's way") {
   CHECK(rank_launcher_for(plan::MpiKind::Auto, RankLauncher::Srun) == RankLauncher::Srun);
   CHECK(rank_launcher_for(plan::MpiKind::None, RankLauncher::Mpirun) == RankLauncher::Mpirun);
   CHECK(rank_launcher_for(plan::MpiKind::Aprun, RankLauncher::Mpirun) == RankLauncher::Aprun);

@@ -4,7 +4,7 @@
 
 using namespace ssim;
 
-TEST_CASE("split keeps empty fields; join is its inverse") {
+TEST_CASE("split keeps empty fields, join is its inverse") {
   const auto parts = split("a,,b,", ',');
   CHECK(parts == std::vector<std::string>{"a", "", "b", ""});
   CHECK(join(parts, ",") == "a,,b,");
