@@ -49,6 +49,25 @@ def processes_with_env(name, value):
 def kill_processes_under(folder):
     """Kills every process of every experiment under `folder` (by its id in their
     environment) and every process running in a folder under it."""
+    # First the ssim that tracks each run (a detached monitor outlives the test's own
+    # calls): left alone, it would write the manifest again after the folder is removed.
+    for root, dirs, files in os.walk(folder):
+        if "lock" in files and root.endswith(".ssim"):
+            try:
+                with open(os.path.join(root, "lock")) as f:
+                    pid, _host, _role, ticks = f.read().split()[:4]
+                with open(f"/proc/{pid}/stat") as f:
+                    alive = f.read().rsplit(")", 1)[1].split()[19] == ticks
+            except (OSError, ValueError, IndexError):
+                continue
+            if alive:
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except ProcessLookupError:
+                    continue
+                deadline = time.monotonic() + 5
+                while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+                    time.sleep(0.01)  # the kill is asynchronous: gone before the folder goes
     for root, dirs, files in os.walk(folder):
         if "manifest.json" in files and root.endswith(".ssim"):
             try:
