@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "lib/state/agent_files.hpp"
+#include "lib/state/job_id.hpp"
 #include "lib/state/metrics.hpp"
 
 #include <algorithm>
@@ -119,9 +119,10 @@ std::string status_field(const state::EntityRecord& e, const std::string& field,
   if (field == "ensemble") return or_dash(e.ensemble);
   if (field == "job") {
     // A node agent's members share its step: their own pid tells them apart.
-    const bool shared_step = state::parse_agent_job_ref(e.job_id).has_value();
+    const state::JobId id = state::parse_job_id(e.job_id);
+    const bool shared_step = id.is(state::JobId::Kind::Agent);
     if (!e.native_id.empty() && !(shared_step && e.pid)) return e.native_id;
-    return e.pid ? std::to_string(e.pid) : or_dash(e.job_id);
+    return e.pid ? std::to_string(e.pid) : id.label(host_name());
   }
   if (field == "status") return to_string(e.status);
   if (field == "exit") return e.signal ? signal_name(*e.signal) : e.exit_code ? std::to_string(*e.exit_code) : "-";

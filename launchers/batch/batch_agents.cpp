@@ -22,7 +22,7 @@ bool BatchLauncher::via_agent(const plan::Resources& res, size_t nodes) const {
 
 void BatchLauncher::start_agents() {
   std::vector<std::string> nodes;
-  for (const auto& n : placement_.pool) nodes.push_back(n.name);
+  for (const auto& n : allocation_.placement().pool) nodes.push_back(n.name);
   agents_ = std::make_unique<AgentHub>(ssim_dir_, new_agent_generation(), nodes, local_.wake_write_fd());
   std::vector<std::string> program = {supervisor_, "--agent", agents_->dir()};
   if (const auto vars = scheduler_->agent_node_variables(); !vars.empty())
@@ -31,7 +31,7 @@ void BatchLauncher::start_agents() {
   LaunchRequest r;
   r.name = "ssim-agents";
   r.run_dir = agents_->dir();
-  r.argv = *scheduler_->agent_command(allocation_.job_id, nodes, program);
+  r.argv = *scheduler_->agent_command(allocation_.id(), nodes, program);
   if (const auto var = scheduler_->node_variable(); !var.empty()) r.env.emplace_back("SSIM_NODE_VARIABLE", var);
   agents_job_ = local_.start(std::span<const LaunchRequest>(&r, 1)).front();
   if (notes_) notes_("node agents started on " + join_hosts(nodes) + " (" + agents_->dir() + ")");
@@ -46,7 +46,7 @@ std::vector<JobRef> BatchLauncher::start_via_agents(std::vector<LaunchRequest> r
   std::vector<JobRef> refs;
   for (const auto& r : requests) {
     per_node[r.nodes.front()].push_back({r.run_dir, r.name});
-    refs.push_back(JobRef{state::agent_job_ref(agents_->generation(), r.nodes.front()), r.name, r.run_dir});
+    refs.push_back(JobRef{state::JobId::agent(agents_->generation(), r.nodes.front()), r.name, r.run_dir});
   }
   try {
     for (const auto& [node, jobs] : per_node) agents_->send_start(node, jobs);

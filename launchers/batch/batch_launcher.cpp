@@ -19,6 +19,7 @@ using namespace ssim::launch;
 
 using namespace std::chrono_literals;
 using state::Status;
+using Kind = state::JobId::Kind;
 
 std::string recorded_step(const std::string& run_dir) {
   auto text = read_file(run_dir + "/.ssim-step");
@@ -35,8 +36,6 @@ std::string describe_end(const JobStatus& s) {
 }
 }  // namespace
 
-bool is_job_ref(const std::string& id) { return id.rfind("job:", 0) == 0 || id.rfind("sbatch:", 0) == 0; }
-std::string job_ref_id(const std::string& id) { return id.substr(id.find(':') + 1); }
 
 BatchLauncher::BatchLauncher(std::unique_ptr<Scheduler> scheduler, std::unique_ptr<CommandRunner> runner,
                              std::string supervisor)
@@ -53,84 +52,27 @@ const BatchLauncher::StepInfo* BatchLauncher::info(const std::string& name) cons
 }
 
 void BatchLauncher::set_allocation(const plan::Plan& plan, Allocation allocation) {
-  placement_ = place(plan, allocation);
+  allocation_.place_on(plan, std::move(allocation));
+  index_steps(plan);
+}
+
+void BatchLauncher::prepare(const plan::Plan& plan, const PrepareOptions& options) {
+  allocation_.prepare(plan, options);
+  index_steps(plan);
+}
+
+// What each step needs when it starts: its resources, its place, its setup lines.
+void BatchLauncher::index_steps(const plan::Plan& plan) {
+  const PlacementPlan& placed = allocation_.placement();
   ssim_dir_ = ssim_dir(plan.path);
   steps_.clear();
   for (const auto& s : plan.steps) {
     StepInfo i{s.res, {}, s.setup};
-    if (const auto p = placement_.steps.find(s.name); p != placement_.steps.end()) i.placement = p->second;
+    if (const auto p = placed.steps.find(s.name); p != placed.steps.end()) i.placement = p->second;
     steps_[s.name] = i;
   }
   setup_ = plan.setup;
   if (plan.database) database_ = StepInfo{plan.database->res, {}, plan.setup};
-  allocation_ = std::move(allocation);
-}
-
-// --- where steps run -------------------------------------------------------------
-
-void BatchLauncher::prepare(const plan::Plan& plan, const PrepareOptions& options) {
-  const std::string me = scheduler_->name();
-  std::optional<Allocation> allocation =
-      scheduler_->current_allocation([](const char* n) { return std::getenv(n); }, read_file);
-  // Entities with batch: (and a database with batch:) are jobs of their own; an
-  // allocation is needed only for the rest.
-  bool needs_allocation = plan.database && !plan.database->batch;
-  for (const auto& s : plan.steps) needs_allocation = needs_allocation || !s.batch;
-  auto place_on = [&](const Allocation& a) {
-    try {
-      set_allocation(plan, a);
-    } catch (const PlacementError& e) {
-      throw UsageError(std::string("the experiment does not fit its allocation: ") + e.what());
-    }
-  };
-  auto placeholder = [](const std::string& id, int nodes) {
-    Allocation a{id, {}, {}};
-    for (int i = 1; i <= nodes; ++i) a.hosts.push_back("node" + std::to_string(i));
-    return a;
-  };
-  if (!needs_allocation && !allocation) return place_on(Allocation{});
-  if (allocation) {
-    if (const auto detail = scheduler_->allocation_detail_command(*allocation))
-      scheduler_->refine_allocation(*allocation, runner_->run(*detail, 20s));
-    return place_on(*allocation);
-  }
-  if (!plan.allocation) {
-    if (options.placeholder_nodes > 0) return place_on(placeholder("<job>", options.placeholder_nodes));
-    throw UsageError("launcher " + me + " needs an allocation: " + scheduler_->allocation_hint());
-  }
-  const int nodes = plan.allocation->nodes.value_or(nodes_needed(plan, cpus_per_node(plan, *plan.allocation)));
-  const auto request = scheduler_->allocation_command(plan.name, *plan.allocation, nodes);
-  if (!request)
-    throw UsageError("allocation: is not available with launcher " + me + ": " + scheduler_->allocation_hint());
-  place_on(placeholder("<allocation>", nodes));  // fits before anything is requested
-  if (!options.request) return;
-
-  const auto r = runner_->run(*request, 600s);
-  const std::string id = scheduler_->allocation_id_from_output(r);
-  if (id.empty())
-    throw EnvironmentError((*request)[0] + " refused the allocation: " +
-                           (r.err.empty() ? "exit " + std::to_string(r.exit_code) : r.err));
-  owned_ = true;
-  const auto q = run_with_retries(*runner_, scheduler_->allocation_hosts_command(id), 20s, log_);
-  Allocation got{id, {}, {}};
-  try {
-    got = scheduler_->parse_allocation(id, q);
-  } catch (const std::exception&) {
-  }
-  if (got.hosts.empty()) {
-    release_allocation(id);
-    throw EnvironmentError("cannot read the nodes of allocation " + id);
-  }
-  try {
-    set_allocation(plan, got);
-  } catch (const PlacementError& e) {
-    release_allocation(id);
-    throw UsageError(std::string("the experiment does not fit its allocation: ") + e.what());
-  }
-}
-
-void BatchLauncher::release_allocation(const std::string& id) {
-  if (!id.empty()) run_with_retries(*runner_, scheduler_->cancel_command({id}), 20s, log_, 2);
 }
 
 // --- command lines ---------------------------------------------------------------
@@ -156,7 +98,7 @@ std::vector<std::string> BatchLauncher::record_step(const std::string& run_dir,
 
 StepLaunch BatchLauncher::launch(const std::string& name, const StepInfo& i, const std::string& run_dir,
                                  const std::vector<std::string>& program) const {
-  RankContext context{i.placement.nodes.empty() ? "" : allocation_.job_id, ::geteuid() == 0};
+  RankContext context{i.placement.nodes.empty() ? "" : allocation_.id(), ::geteuid() == 0};
   if (i.placement.nodes.empty()) context.hostfile_variable = scheduler_->job_hostfile_variable();
   context.mpirun_nodes = scheduler_->mpirun_nodes();
   return rank_command(launcher_for(i.res, i.placement), name, i.res, i.placement, context,
@@ -185,24 +127,14 @@ std::vector<std::string> BatchLauncher::command_for(const plan::Step& step, cons
   return launch(step.name, i, step.run_dir, task_program(step, supervisor_)).argv;
 }
 
-std::vector<PoolNode> BatchLauncher::pool(const plan::Plan&) const { return placement_.pool; }
-
-std::string BatchLauncher::placed_nodes(const std::string& name) const {
-  if (const StepInfo* i = info(name)) return join_hosts(i->placement.nodes);
-  // A database shard: ssim placed it, so where it runs is known before the scheduler
-  // says (a short run may end before its answer comes).
-  for (size_t s = 0; s < placement_.database.size(); ++s)
-    if (name == "orchestrator_" + std::to_string(s) || (s == 0 && name == "orchestrator"))
-      return join_hosts(placement_.database[s].nodes);
-  return "";
-}
+std::vector<PoolNode> BatchLauncher::pool(const plan::Plan&) const { return allocation_.placement().pool; }
 
 bool BatchLauncher::packs(const plan::Step& step) const { return is_packed(step); }
 
 std::vector<std::string> BatchLauncher::database_command(int shard, const std::string& run_dir,
                                                          const std::vector<std::string>& inner) const {
   StepInfo i = database_;
-  if (shard < static_cast<int>(placement_.database.size())) i.placement = placement_.database[shard];
+  if (shard < static_cast<int>(allocation_.placement().database.size())) i.placement = allocation_.placement().database[shard];
   return launch("orchestrator", i, run_dir, inner).argv;
 }
 
@@ -249,19 +181,7 @@ std::string BatchLauncher::batch_script(const plan::Step& step) const {
 
 int BatchLauncher::experiment_nodes(const plan::Plan& plan) const {
   if (plan.batch && plan.batch->nodes) return *plan.batch->nodes;
-  return std::max(1, nodes_needed(plan, cpus_per_node(plan, plan.batch.value_or(spec::BatchSettings{}))));
-}
-
-// The CPUs of a node of the queue the job goes to, when packed steps need sizing and
-// the scheduler can say (Slurm: sinfo); 0 otherwise: they then share one node.
-int BatchLauncher::cpus_per_node(const plan::Plan& plan, const spec::BatchSettings& settings) const {
-  bool packed = false;
-  for (const auto& s : plan.steps) packed = packed || is_packed(s);
-  const auto query = packed ? scheduler_->cpus_per_node_command(settings) : std::nullopt;
-  if (!query) return 0;
-  const int cpus = scheduler_->parse_cpus_per_node(runner_->run(*query, 20s));
-  if (cpus == 0 && log_) log_((*query)[0] + " did not say how many CPUs a node has; packed entities get one node");
-  return cpus;
+  return std::max(1, nodes_needed(plan, cpus_per_node(*scheduler_, *runner_, plan, plan.batch.value_or(spec::BatchSettings{}), log_)));
 }
 
 std::string BatchLauncher::experiment_script_path(const plan::Plan& plan) const {
@@ -318,14 +238,14 @@ JobRef BatchLauncher::submit(const LaunchRequest& r) {
     const std::string path = r.run_dir + "/" + r.name + "." + scheduler_->script_extension();
     const std::string id =
         submit_script(path, scheduler_->render_script(job_for(r.name, r.run_dir, *r.batch, res, r.env, r.argv)), error);
-    if (!id.empty()) return JobRef{"job:" + id, r.name, r.run_dir};
+    if (!id.empty()) return JobRef{state::JobId::batch_job(id), r.name, r.run_dir};
   } catch (const std::exception& e) {
     error = e.what();
   }
   state::StatusFile refused;
   refused.exited = true, refused.exit_code = 127, refused.error = error;
   write_file_atomically(status_file(r.run_dir), state::encode_status_file(refused));
-  return JobRef{"0", r.name, r.run_dir};
+  return JobRef{state::JobId::refused(), r.name, r.run_dir};
 }
 
 std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests) {
@@ -354,8 +274,8 @@ std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests
     StepInfo step = i ? *i : database_;
     if (!i) {
       // A database shard: its placement by the order of shard run directories.
-      for (size_t s = 0; s < placement_.database.size(); ++s)
-        if (r.name == "orchestrator" || r.name == "orchestrator_" + std::to_string(s)) step.placement = placement_.database[s];
+      for (size_t s = 0; s < allocation_.placement().database.size(); ++s)
+        if (r.name == "orchestrator" || r.name == "orchestrator_" + std::to_string(s)) step.placement = allocation_.placement().database[s];
     }
     const auto extra = launch(r.name, step, r.run_dir, {}).env;
     r.env.insert(r.env.end(), extra.begin(), extra.end());
@@ -378,15 +298,15 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
   // found with its id, and the id file is written before its launch command can end.
   std::vector<JobRef> steps;
   for (const auto& j : jobs)
-    if (!is_job_ref(j.id) && !state::parse_agent_job_ref(j.id)) steps.push_back(j);
+    if (!j.id.is(Kind::Job) && !j.id.is(Kind::Agent)) steps.push_back(j);
   const auto local = local_.poll(steps);
   if (agents_) agents_->beat();
   const auto agents_gone = agents_ended();
 
   std::vector<std::string> native(jobs.size()), ids;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (state::parse_agent_job_ref(jobs[i].id)) continue;  // the agent's files say it all
-    native[i] = is_job_ref(jobs[i].id) ? job_ref_id(jobs[i].id) : recorded_step(jobs[i].run_dir);
+    if (jobs[i].id.is(Kind::Agent)) continue;  // the agent's files say it all
+    native[i] = jobs[i].id.is(Kind::Job) ? jobs[i].id.job : recorded_step(jobs[i].run_dir);
     if (!native[i].empty()) ids.push_back(native[i]);
   }
   std::map<std::string, JobStatus> said = query_scheduler(ids);
@@ -399,13 +319,13 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
     const auto it = native[i].empty() ? said.end() : said.find(native[i]);
     const std::optional<JobStatus> scheduler = it == said.end() ? std::nullopt : std::optional(it->second);
     JobStatus s;
-    if (const auto agent = state::parse_agent_job_ref(jobs[i].id)) {
-      const bool mine = agents_ && agent->generation == agents_->generation();
-      const std::string dir = mine ? agents_->dir() : find_agents_dir(jobs[i].run_dir, agent->generation);
+    if (const state::JobId& agent = jobs[i].id; agent.is(Kind::Agent)) {
+      const bool mine = agents_ && agent.job == agents_->generation();
+      const std::string dir = mine ? agents_->dir() : find_agents_dir(jobs[i].run_dir, agent.job);
       // Whether a node's agent is lost: asked once per node and poll, not per job.
-      auto [why, first] = lost.try_emplace({dir, agent->node});
-      if (first && !dir.empty()) why->second = agent_lost(dir, agent->node);
-      s = agent_job_status(dir, agent->node, jobs[i].run_dir, why->second);
+      auto [why, first] = lost.try_emplace({dir, agent.node});
+      if (first && !dir.empty()) why->second = agent_lost(dir, agent.node);
+      s = agent_job_status(dir, agent.node, jobs[i].run_dir, why->second);
       if (mine && agents_gone && !state::is_terminal(s.status)) {
         const std::string step = s.native_id;
         s = status_from_file(jobs[i].run_dir);  // it may have ended just before its agent
@@ -418,7 +338,7 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
       }
       out.push_back(s);
       continue;
-    } else if (is_job_ref(jobs[i].id)) {
+    } else if (jobs[i].id.is(Kind::Job)) {
       const bool cancelled = ::access(cancel_marker(jobs[i].run_dir).c_str(), F_OK) == 0;
       const auto wrapped = read_job_status(jobs[i].run_dir);
       s = merge_job(scheduler, wrapped, cancelled, scheduler_->name(), native[i]);
@@ -524,22 +444,22 @@ void BatchLauncher::cancel(std::span<const JobRef> jobs, bool force) {
   std::vector<JobRef> steps;
   std::map<std::pair<std::string, std::string>, state::AgentCancel> to_agents;  // (folder, node)
   for (const auto& j : jobs) {
-    if (const auto agent = state::parse_agent_job_ref(j.id)) {
+    if (const state::JobId& agent = j.id; agent.is(Kind::Agent)) {
       if (::access(cancel_marker(j.run_dir).c_str(), F_OK) != 0) write_file_atomically(cancel_marker(j.run_dir), "");
-      const bool mine = agents_ && agent->generation == agents_->generation();
-      const std::string dir = mine ? agents_->dir() : find_agents_dir(j.run_dir, agent->generation);
+      const bool mine = agents_ && agent.job == agents_->generation();
+      const std::string dir = mine ? agents_->dir() : find_agents_dir(j.run_dir, agent.job);
       if (dir.empty()) continue;
-      auto& c = to_agents[{dir, agent->node}];
+      auto& c = to_agents[{dir, agent.node}];
       c.force = force;
       c.run_dirs.push_back(j.run_dir);
       continue;
     }
-    const std::string id = is_job_ref(j.id) ? job_ref_id(j.id) : recorded_step(j.run_dir);
+    const std::string id = j.id.is(Kind::Job) ? j.id.job : recorded_step(j.run_dir);
     if (!id.empty()) ids.push_back(id);
     // The marker first: a step that ends because of the scancel below ended after it
     // (cancelled), one that had ended before keeps its outcome. The earliest one stays.
     if (::access(cancel_marker(j.run_dir).c_str(), F_OK) != 0) write_file_atomically(cancel_marker(j.run_dir), "");
-    if (!is_job_ref(j.id)) steps.push_back(j);
+    if (!j.id.is(Kind::Job)) steps.push_back(j);
   }
   if (!ids.empty()) {  // one call for every job and step
     const auto argv = scheduler_->cancel_command(ids);

@@ -15,6 +15,7 @@
 #include "launchers/agent/agent_hub.hpp"
 #include "launchers/batch/placement.hpp"
 #include "launchers/batch/scheduler.hpp"
+#include "launchers/batch/scheduler_allocation.hpp"
 #include "launchers/command_runner.hpp"
 #include "lib/launch/launcher.hpp"
 #include "launchers/local/local_launcher.hpp"
@@ -30,14 +31,12 @@ class BatchLauncher : public Launcher, public BatchSubmission {
 
   std::string name() const override { return scheduler_->name(); }
   void prepare(const plan::Plan& plan, const PrepareOptions& options) override;
-  std::string allocation_id() const override { return allocation_.job_id; }
-  bool allocation_owned() const override { return owned_; }
-  void release_allocation(const std::string& id) override;
+  JobAllocation* allocation() override { return &allocation_; }
+  const JobAllocation* allocation() const override { return &allocation_; }
 
   std::vector<std::string> command(const plan::Step& step) const override;
   std::vector<std::string> command_on(const plan::Step& step, const Grant& grant) const override;
   std::vector<PoolNode> pool(const plan::Plan& plan) const override;
-  std::string placed_nodes(const std::string& name) const override;
   bool packs(const plan::Step& step) const override;
   std::vector<std::string> database_command(int shard, const std::string& run_dir,
                                             const std::vector<std::string>& inner) const override;
@@ -62,8 +61,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
 
   // Places the plan on `allocation` (tests and prepare); throws PlacementError.
   void set_allocation(const plan::Plan& plan, Allocation allocation);
-  const Allocation& allocation() const { return allocation_; }
-  const PlacementPlan& placement() const { return placement_; }
+  const PlacementPlan& placement() const { return allocation_.placement(); }
   Scheduler& scheduler() { return *scheduler_; }
   // What the query pace and the grace for unlisted jobs read the time from (tests).
   using Clock = std::function<std::chrono::steady_clock::time_point()>;
@@ -79,7 +77,6 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   };
   RankLauncher launcher_for(const plan::Resources& res, const Placement& placement) const;
   std::vector<std::string> command_for(const plan::Step& step, const StepInfo& info) const;
-  int cpus_per_node(const plan::Plan& plan, const spec::BatchSettings& settings) const;
   StepLaunch launch(const std::string& name, const StepInfo& info, const std::string& run_dir,
                     const std::vector<std::string>& program) const;
   std::vector<std::string> record_step(const std::string& run_dir, const std::vector<std::string>& program) const;
@@ -89,6 +86,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::string submit_script(const std::string& path, const std::string& script, std::string& error);
   JobRef submit(const LaunchRequest& r);
   const StepInfo* info(const std::string& name) const;
+  void index_steps(const plan::Plan& plan);
   std::map<std::string, JobStatus> query_scheduler(const std::vector<std::string>& ids);
   bool absorb(const std::vector<std::string>& ids, const CommandResult& r);
   // Node agents: whether a step of `res` granted room on `nodes` nodes runs through
@@ -108,9 +106,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   Log log_;
   Log notes_;
   LocalLauncher local_;
-  Allocation allocation_;
-  bool owned_ = false;
-  PlacementPlan placement_;
+  SchedulerAllocation allocation_{*scheduler_, *runner_, log_};
   std::map<std::string, StepInfo> steps_;
   StepInfo database_;
   std::vector<std::string> setup_;  // experiment.setup, for batch scripts
@@ -134,9 +130,5 @@ class BatchLauncher : public Launcher, public BatchSubmission {
 
 // The recorded scheduler id of the step running in `run_dir` (.ssim-step), or "".
 std::string recorded_step(const std::string& run_dir);
-
-// JobRef ids of jobs of their own: "job:ID" ("sbatch:ID" in manifests of ssim 0.1).
-bool is_job_ref(const std::string& ref_id);
-std::string job_ref_id(const std::string& ref_id);
 
 }  // namespace ssim::launchers

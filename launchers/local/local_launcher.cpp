@@ -142,7 +142,7 @@ void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::
     // "PID@START_TICKS@HOST": the supervisor is never confused with a later process that
     // reuses its pid, nor judged from a host whose process table it is not in.
     static const std::string here = host_name();
-    const std::string id = std::to_string(child.id()) + "@" + start_ticks(child.id()) + "@" + here;
+    const auto id = state::JobId::supervisor(static_cast<int>(child.id()), start_ticks(child.id()), here);
     child.detach();  // reaped in poll(); the jobs must outlive this object
     supervisors_.insert(static_cast<int>(child.id()));
     ended_supervisors_.erase(static_cast<int>(child.id()));  // a reused pid
@@ -154,7 +154,7 @@ void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::
     failed.error = std::string("ssim: cannot start ") + supervisor_ + ": " + e.what();
     for (const auto& r : batch) {
       write_file_atomically(status_file(r.run_dir), state::encode_status_file(failed));
-      refs.push_back(JobRef{"0", r.name, r.run_dir});
+      refs.push_back(JobRef{state::JobId::refused(), r.name, r.run_dir});
     }
   }
 }
@@ -207,21 +207,11 @@ bool disk_full(const std::string& run_dir) {
   return ::statvfs(run_dir.c_str(), &st) == 0 && st.f_bavail * st.f_frsize < 16 * 1024;
 }
 
+// A supervisor's pid and start time (empty: not recorded, as in ssim 0.1's manifests).
 struct SupervisorRef {
   int pid = 0;
-  std::string ticks;  // empty for ids written before ticks were recorded
-  std::string host;   // empty for ids written before hosts were recorded: this one
+  std::string ticks;
 };
-
-SupervisorRef parse_supervisor(const std::string& id) {
-  SupervisorRef r{std::atoi(id.c_str()), "", ""};
-  const size_t at = id.find('@');
-  if (at == std::string::npos) return r;
-  const size_t at2 = id.find('@', at + 1);
-  r.ticks = id.substr(at + 1, at2 == std::string::npos ? std::string::npos : at2 - at - 1);
-  if (at2 != std::string::npos) r.host = id.substr(at2 + 1);
-  return r;
-}
 
 // A job whose supervisor runs on another host (ssim status on a login node, the run
 // inside a job): its pids mean nothing here, so its status file is the only witness.
@@ -272,9 +262,10 @@ JobStatus without_supervisor(const JobRef& job, const state::StatusFile& j, doub
 }
 
 JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<int, int>& ended) {
-  const SupervisorRef supervisor = parse_supervisor(job.id);
-  if (!supervisor.host.empty() && supervisor.host != here)
-    return remote_status(job.run_dir, supervisor.host);
+  // "0" (refused) and "?" (id never learned) have no supervisor: their files decide.
+  const SupervisorRef supervisor{job.id.is(state::JobId::Kind::Supervisor) ? job.id.pid : 0, job.id.ticks};
+  const std::string& host = job.id.host;
+  if (!host.empty() && host != here) return remote_status(job.run_dir, host);
   int supervisor_status = -1;
   if (const auto it = ended.find(supervisor.pid); it != ended.end()) supervisor_status = it->second;
   const double cancelled_at = cancel_time(job.run_dir);
@@ -359,7 +350,7 @@ void LocalLauncher::reap_supervisors() {
 std::vector<JobStatus> LocalLauncher::poll(std::span<const JobRef> jobs) {
   reap_supervisors();
   for (const auto& job : jobs) {  // a supervisor another launcher of this process started
-    const int pid = std::atoi(job.id.c_str());
+    const int pid = job.id.is(state::JobId::Kind::Supervisor) ? job.id.pid : 0;
     int wstatus = 0;
     if (pid > 0 && !supervisors_.count(pid) && !ended_supervisors_.count(pid) &&
         ::waitpid(pid, &wstatus, WNOHANG) == pid)
@@ -385,7 +376,7 @@ void LocalLauncher::cancel(std::span<const JobRef> jobs, bool force) {
     // The job's own supervisor ends what the job detaches after this moment, once the
     // job has ended (it always gets SIGTERM: it kills them itself after a grace).
     if (j) {
-      const SupervisorRef watcher{j->supervisor_pid, j->supervisor_start_ticks, ""};
+      const SupervisorRef watcher{j->supervisor_pid, j->supervisor_start_ticks};
       if (watcher.pid > 1 && !watcher.ticks.empty() && process_alive(watcher.pid, watcher.ticks))
         ::kill(watcher.pid, SIGTERM);
     }
@@ -398,7 +389,7 @@ void LocalLauncher::end_detached(std::span<const JobRef> jobs) {
   for (const auto& job : jobs) {
     const auto j = read_status(job.run_dir);
     if (!j) continue;
-    const SupervisorRef sup{j->supervisor_pid, j->supervisor_start_ticks, ""};
+    const SupervisorRef sup{j->supervisor_pid, j->supervisor_start_ticks};
     if (sup.pid <= 1 || sup.ticks.empty() || !process_alive(sup.pid, sup.ticks)) continue;
     ::kill(sup.pid, SIGTERM);
     waiting.push_back(sup);

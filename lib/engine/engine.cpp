@@ -186,7 +186,9 @@ std::string Engine::where_it_runs(const state::EntityRecord& r) const {
   if (plan_.launcher == "local") return host;
   std::string nodes;
   if (const launch::Grant* g = pool_.held_by(r.name)) nodes = join(g->nodes, ",");
-  return nodes.empty() ? launcher_.placed_nodes(r.name) : nodes;
+  if (!nodes.empty()) return nodes;
+  const launch::JobAllocation* allocation = launcher_.allocation();
+  return allocation ? allocation->placed_nodes(r.name) : "";
 }
 
 // What to launch for entity `r`: a database shard's command, or a step's (with its
@@ -254,7 +256,7 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
   // ssim is killed between starting it and learning its id ("?": its run directory's
   // status file then says what became of it).
   std::vector<state::StartRecord> intents;
-  for (auto* r : records) intents.push_back({r->name, "?", r->attempt, r->start});
+  for (auto* r : records) intents.push_back({r->name, state::JobId::unknown().str(), r->attempt, r->start});
   try {
     state::append_starts(m_.path, intents);
   } catch (const std::exception& e) {
@@ -264,10 +266,10 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
     const auto refs = launcher_.start(requests);
     std::vector<state::StartRecord> starts;
     for (size_t i = 0; i < records.size(); ++i) {
-      records[i]->job_id = refs[i].id;
+      records[i]->job_id = refs[i].id.str();
       records[i]->status = Status::Pending;
-      starts.push_back({records[i]->name, refs[i].id, records[i]->attempt, records[i]->start});
-      log_->info("{} started as job {}", records[i]->name, refs[i].id);
+      starts.push_back({records[i]->name, records[i]->job_id, records[i]->attempt, records[i]->start});
+      log_->info("{} started as job {}", records[i]->name, records[i]->job_id);
     }
     try {
       state::append_starts(m_.path, starts);

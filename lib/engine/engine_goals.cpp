@@ -1,6 +1,7 @@
 // stop_on_goal (docs/metrics.md): a running entity whose goal says so is stopped once
 // its metrics reach the goal, and then counts as completed, with when it got there.
 #include "lib/engine/engine.hpp"
+#include "lib/engine/refresh.hpp"
 #include "lib/state/metrics.hpp"
 
 namespace ssim::engine {
@@ -21,7 +22,7 @@ void Engine::check_goals() {
     const std::string what = state::goal_text(*e.goal) + " " + state::reached_text(reached);
     log_->info("{}: goal {}; stopping it (stop_on_goal)", e.name, what);
     emit(text_event(EventKind::Info, e.name + " reached its goal: " + what + "; stopping it (stop_on_goal)"));
-    const launch::JobRef ref{e.job_id, e.name, e.run_dir};
+    const launch::JobRef ref = job_of(e);
     launcher_.cancel(std::span<const launch::JobRef>(&ref, 1), false);
     dirty_ = true;
   }

@@ -23,7 +23,7 @@ bool refresh(state::Manifest& m, launch::Launcher& launcher,
   std::vector<state::EntityRecord*> records;
   for (auto& e : m.entities) {
     if (e.job_id.empty() || state::is_terminal(e.status)) continue;
-    refs.push_back({e.job_id, e.name, e.run_dir});
+    refs.push_back(job_of(e));
     records.push_back(&e);
   }
   if (refs.empty()) return false;

@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "lib/launch/job_allocation.hpp"
 #include "lib/launch/node_pool.hpp"
 #include "lib/plan/plan.hpp"
+#include "lib/state/job_id.hpp"
 #include "lib/state/status.hpp"
 
 namespace ssim::launch {
@@ -26,7 +28,7 @@ struct LaunchRequest {
 };
 
 struct JobRef {
-  std::string id;  // local: the supervisor's pid; schedulers: job or step id
+  state::JobId id;  // local: the supervisor; schedulers: a job of its own, or a node agent's
   std::string name;
   std::string run_dir;
 };
@@ -100,16 +102,9 @@ class Launcher {
   virtual void prepare(const plan::Plan& plan, const PrepareOptions& options) {
     (void)plan, (void)options;
   }
-  // The allocation the steps run in, and whether ssim requested it (and releases it).
-  virtual std::string allocation_id() const { return ""; }
-  // The nodes the plan placed step `name` on (whole-node and pinned steps inside an
-  // allocation), "" when placement is the pool's or the scheduler's.
-  virtual std::string placed_nodes(const std::string& name) const {
-    (void)name;
-    return "";
-  }
-  virtual bool allocation_owned() const { return false; }
-  virtual void release_allocation(const std::string& id) { (void)id; }
+  // The allocation the steps run in: null on the local launcher.
+  virtual JobAllocation* allocation() { return nullptr; }
+  virtual const JobAllocation* allocation() const { return nullptr; }
 
   // Submitting whole jobs to a batch scheduler: null on the local launcher.
   virtual BatchSubmission* batch() { return nullptr; }

@@ -11,6 +11,7 @@
 #include "lib/state/history.hpp"
 #include "lib/state/lock.hpp"
 #include "lib/util/clock.hpp"
+#include "lib/state/job_id.hpp"
 #include "lib/util/errors.hpp"
 #include "lib/util/self_exe.hpp"
 
@@ -62,7 +63,7 @@ Submitted submit_experiment(const Loaded& l, const std::string& file, bool overw
   batch.type = state::EntityKind::Batch;
   batch.run_dir = ssim_dir(plan.path);
   batch.launcher = plan.launcher;
-  batch.job_id = "job:" + id;
+  batch.job_id = state::JobId::batch_job(id).str();
   batch.native_id = id;
   batch.status = state::Status::Pending;
   batch.start = now_seconds();

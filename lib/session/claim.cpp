@@ -15,6 +15,7 @@
 #include "launchers/registry.hpp"
 #include "lib/engine/engine.hpp"
 #include "lib/engine/refresh.hpp"
+#include "lib/state/job_id.hpp"
 #include "lib/util/errors.hpp"
 
 namespace ssim::session {
@@ -101,7 +102,8 @@ void refuse_if_still_alive(state::Manifest& previous, const plan::Plan& plan) {
                                  ? " (a database left running by persist: true is reused only with the same shards)"
                                  : "";
     throw UsageError("cannot resume " + previous.path + ": " + e.name + " from the earlier run is still " +
-                     to_string(e.status) + " (job " + e.job_id + (e.pid ? ", pid " + std::to_string(e.pid) : "") +
+                     to_string(e.status) + " (job " + state::parse_job_id(e.job_id).label(host_name()) +
+                     (e.pid ? ", pid " + std::to_string(e.pid) : "") +
                      ")" + hint + "; wait for it to end, or end it with: ssim stop " + previous.path);
   }
 }

@@ -15,13 +15,15 @@ RunLauncher prepare_launcher(const plan::Plan& plan, bool request, int placehold
   RunLauncher out;
   out.launcher = launchers::make_launcher(plan.launcher);
   out.launcher->prepare(plan, launch::PrepareOptions{request, placeholder_nodes});
-  out.allocation_job = out.launcher->allocation_id();
-  out.owned = out.launcher->allocation_owned();
+  if (const auto* allocation = out.launcher->allocation()) {
+    out.allocation_job = allocation->id();
+    out.owned = allocation->owned();
+  }
   return out;
 }
 
 void release(const RunLauncher& l) {
-  if (l.owned && !l.allocation_job.empty()) l.launcher->release_allocation(l.allocation_job);
+  if (l.owned && !l.allocation_job.empty()) l.launcher->allocation()->release(l.allocation_job);
 }
 
 void check_batch_scripts(const plan::Plan& plan, const launch::Launcher& launcher) {

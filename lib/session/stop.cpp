@@ -98,11 +98,11 @@ state::Manifest stop(const std::string& path, const std::vector<std::string>& na
     if (notes)
       notes("the ssim run on " + runner_host + " did not answer; cancelling job " + s.manifest.allocation_job +
             " it runs in");
-    launcher->release_allocation(s.manifest.allocation_job);
+    if (auto* allocation = launcher->allocation()) allocation->release(s.manifest.allocation_job);
   }
   if (names.empty() && s.manifest.allocation_owned && !s.manifest.allocation_job.empty()) {
     // The allocation ssim requested for `allocation:` goes too.
-    launcher->release_allocation(s.manifest.allocation_job);
+    if (auto* allocation = launcher->allocation()) allocation->release(s.manifest.allocation_job);
   }
   if (!runner) {
     if (auto lock = state::RunLock::try_acquire(path, "stop")) {

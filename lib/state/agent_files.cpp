@@ -53,15 +53,4 @@ std::optional<AgentCancel> decode_agent_cancel(const std::string& text) {
   return c;
 }
 
-std::string agent_job_ref(const std::string& generation, const std::string& node) {
-  return "agent:" + generation + ":" + node;
-}
-
-std::optional<AgentRef> parse_agent_job_ref(const std::string& id) {
-  if (id.rfind("agent:", 0) != 0) return std::nullopt;
-  const size_t colon = id.find(':', 6);
-  if (colon == std::string::npos || colon == 6 || colon + 1 == id.size()) return std::nullopt;
-  return AgentRef{id.substr(6, colon - 6), id.substr(colon + 1)};
-}
-
 }  // namespace ssim::state

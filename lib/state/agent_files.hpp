@@ -41,12 +41,4 @@ std::optional<std::vector<AgentJob>> decode_agent_start(const std::string& text)
 std::string encode_agent_cancel(const AgentCancel& cancel);
 std::optional<AgentCancel> decode_agent_cancel(const std::string& text);
 
-// A job reference for a job run by an agent: "agent:GENERATION:NODE", and back.
-std::string agent_job_ref(const std::string& generation, const std::string& node);
-struct AgentRef {
-  std::string generation;
-  std::string node;
-};
-std::optional<AgentRef> parse_agent_job_ref(const std::string& id);
-
 }  // namespace ssim::state

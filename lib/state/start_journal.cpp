@@ -1,4 +1,5 @@
 #include "lib/state/start_journal.hpp"
+#include "lib/state/job_id.hpp"
 #include "lib/util/experiment_dir.hpp"
 
 #include "lib/state/status_file.hpp"
@@ -59,7 +60,7 @@ void apply_starts(Manifest& m, const std::string& journal_text) {
     if (!e || s.attempt < e->attempt || (s.attempt == e->attempt && e->job_id == s.job_id)) continue;
     // A launch whose id was never written counts once something in its run directory
     // says it began (the supervisor's status file); until then it may not have.
-    if (s.job_id == "?" && ::access(status_file_path(e->run_dir).c_str(), F_OK) != 0) continue;
+    if (parse_job_id(s.job_id).is(JobId::Kind::Unknown) && ::access(status_file_path(e->run_dir).c_str(), F_OK) != 0) continue;
     e->job_id = s.job_id;
     e->attempt = s.attempt;
     e->start = s.start;

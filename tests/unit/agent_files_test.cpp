@@ -26,15 +26,3 @@ TEST_CASE("agent files: a file cut short or of another kind is refused, not half
   CHECK_FALSE(decode_agent_cancel(std::string("STOP\0/a\0", 8)));
   CHECK_FALSE(decode_agent_cancel(text));
 }
-
-TEST_CASE("agent files: job references name the generation and the node") {
-  CHECK(agent_job_ref("1795-42", "n3") == "agent:1795-42:n3");
-  const auto ref = parse_agent_job_ref("agent:1795-42:node:with:colons");
-  REQUIRE(ref);
-  CHECK(ref->generation == "1795-42");
-  CHECK(ref->node == "node:with:colons");
-  CHECK_FALSE(parse_agent_job_ref("4711@123@host"));
-  CHECK_FALSE(parse_agent_job_ref("job:12"));
-  CHECK_FALSE(parse_agent_job_ref("agent::n1"));
-  CHECK_FALSE(parse_agent_job_ref("agent:g:"));
-}

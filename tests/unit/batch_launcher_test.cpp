@@ -18,6 +18,7 @@
 #include "launchers/slurm/slurm_scheduler.hpp"
 #include "tests/unit/fixture_file.hpp"
 #include "tests/unit/helpers.hpp"
+#include "tests/unit/recorded_runner.hpp"
 
 using namespace ssim;
 using namespace ssim::launch;
@@ -26,21 +27,7 @@ using state::Status;
 
 namespace {
 
-// Answers each command with the next recorded answer for its program, and keeps the calls.
-class RecordedRunner : public CommandRunner {
- public:
-  std::map<std::string, std::deque<CommandResult>> answers;
-  std::vector<std::vector<std::string>>* calls;
-  explicit RecordedRunner(std::vector<std::vector<std::string>>* c) : calls(c) {}
-  CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds, const std::string&) override {
-    calls->push_back(argv);
-    auto& q = answers[argv[0]];
-    if (q.empty()) return CommandResult{127, "", argv[0] + ": no recorded answer"};
-    CommandResult r = q.front();
-    if (q.size() > 1) q.pop_front();
-    return r;
-  }
-};
+using test::RecordedRunner;
 
 struct Rig {
   test::TempDir dir;
@@ -88,8 +75,8 @@ TEST_CASE("batch launcher: PBS jobs through qsub, one qstat per poll, qdel") {
   rig.runner->answers["qsub"] = {{0, "11.pbs-sim\n", ""}, {0, "12.pbs-sim\n", ""}};
   const auto refs = rig.submit_both();
   REQUIRE(refs.size() == 2);
-  CHECK(refs[0].id == "job:11.pbs-sim");
-  CHECK(refs[1].id == "job:12.pbs-sim");
+  CHECK(refs[0].id.str() == "job:11.pbs-sim");
+  CHECK(refs[1].id.str() == "job:12.pbs-sim");
   std::ifstream script(rig.plan.steps[0].run_dir + "/a.pbs");
   std::string text((std::istreambuf_iterator<char>(script)), {});
   CHECK_THAT(text, Catch::Contains("#PBS -N a\n") &&
@@ -134,8 +121,8 @@ TEST_CASE("batch launcher: LSF jobs through bsub < script, bjobs, bkill") {
   rig.runner->answers["bsub"] = {{0, "Job <7> is submitted to default queue <normal>.\n", ""},
                                  {255, "", "Service class does not exist. Job not submitted.\n"}};
   const auto refs = rig.submit_both();
-  CHECK(refs[0].id == "job:7");
-  CHECK(refs[1].id == "0");  // refused: failed through its status file
+  CHECK(refs[0].id.str() == "job:7");
+  CHECK(refs[1].id.str() == "0");  // refused: failed through its status file
   rig.runner->answers["bjobs"] = {
       {0, R"({"COMMAND":"bjobs","JOBS":1,"RECORDS":[{"JOBID":"7","STAT":"DONE","EXIT_CODE":"","EXIT_REASON":""}]})", ""}};
   write_exit(rig.plan.steps[0].run_dir, 0);
@@ -154,7 +141,7 @@ TEST_CASE("batch launcher: Slurm jobs, sacct lag is pending, accounting off swit
   Rig rig(std::make_unique<slurm::SlurmScheduler>());
   rig.runner->answers["sbatch"] = {{0, "31\n", ""}, {0, "32;cluster\n", ""}};
   const auto refs = rig.submit_both();
-  CHECK(refs[1].id == "job:32");
+  CHECK(refs[1].id.str() == "job:32");
   rig.runner->answers["sacct"] = {{0, "31|RUNNING|0:0\n", ""}};
   auto s = rig.launcher->poll(refs);
   CHECK(s[0].status == Status::Running);
@@ -379,7 +366,7 @@ TEST_CASE("batch launcher: a slow status query in the background never holds up 
   test::TempDir dir;
   std::filesystem::create_directories(dir.path / "m");
   std::ofstream(dir.path / "m/.ssim-step") << "12.0\n";  // the step recorded its id
-  const std::vector<JobRef> jobs = {{"4242@1@" + std::string("elsewhere"), "m", (dir.path / "m").string()}};
+  const std::vector<JobRef> jobs = {{state::JobId::supervisor(4242, "1", "elsewhere"), "m", (dir.path / "m").string()}};
   const auto t0 = std::chrono::steady_clock::now();
   auto s = l.poll(jobs);  // the query goes out and hangs
   for (int i = 0; i < 500 && runner->calls.load() == 0; ++i)

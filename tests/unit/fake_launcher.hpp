@@ -57,6 +57,7 @@ class FakeLauncher : public launch::Launcher {
 
   std::vector<std::string> started;  // names, in the order they started
   std::vector<std::string> cancelled;
+  std::map<std::string, plan::Env> env_of;  // each started job's environment, by name
   size_t most_running = 0;            // the most jobs running at once
   bool refuse_start = false;          // start() throws EnvironmentError
 
@@ -83,7 +84,8 @@ class FakeLauncher : public launch::Launcher {
       }
       jobs_[id] = job;
       started.push_back(r.name);
-      refs.push_back({id, r.name, r.run_dir});
+      env_of[r.name] = r.env;
+      refs.push_back({state::JobId::batch_job(id), r.name, r.run_dir});
     }
     count_running();
     return refs;
@@ -92,7 +94,7 @@ class FakeLauncher : public launch::Launcher {
   std::vector<launch::JobStatus> poll(std::span<const launch::JobRef> refs) override {
     std::vector<launch::JobStatus> out;
     for (const auto& ref : refs) {
-      auto& job = jobs_.at(ref.id);
+      auto& job = jobs_.at(ref.id.job);
       launch::JobStatus s;
       s.start = job.start;
       if (job.cancelled) {
@@ -117,7 +119,7 @@ class FakeLauncher : public launch::Launcher {
 
   void cancel(std::span<const launch::JobRef> refs, bool) override {
     for (const auto& ref : refs) {
-      auto& job = jobs_.at(ref.id);
+      auto& job = jobs_.at(ref.id.job);
       if (job.ended) continue;  // it ended on its own before the signal
       job.cancelled = true;
       cancelled.push_back(ref.name);

@@ -1,0 +1,119 @@
+#include "launchers/batch/scheduler_allocation.hpp"
+
+#include <cstdlib>
+#include <optional>
+
+#include "lib/util/atomic_file.hpp"
+#include "lib/util/errors.hpp"
+
+namespace ssim::launchers {
+
+using namespace std::chrono_literals;
+
+namespace {
+// Nodes node1..nodeN standing for an allocation not requested yet (dry runs, the fit check).
+Allocation placeholder(const std::string& id, int nodes) {
+  Allocation a{id, {}, {}};
+  for (int i = 1; i <= nodes; ++i) a.hosts.push_back("node" + std::to_string(i));
+  return a;
+}
+
+[[noreturn]] void does_not_fit(const PlacementError& e) {
+  throw UsageError(std::string("the experiment does not fit its allocation: ") + e.what());
+}
+}  // namespace
+
+void SchedulerAllocation::place_on(const plan::Plan& plan, Allocation allocation) {
+  placement_ = place(plan, allocation);
+  current_ = std::move(allocation);
+}
+
+void SchedulerAllocation::prepare(const plan::Plan& plan, const launch::PrepareOptions& options) {
+  const std::string me = scheduler_.name();
+  std::optional<Allocation> inside = scheduler_.current_allocation([](const char* n) { return std::getenv(n); }, read_file);
+  // Entities with batch: (and a database with batch:) are jobs of their own; an
+  // allocation is needed only for the rest.
+  bool needs_allocation = plan.database && !plan.database->batch;
+  for (const auto& s : plan.steps) needs_allocation = needs_allocation || !s.batch;
+  auto fit = [&](Allocation a) {
+    try {
+      place_on(plan, std::move(a));
+    } catch (const PlacementError& e) {
+      does_not_fit(e);
+    }
+  };
+  if (!needs_allocation && !inside) return fit(Allocation{});
+  if (inside) {
+    if (const auto detail = scheduler_.allocation_detail_command(*inside))
+      scheduler_.refine_allocation(*inside, runner_.run(*detail, 20s));
+    return fit(*inside);
+  }
+  if (!plan.allocation) {
+    if (options.placeholder_nodes > 0) return fit(placeholder("<job>", options.placeholder_nodes));
+    throw UsageError("launcher " + me + " needs an allocation: " + scheduler_.allocation_hint());
+  }
+  const int nodes = plan.allocation->nodes.value_or(
+      nodes_needed(plan, cpus_per_node(scheduler_, runner_, plan, *plan.allocation, log_)));
+  const auto command = scheduler_.allocation_command(plan.name, *plan.allocation, nodes);
+  if (!command)
+    throw UsageError("allocation: is not available with launcher " + me + ": " + scheduler_.allocation_hint());
+  fit(placeholder("<allocation>", nodes));  // fits before anything is requested
+  if (!options.request) return;
+  Allocation got = request(*command);
+  const std::string id = got.job_id;
+  try {
+    place_on(plan, std::move(got));
+  } catch (const PlacementError& e) {
+    release(id);
+    does_not_fit(e);
+  }
+}
+
+// Requests the allocation and reads its hosts; what was granted but cannot be read is
+// released before the error.
+Allocation SchedulerAllocation::request(const std::vector<std::string>& command) {
+  const auto r = runner_.run(command, 600s);
+  const std::string id = scheduler_.allocation_id_from_output(r);
+  if (id.empty())
+    throw EnvironmentError(command[0] + " refused the allocation: " +
+                           (r.err.empty() ? "exit " + std::to_string(r.exit_code) : r.err));
+  owned_ = true;
+  const auto q = run_with_retries(runner_, scheduler_.allocation_hosts_command(id), 20s, log_);
+  Allocation got{id, {}, {}};
+  try {
+    got = scheduler_.parse_allocation(id, q);
+  } catch (const std::exception&) {
+  }
+  if (got.hosts.empty()) {
+    release(id);
+    throw EnvironmentError("cannot read the nodes of allocation " + id);
+  }
+  return got;
+}
+
+void SchedulerAllocation::release(const std::string& id) {
+  if (!id.empty()) run_with_retries(runner_, scheduler_.cancel_command({id}), 20s, log_, 2);
+}
+
+std::string SchedulerAllocation::placed_nodes(const std::string& name) const {
+  if (const auto it = placement_.steps.find(name); it != placement_.steps.end()) return join_hosts(it->second.nodes);
+  // A database shard: ssim placed it, so where it runs is known before the scheduler
+  // says (a short run may end before its answer comes).
+  for (size_t s = 0; s < placement_.database.size(); ++s)
+    if (name == "orchestrator_" + std::to_string(s) || (s == 0 && name == "orchestrator"))
+      return join_hosts(placement_.database[s].nodes);
+  return "";
+}
+
+int cpus_per_node(Scheduler& scheduler, CommandRunner& runner, const plan::Plan& plan,
+                  const spec::BatchSettings& settings, const std::function<void(const std::string&)>& log) {
+  bool packed = false;
+  for (const auto& s : plan.steps) packed = packed || is_packed(s);
+  const auto query = packed ? scheduler.cpus_per_node_command(settings) : std::nullopt;
+  if (!query) return 0;
+  const int cpus = scheduler.parse_cpus_per_node(runner.run(*query, 20s));
+  if (cpus == 0 && log) log((*query)[0] + " did not say how many CPUs a node has; packed entities get one node");
+  return cpus;
+}
+
+}  // namespace ssim::launchers

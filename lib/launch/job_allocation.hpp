@@ -1,0 +1,25 @@
+#pragma once
+// The allocation a launcher's steps run in: a scheduler job, either the one ssim runs
+// inside or one ssim requested for `allocation:` (and releases). A role of its own, as
+// batch submission is: the local launcher has none.
+#include <string>
+
+namespace ssim::launch {
+
+class JobAllocation {
+ public:
+  virtual ~JobAllocation() = default;
+  // The scheduler's id of the allocation; "" when the steps need none (every one a
+  // batch job of its own) or before Launcher::prepare.
+  virtual std::string id() const = 0;
+  // ssim requested it, so ssim releases it at the end of the run.
+  virtual bool owned() const = 0;
+  // The nodes the plan placed step `name` on (whole-node and pinned steps, database
+  // shards), "" when placement is the pool's or the scheduler's.
+  virtual std::string placed_nodes(const std::string& name) const = 0;
+  // Cancels allocation `id`: this run's, or one a manifest recorded (ssim stop from
+  // another shell, which never prepared one).
+  virtual void release(const std::string& id) = 0;
+};
+
+}  // namespace ssim::launch

@@ -1,0 +1,29 @@
+#pragma once
+// A CommandRunner that answers each command with the next recorded answer for its
+// program (the last one repeats) and keeps every call: launchers driven without a scheduler.
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "launchers/command_runner.hpp"
+
+namespace ssim::test {
+
+class RecordedRunner : public launchers::CommandRunner {
+ public:
+  std::map<std::string, std::deque<launchers::CommandResult>> answers;
+  std::vector<std::vector<std::string>>* calls;
+  explicit RecordedRunner(std::vector<std::vector<std::string>>* c) : calls(c) {}
+  launchers::CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds,
+                               const std::string&) override {
+    calls->push_back(argv);
+    auto& q = answers[argv[0]];
+    if (q.empty()) return launchers::CommandResult{127, "", argv[0] + ": no recorded answer"};
+    launchers::CommandResult r = q.front();
+    if (q.size() > 1) q.pop_front();
+    return r;
+  }
+};
+
+}  // namespace ssim::test
