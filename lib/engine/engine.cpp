@@ -33,7 +33,8 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launch
     : plan_(plan), m_(manifest), launcher_(launcher), progress_(&progress), log_(std::move(log)),
       clock_(seams.clock ? seams.clock : &real_clock()),
       own_waiter_(seams.waiter ? nullptr : std::make_unique<SignalWaiter>(signal_fd, launcher.wake_fd())),
-      waiter_(seams.waiter ? seams.waiter : own_waiter_.get()) {
+      waiter_(seams.waiter ? seams.waiter : own_waiter_.get()),
+      db_(seams.database ? seams.database : &network_database_control()) {
   add_steps(plan_);
   launcher_.set_log([log = log_](const std::string& line) { log->warn("{}", line); });
   launcher_.set_notes([log = log_](const std::string& line) { log->info("{}", line); });
@@ -497,7 +498,7 @@ bool Engine::handle_stop_requests() {
     stopped_.insert(r.names.begin(), r.names.end());
     std::vector<std::pair<std::string, Status>> before;
     for (const auto& e : m_.entities) before.emplace_back(e.name, e.status);
-    stop_entities(m_, launcher_, r.names, "stopped by ssim stop", kStopGrace, *clock_);
+    stop_entities(m_, launcher_, r.names, "stopped by ssim stop", kStopGrace, *clock_, *db_);
     for (size_t i = 0; i < before.size(); ++i) {
       auto& e = m_.entities[i];
       // An attempt that failed on its own as the stop came, with attempts left: the
@@ -644,7 +645,7 @@ void Engine::interrupted(const std::string& why) {
   log_->warn("{} received: stopping every entity", why);
   emit(text_event(EventKind::Info, why + " received: stopping everything"));
   stop_entities(m_, launcher_, {}, why == "ssim stop" ? "stopped by ssim stop" : "interrupted by " + why, kStopGrace,
-                *clock_);
+                *clock_, *db_);
   for (auto& e : m_.entities) e.held = false;
   report_failed_snapshots();
   save();

@@ -12,6 +12,7 @@
 
 #include "lib/launch/launcher.hpp"
 #include "lib/launch/node_pool.hpp"
+#include "lib/engine/database_control.hpp"
 #include "lib/engine/progress.hpp"
 #include "lib/engine/waiter.hpp"
 #include "lib/plan/plan.hpp"
@@ -53,10 +54,11 @@ struct Interrupted {
   std::string signal;
 };
 
-// What the engine reads the time from and waits on; unit tests give fakes.
+// What the engine reads the time from, waits on and asks the database; unit tests give fakes.
 struct EngineSeams {
   const Clock* clock = nullptr;  // nullptr: the machine's clocks
   Waiter* waiter = nullptr;      // nullptr: the signalfd given and the launcher's wake descriptor
+  DatabaseControl* database = nullptr;  // nullptr: the shards over the network
 };
 
 class Engine {
@@ -124,6 +126,7 @@ class Engine {
   const Clock* clock_;
   std::unique_ptr<Waiter> own_waiter_;
   Waiter* waiter_;
+  DatabaseControl* db_;
   std::map<std::string, const plan::Step*> steps_;
   std::deque<plan::Plan> added_plans_;  // the file read again by `ssim start`: their steps are in steps_
   std::string ssdb_;

@@ -30,7 +30,7 @@ void Engine::start_database() {
   m_.database_snapshot = plan_.database->snapshot;
   if (plan_.database->external()) {  // running already, and not ours to start or stop
     try {
-      orchestrator::check_external(plan_.database->address, password_, std::chrono::milliseconds(5000));
+      db_->check_external(plan_.database->address, password_, std::chrono::milliseconds(5000));
     } catch (const EnvironmentError& e) {
       log_->error("{}", e.what());
       progress_->finish();
@@ -72,12 +72,12 @@ void Engine::start_database() {
     if (!sig.empty()) throw Interrupted{sig};
   };
   try {
-    const auto addresses = orchestrator::wait_until_ready(plan_, password_, database_timeout(), check);
+    const auto addresses = db_->wait_until_ready(plan_, password_, database_timeout(), check);
     ssdb_ = orchestrator::ssdb_value(addresses);
     orchestrator::record_ssdb(plan_, ssdb_);
   } catch (const EnvironmentError& e) {
     log_->error("{}", e.what());
-    stop_entities(m_, launcher_, {}, "the database did not come up", std::chrono::milliseconds(2000), *clock_);
+    stop_entities(m_, launcher_, {}, "the database did not come up", std::chrono::milliseconds(2000), *clock_, *db_);
     m_.finished = clock_->now();
     save();
     progress_->finish();
@@ -99,7 +99,7 @@ void Engine::sample_database() {
   std::vector<nlohmann::json> samples;
   for (const auto& r : m_.entities)
     if (is_database(r) && r.status == Status::Running)
-      if (auto s = orchestrator::sample_shard(r.name, r.run_dir, password_, std::chrono::milliseconds(500)))
+      if (auto s = db_->sample(r.name, r.run_dir, password_, std::chrono::milliseconds(500)))
         samples.push_back(std::move(*s));
   orchestrator::append_samples(m_.path, samples);
   next_sample_ = clock_->steady() + std::chrono::seconds(5);
@@ -113,7 +113,7 @@ void Engine::watch_external_database() {
   next_ping_ = clock_->steady() + std::chrono::seconds(2);
   std::string why;
   try {
-    orchestrator::check_external(plan_.database->address, password_, std::chrono::milliseconds(1000));
+    db_->check_external(plan_.database->address, password_, std::chrono::milliseconds(1000));
   } catch (const std::exception& e) {
     why = e.what();
   }
@@ -141,7 +141,7 @@ void Engine::watch_database() {
     std::string silent;
     for (const auto& r : m_.entities)
       if (is_database(r) && r.status == Status::Running &&
-          !orchestrator::ping_shard(r.run_dir, password_, std::chrono::milliseconds(500)))
+          !db_->ping(r.run_dir, password_, std::chrono::milliseconds(500)))
         silent += (silent.empty() ? "" : ", ") + r.name;
     if (!silent.empty() && !database_silent_) {
       log_->error("database {} does not answer", silent);
@@ -175,7 +175,7 @@ void Engine::stop_database() {
   for (const auto& r : m_.entities)
     if (is_database(r) && !state::is_terminal(r.status)) names.push_back(r.name);
   if (names.empty()) return;
-  stop_databases(m_, launcher_, names, kStopGrace, *clock_);
+  stop_databases(m_, launcher_, names, kStopGrace, *clock_, *db_);
   report_failed_snapshots();
   for (auto& r : m_.entities) {
     if (!is_database(r) || std::find(names.begin(), names.end(), r.name) == names.end()) continue;

@@ -20,7 +20,7 @@ std::vector<launch::JobRef> live_jobs(const state::Manifest& m, const std::vecto
   std::vector<launch::JobRef> refs;
   for (const auto& e : m.entities)
     if (selected(names, e) && !e.job_id.empty() && !state::is_terminal(e.status))
-      refs.push_back({e.job_id, e.name, e.run_dir});
+      refs.push_back(job_of(e));
   return refs;
 }
 
@@ -60,12 +60,12 @@ bool snapshot_failed(const state::EntityRecord& e) {
 
 void stop_entities(state::Manifest& m, launch::Launcher& launcher,
                    const std::vector<std::string>& names, const std::string& reason,
-                   std::chrono::milliseconds grace, const Clock& clock) {
+                   std::chrono::milliseconds grace, const Clock& clock, DatabaseControl& database) {
   // The documented order (docs/cli.md, ssim stop): the entities first (they may still write to the database), the
   // database last.
   end_jobs(m, launcher, names, false, clock.steady() + grace, clock);
   if (names.empty()) end_detached(m, launcher);
-  stop_databases(m, launcher, names, grace, clock);
+  stop_databases(m, launcher, names, grace, clock, database);
   bool kept = false;
   for (const auto& e : m.entities) kept = kept || snapshot_failed(e);
   if (names.empty() && !kept) launcher.sweep(m.id);  // never near a shard that holds unsaved data
@@ -81,12 +81,12 @@ void stop_entities(state::Manifest& m, launch::Launcher& launcher,
 void end_detached(const state::Manifest& m, launch::Launcher& launcher) {
   std::vector<launch::JobRef> jobs;
   for (const auto& e : m.entities)
-    if (!e.job_id.empty() && !is_database_record(e) && e.type != state::EntityKind::Batch) jobs.push_back({e.job_id, e.name, e.run_dir});
+    if (!e.job_id.empty() && !is_database_record(e) && e.type != state::EntityKind::Batch) jobs.push_back(job_of(e));
   launcher.end_detached(jobs);
 }
 
 void stop_databases(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
-                    std::chrono::milliseconds grace, const Clock& clock) {
+                    std::chrono::milliseconds grace, const Clock& clock, DatabaseControl& database) {
   // A clean SHUTDOWN NOSAVE over the authenticated connection first (bounded: a stopped
   // server does not answer); a shard that shut down ends on its own, and so does
   // whatever launched it (srun, mpirun): signalling that now would turn a clean end
@@ -96,7 +96,7 @@ void stop_databases(state::Manifest& m, launch::Launcher& launcher, const std::v
     if (is_database_record(e) && selected(names, e) && !state::is_terminal(e.status)) dirs.push_back(e.run_dir);
   if (dirs.empty()) return;
   const auto deadline = clock.steady() + grace;
-  const auto outcome = orchestrator::shutdown_shards(dirs, orchestrator::read_password(m.path), m.database_snapshot);
+  const auto outcome = database.shutdown(dirs, orchestrator::read_password(m.path), m.database_snapshot);
   // What is to end: the selected shards, but those that could not save (left running).
   std::vector<std::string> ending;
   for (auto& e : m.entities) {

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/engine/database_control.hpp"
 #include "lib/launch/launcher.hpp"
 #include "lib/state/manifest.hpp"
 #include "lib/util/clock.hpp"
@@ -23,7 +24,8 @@ bool snapshot_failed(const state::EntityRecord& e);
 // sweeps what the experiment left (Launcher::sweep), so nothing of it survives.
 void stop_entities(state::Manifest& m, launch::Launcher& launcher,
                    const std::vector<std::string>& names, const std::string& reason,
-                   std::chrono::milliseconds grace = kStopGrace, const Clock& clock = real_clock());
+                   std::chrono::milliseconds grace = kStopGrace, const Clock& clock = real_clock(),
+                   DatabaseControl& database = network_database_control());
 
 // Ends what the (non-database) entities detached from themselves (Launcher::end_detached).
 void end_detached(const state::Manifest& m, launch::Launcher& launcher);
@@ -33,6 +35,7 @@ void end_detached(const state::Manifest& m, launch::Launcher& launcher);
 // grace. A shard whose snapshot fails is not signalled: it keeps running with
 // kSnapshotFailed in its reason.
 void stop_databases(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
-                    std::chrono::milliseconds grace, const Clock& clock = real_clock());
+                    std::chrono::milliseconds grace, const Clock& clock = real_clock(),
+                    DatabaseControl& database = network_database_control());
 
 }  // namespace ssim::engine

@@ -9,6 +9,7 @@
 #include "lib/engine/engine.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/state/control_request.hpp"
+#include "tests/unit/fake_database.hpp"
 #include "tests/unit/fake_launcher.hpp"
 #include "tests/unit/helpers.hpp"
 
@@ -17,6 +18,15 @@ using state::Status;
 
 namespace {
 
+// The lines a person would read, kept.
+struct RecordingProgress : engine::SilentProgress {
+  std::vector<std::string> lines;
+  void event(const engine::Event& e) override { lines.push_back(engine::to_text(e)); }
+  long count(const std::string& part) const {
+    return std::count_if(lines.begin(), lines.end(), [&](const auto& l) { return l.find(part) != std::string::npos; });
+  }
+};
+
 struct Harness {
   test::TempDir dir;
   test::FakeClock clock;
@@ -24,7 +34,8 @@ struct Harness {
   test::FakeLauncher launcher{clock};
   plan::Plan plan;
   state::Manifest m;
-  engine::SilentProgress progress;
+  RecordingProgress progress;
+  test::FakeDatabase database{launcher, plan};
 
   explicit Harness(const std::string& yaml) : plan(test::plan_of(yaml, dir.path.string())) {
     std::filesystem::create_directories(plan.path + "/.ssim");
@@ -35,7 +46,7 @@ struct Harness {
   }
   int run(const engine::EngineHooks& hooks = {}) {
     engine::Engine e(plan, m, launcher, progress, std::make_shared<spdlog::logger>("engine-test"), -1,
-                     {&clock, &waiter});
+                     {&clock, &waiter, &database});
     return e.run(hooks);
   }
   const state::EntityRecord& entity(const std::string& name) const { return *m.find(name); }
@@ -145,6 +156,7 @@ TEST_CASE("engine: Ctrl-C while the database starts stops it and starts nothing 
 TEST_CASE("engine: a database that ends before it is ready fails the run, naming it") {
   Harness h("experiment: {name: db}\norchestrator: {port: 6999}\nmodels:\n  - {name: a, exe: /bin/true}\n");
   h.launcher.script("orchestrator", {1});
+  h.database.comes_up = false;  // it never reports its address
   try {
     h.run();
     FAIL("the run went on without its database");
@@ -275,4 +287,72 @@ TEST_CASE("engine: an open run starts held, ended and added entities on request,
   const auto refusal = state::take_refusal(path, state::RequestKind::Start, unknown_id);
   REQUIRE(refusal.has_value());
   CHECK(refusal->find("no entity nope in experiment open") == 0);
+}
+
+namespace {
+std::string env_value(const plan::Env& env, const std::string& name) {
+  std::string value;
+  for (const auto& [k, v] : env)
+    if (k == name) value = v;  // later entries win
+  return value;
+}
+}  // namespace
+
+TEST_CASE("engine: with the database ready, entities start after it with its address, and it shuts down at the end") {
+  Harness h("experiment: {name: db}\norchestrator: {port: 6999}\nmodels:\n  - {name: a, exe: /bin/true}\n");
+  h.launcher.script("orchestrator", {0}, 1000);  // a server runs until asked to end
+  h.launcher.script("a", {0}, 3);
+  CHECK(h.run() == 0);
+  CHECK(h.launcher.started == std::vector<std::string>{"orchestrator", "a"});
+  CHECK(env_value(h.launcher.env_of["a"], "SSDB") == "fakehost:6999");
+  CHECK(h.database.shutdown_saves == std::vector<bool>{true});  // snapshot: true by default
+  CHECK(h.launcher.cancelled.empty());                           // SHUTDOWN, not a signal
+  CHECK(h.entity("orchestrator").status == Status::Completed);
+  CHECK(h.progress.count("database ready") == 1);
+}
+
+TEST_CASE("engine: a shard that ignores SHUTDOWN is signalled, and the entities' outcome stands") {
+  Harness h("experiment: {name: db}\norchestrator: {port: 6999}\nmodels:\n  - {name: a, exe: /bin/true}\n");
+  h.launcher.script("orchestrator", {0}, 1000);
+  h.database.shuts_down = false;
+  CHECK(h.run() == 0);
+  CHECK(h.launcher.cancelled == std::vector<std::string>{"orchestrator"});
+  CHECK(h.entity("a").status == Status::Completed);
+  CHECK(h.entity("orchestrator").status == Status::Cancelled);
+  CHECK(h.entity("orchestrator").reason.rfind(engine::kStoppedAtEnd, 0) == 0);
+}
+
+TEST_CASE("engine: persist: true leaves the database running after the run") {
+  Harness h("experiment: {name: db}\norchestrator: {port: 6999, persist: true}\nmodels:\n  - {name: a, exe: /bin/true}\n");
+  h.launcher.script("orchestrator", {0}, 1000);
+  CHECK(h.run() == 0);
+  CHECK(h.database.shutdown_saves.empty());
+  CHECK(h.launcher.cancelled.empty());
+  CHECK(h.entity("orchestrator").status == Status::Running);
+  CHECK(h.progress.count("persist: true") == 1);
+}
+
+TEST_CASE("engine: a database that stops answering is said once, and again when it answers") {
+  Harness h("experiment: {name: db}\norchestrator: {port: 6999}\nmodels:\n  - {name: a, exe: /bin/true}\n");
+  h.launcher.script("orchestrator", {0}, 100000);
+  h.launcher.script("a", {0}, 60);
+  h.waiter.on_wait = [&](int waits) {
+    if (waits == 5) h.database.answers = false;
+    if (waits == 40) h.database.answers = true;
+  };
+  CHECK(h.run() == 0);
+  CHECK(h.progress.count("does not answer") == 1);
+  CHECK(h.progress.count("answers again") == 1);
+  CHECK(h.database.pings > 2);
+}
+
+TEST_CASE("engine: a database that never comes up cancels every entity, and the shard is stopped") {
+  Harness h("experiment: {name: db}\norchestrator: {port: 6999}\nmodels:\n  - {name: a, exe: /bin/true}\n");
+  h.launcher.script("orchestrator", {0}, 1000);
+  h.database.comes_up = false;
+  CHECK_THROWS_AS(h.run(), EnvironmentError);
+  CHECK(h.launcher.started == std::vector<std::string>{"orchestrator"});
+  CHECK(h.entity("a").status == Status::Cancelled);
+  CHECK(h.entity("a").reason == "the database did not come up before it started");
+  CHECK(state::is_terminal(h.entity("orchestrator").status));  // stopped, not left running
 }
