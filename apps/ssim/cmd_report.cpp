@@ -3,12 +3,9 @@
 #include <iostream>
 #include <memory>
 
+#include "apps/ssim/verbs.hpp"
 #include "lib/session/experiment_ref.hpp"
 #include "lib/session/report_input.hpp"
-#include "apps/ssim/verbs.hpp"
-#include "lib/report/report.hpp"
-#include "lib/util/atomic_file.hpp"
-#include "lib/util/user_file.hpp"
 
 namespace ssim::app {
 using namespace ssim::session;
@@ -27,14 +24,12 @@ Action add_report(CLI::App& app) {
   cmd->add_option("-o,--output", o->output, "the HTML file to write (default EXP/report.html; - for stdout)");
   return [o] {
     const std::string path = resolve_experiment(o->exp);
-    const std::string html = report::render_report(report_input(current_state(path)));
     if (o->output == "-") {
-      std::cout << html;
+      std::cout << experiment_report(path);
       return 0;
     }
-    const std::string file = o->output.empty() ? path + "/report.html" : o->output;
-    write_user_file(file, html);  // a device or FIFO written through, a link refused
-    std::cout << file << " (" << (html.size() + 1023) / 1024 << " KiB)\n";
+    const WrittenReport written = write_report(path, o->output);
+    std::cout << written.file << " (" << (written.bytes + 1023) / 1024 << " KiB)\n";
     return 0;
   };
 }

@@ -11,7 +11,9 @@
 
 #include "lib/session/current_state.hpp"
 #include "lib/session/experiment_summary.hpp"
+#include "lib/session/logs.hpp"
 #include "lib/session/report_input.hpp"
+#include "lib/util/errors.hpp"
 #include "apps/ssim/status_table.hpp"
 #include "lib/session/status_json.hpp"
 #include "lib/state/history.hpp"
@@ -80,28 +82,22 @@ std::string status_body(const std::string& exp) {
 }
 
 HttpReply logs(const std::string& path, const Target& t) {
-  const auto m = state::load_manifest(path);
   const auto entity = t.query.count("entity") ? t.query.at("entity") : "";
-  const auto* e = m.find(entity);
-  if (!e) return error(404, "no entity \"" + entity + "\"");
   const std::string stream = t.query.count("stream") ? t.query.at("stream") : "out";
   if (stream != "out" && stream != "err") return error(400, "stream is out or err");
-  long offset = t.query.count("offset") ? std::atol(t.query.at("offset").c_str()) : 0;
-  std::string data;
-  const int fd = ::open((e->run_dir + "/" + entity + "." + stream).c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd >= 0) {
-    const off_t size = ::lseek(fd, 0, SEEK_END);
-    if (offset < 0 || offset > size) offset = 0;  // a new attempt rewrote it
-    data.resize(std::min<size_t>(kLogChunk, static_cast<size_t>(size - offset)));
-    const ssize_t n = data.empty() ? 0 : ::pread(fd, data.data(), data.size(), offset);
-    data.resize(n > 0 ? static_cast<size_t>(n) : 0);
-    ::close(fd);
+  session::EntityOutput output;
+  try {
+    output = session::entity_output(path, entity, stream == "err");
+  } catch (const UsageError&) {
+    return error(404, "no entity \"" + entity + "\"");
   }
+  const long offset = t.query.count("offset") ? std::atol(t.query.at("offset").c_str()) : 0;
+  const auto chunk = session::read_output_chunk(output, offset, kLogChunk);
   // Invalid UTF-8 from a program must not break the JSON: replaced, not refused.
-  const std::string text = nlohmann::json(data).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string text = nlohmann::json(chunk.data).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return {200, "application/json",
-          "{\"data\":" + text + ",\"offset\":" + std::to_string(offset + static_cast<long>(data.size())) +
-              ",\"ended\":" + (state::is_terminal(e->status) ? "true" : "false") + "}"};
+          "{\"data\":" + text + ",\"offset\":" + std::to_string(chunk.next) +
+              ",\"ended\":" + (output.ended ? "true" : "false") + "}"};
 }
 
 }  // namespace
@@ -155,7 +151,7 @@ HttpReply handle_request(const Dashboard& d, const std::string& method, const st
     if (!serves(d, exp)) return error(404, "this dashboard does not serve \"" + exp + "\"");
     if (t.path == "/api/logs") return logs(exp, t);
     if (t.path == "/api/status") return {200, "application/json", status_body(exp)};
-    return {200, "text/html; charset=utf-8", report::render_report(report_input(current_state(exp)))};
+    return {200, "text/html; charset=utf-8", experiment_report(exp)};
   } catch (const std::exception& e) {
     return error(500, e.what());
   }

@@ -4,6 +4,7 @@
 #include "lib/orchestrator/shard_samples.hpp"
 #include "lib/state/metrics.hpp"
 #include "lib/util/atomic_file.hpp"
+#include "lib/util/user_file.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/proc_stat.hpp"
 #include "lib/util/program_errors.hpp"
@@ -30,6 +31,15 @@ report::ReportInput report_input(const CurrentState& s) {
         in.inference.push_back(std::move(*service));
   in.made_by = std::string("ssim ") + SSIM_VERSION + ", " + user_name() + " on " + host_name();
   return in;
+}
+
+std::string experiment_report(const std::string& path) { return report::render_report(report_input(current_state(path))); }
+
+WrittenReport write_report(const std::string& path, const std::string& file) {
+  const std::string html = experiment_report(path);
+  WrittenReport out{file.empty() ? path + "/report.html" : file, html.size()};
+  write_user_file(out.file, html);
+  return out;
 }
 
 }  // namespace ssim::session
