@@ -8,7 +8,7 @@
 
 #include "apps/ssim/verbs.hpp"
 #include "launchers/batch/output_lines.hpp"
-#include "launchers/command_runner.hpp"
+#include "lib/launch/command_runner.hpp"
 #include "launchers/registry.hpp"
 #include "lib/util/layout.hpp"
 #include "lib/util/self_exe.hpp"
@@ -29,7 +29,7 @@ struct Part {
 };
 
 
-Part program(launchers::CommandRunner& runner, const std::string& name, const std::vector<std::string>& version_args,
+Part program(launch::CommandRunner& runner, const std::string& name, const std::vector<std::string>& version_args,
              const std::string& fix) {
   Part part{name, false, find_on_path(name), "", fix};
   part.found = !part.path.empty();
@@ -43,7 +43,7 @@ Part program(launchers::CommandRunner& runner, const std::string& name, const st
 
 // The interpreter an entity with `exe: python3` gets (docs/python.md), as it gets it: with
 // ssim's module first on PYTHONPATH. It must import ssim and numpy.
-Part python_module(launchers::CommandRunner& runner) {
+Part python_module(launch::CommandRunner& runner) {
   std::string python = entity_python();
   const std::string how = python.empty() ? "python3 on the PATH" : std::getenv("SSIM_PYTHON") ? "SSIM_PYTHON" : "built for";
   if (python.empty()) python = find_on_path("python3");
@@ -71,12 +71,12 @@ Part python_module(launchers::CommandRunner& runner) {
 }
 
 std::string auto_reason(std::string& picked) {
-  picked = launchers::resolve_launcher("auto", [](const char* n) { return std::getenv(n); });
-  for (const auto& l : launchers::launcher_registry())
+  picked = launch::resolve_launcher("auto", [](const char* n) { return std::getenv(n); });
+  for (const auto& l : launch::launcher_registry())
     if (l.name == picked && !l.job_variable.empty())
       return "inside a " + picked + " job (" + l.job_variable + "=" + std::getenv(l.job_variable.c_str()) + ")";
   std::string vars;
-  for (const auto& l : launchers::launcher_registry())
+  for (const auto& l : launch::launcher_registry())
     if (!l.job_variable.empty()) vars += (vars.empty() ? "" : ", ") + l.job_variable;
   return "not inside a scheduler job (none of " + vars + " is set)";
 }
@@ -88,7 +88,7 @@ Action add_doctor(CLI::App& app) {
   auto* cmd = app.add_subcommand("doctor", "Check what ssim needs on this machine, and say how to fix what is missing");
   cmd->add_flag("--json", *json, "machine-readable output on stdout");
   return [json] {
-    auto runner = launchers::make_process_runner();
+    auto runner = launch::make_process_runner();
     std::vector<Part> parts;
     const std::string supervisor = find_supervisor();
     std::string looked;
@@ -101,7 +101,7 @@ Action add_doctor(CLI::App& app) {
     std::string picked;
     const std::string why = auto_reason(picked);
     nlohmann::json schedulers = nlohmann::json::object();
-    for (const auto& l : launchers::launcher_registry())
+    for (const auto& l : launch::launcher_registry())
       if (!l.submit_program.empty()) schedulers[l.name] = find_on_path(l.submit_program);
 
     bool missing = false;

@@ -46,7 +46,7 @@ Action add_run(CLI::App& app) {
                     ->allow_extra_args(false);
   cmd->add_flag("--open", o->open, "keep the run (and its database) for ssim start until ssim stop");
   cmd->add_option("--launcher", o->launcher, "override experiment.launcher")
-      ->check(CLI::IsMember(launchers::launcher_names()));
+      ->check(CLI::IsMember(launch::launcher_names()));
   auto* json = cmd->add_flag("--json", o->json, "machine-readable output on stdout");
   cmd->add_flag("--events", o->events, "every event as it happens, one JSON object per line on stdout")
       ->excludes(json);
@@ -56,7 +56,7 @@ Action add_run(CLI::App& app) {
     if (o->batch) {
       const Loaded b = load_for_batch(o->file, o->launcher);
       if (o->dry_run) {
-        auto launcher = launchers::make_launcher(b.plan.launcher);
+        auto launcher = launch::make_launcher(b.plan.launcher);
         const auto* batch = &batch_submission(*launcher);
         const std::string script = batch->experiment_script(b.plan, in_batch_command(o->file));
         std::cout << "batch script (" << batch->experiment_script_path(b.plan) << "):\n"

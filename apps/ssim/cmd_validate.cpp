@@ -9,7 +9,7 @@
 #include "lib/util/utf8.hpp"
 #include "lib/session/load.hpp"
 #include "lib/spec/document_json.hpp"
-#include "launchers/local/local_devices.hpp"
+#include "lib/launch/devices.hpp"
 #include "lib/plan/program_checks.hpp"
 #include "apps/ssim/verbs.hpp"
 
@@ -33,7 +33,7 @@ Action add_validate(CLI::App& app) {
       parse_options().database_alone = *open;
       const Loaded l = load_to_run(*file);
       plan::check_programs(l.spec, l.plan);
-      launchers::check_device_variables();
+      launch::check_device_variables();
       if (*json) {
         nlohmann::ordered_json verdict{{"file", *file},       {"ok", true},
                                {"exit_code", 0},      {"experiment", l.plan.name},

@@ -4,12 +4,14 @@
 #include <iostream>
 
 #include "apps/ssim/verbs.hpp"
+#include "launchers/registry.hpp"
 #include "lib/session/failure.hpp"
 #include "lib/spec/error.hpp"
 #include "lib/spec/suggest.hpp"
 #include "ssim_version.hpp"
 
 int main(int argc, char** argv) {
+  ssim::launchers::register_launchers();  // before the verbs: `run --launcher` checks the names
   CLI::App app{"ssim: run HPC and ML workflows (a database, models, ensembles) from one YAML file"};
   app.set_version_flag("--version", std::string("ssim ") + SSIM_VERSION +
                                         (std::string(SSIM_COMMIT).empty() ? "" : std::string(" (commit ") + SSIM_COMMIT + ")"));

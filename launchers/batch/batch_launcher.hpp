@@ -16,7 +16,7 @@
 #include "launchers/batch/placement.hpp"
 #include "launchers/batch/scheduler.hpp"
 #include "launchers/batch/scheduler_allocation.hpp"
-#include "launchers/command_runner.hpp"
+#include "lib/launch/command_runner.hpp"
 #include "lib/launch/launcher.hpp"
 #include "launchers/local/local_launcher.hpp"
 

@@ -14,7 +14,7 @@
 
 #include "launchers/batch/allocation.hpp"
 #include "launchers/batch/batch_job.hpp"
-#include "launchers/command_runner.hpp"
+#include "lib/launch/command_runner.hpp"
 #include "lib/launch/launcher.hpp"
 #include "launchers/ranks/rank_command.hpp"
 

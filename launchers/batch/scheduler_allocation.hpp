@@ -8,7 +8,7 @@
 #include "launchers/batch/allocation.hpp"
 #include "launchers/batch/placement.hpp"
 #include "launchers/batch/scheduler.hpp"
-#include "launchers/command_runner.hpp"
+#include "lib/launch/command_runner.hpp"
 #include "lib/launch/job_allocation.hpp"
 #include "lib/launch/launcher.hpp"
 

@@ -7,7 +7,7 @@
 #include "lib/state/job_file.hpp"
 #include "lib/state/status_file.hpp"
 
-#include "launchers/local/local_devices.hpp"
+#include "lib/launch/devices.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

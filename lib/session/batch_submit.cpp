@@ -5,7 +5,7 @@
 
 #include "lib/session/claim.hpp"
 #include "lib/session/launcher_setup.hpp"
-#include "launchers/registry.hpp"
+#include "lib/launch/registry.hpp"
 #include "lib/engine/engine.hpp"
 #include "lib/generate/generate.hpp"
 #include "lib/state/history.hpp"
@@ -28,7 +28,7 @@ std::vector<std::string> in_batch_command(const std::string& file) {
 Loaded load_for_batch(const std::string& file, const std::string& launcher_option) {
   Loaded l = load_to_run(file, launcher_option);
   if (l.plan.launcher == "local" && l.spec.launcher == "auto" && launcher_option.empty()) {
-    const std::string scheduler = launchers::submit_launcher(launchers::program_on_path);
+    const std::string scheduler = launch::submit_launcher(launch::program_on_path);
     if (!scheduler.empty()) return load_to_run(file, scheduler);
   }
   return l;
@@ -44,7 +44,7 @@ launch::BatchSubmission& batch_submission(launch::Launcher& launcher) {
 
 Submitted submit_experiment(const Loaded& l, const std::string& file, bool overwrite, const Notes& notes) {
   const plan::Plan& plan = l.plan;
-  auto launcher = launchers::make_launcher(plan.launcher);
+  auto launcher = launch::make_launcher(plan.launcher);
   auto& submission = batch_submission(*launcher);
   (void)submission.experiment_script(plan, in_batch_command(file));  // a value no script can carry: exit 2 now
   check_environment(plan, *launcher, true);                             // sbatch / qsub / bsub missing: exit 3 now

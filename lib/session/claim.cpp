@@ -12,7 +12,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "launchers/registry.hpp"
+#include "lib/launch/registry.hpp"
 #include "lib/engine/engine.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/state/job_id.hpp"
@@ -90,7 +90,7 @@ void refuse_if_still_alive(state::Manifest& previous, const plan::Plan& plan) {
     return e.type == state::EntityKind::Batch || e.job_id.empty() || state::is_terminal(e.status);
   });
   if (probe.entities.empty()) return;
-  auto launcher = launchers::make_launcher(previous.launcher);
+  auto launcher = launch::make_launcher(previous.launcher);
   engine::refresh(probe, *launcher);
   for (const auto& e : probe.entities)
     if (auto* r = previous.find(e.name)) *r = e;

@@ -1,6 +1,6 @@
 #include "lib/session/current_state.hpp"
 
-#include "launchers/registry.hpp"
+#include "lib/launch/registry.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/state/job_id.hpp"
 #include "lib/util/clock.hpp"
@@ -17,7 +17,7 @@ CurrentState current_state(const std::string& path) {
   s.runner = state::RunLock::holder(path);
   const std::string version = state::manifest_version(path);
   s.manifest = state::load_manifest(path);
-  auto launcher = launchers::make_launcher(s.manifest.launcher);
+  auto launcher = launch::make_launcher(s.manifest.launcher);
   bool changed = engine::refresh(s.manifest, *launcher);
   // ssim run --batch: until its job starts, nothing runs the experiment, yet nothing
   // ended: the entities wait with the job.

@@ -1,7 +1,7 @@
 #include "lib/session/launcher_setup.hpp"
 
-#include "launchers/registry.hpp"
-#include "launchers/local/local_devices.hpp"
+#include "lib/launch/registry.hpp"
+#include "lib/launch/devices.hpp"
 #include "lib/util/errors.hpp"
 #include "lib/util/layout.hpp"
 
@@ -13,7 +13,7 @@ namespace ssim::session {
 
 RunLauncher prepare_launcher(const plan::Plan& plan, bool request, int placeholder_nodes) {
   RunLauncher out;
-  out.launcher = launchers::make_launcher(plan.launcher);
+  out.launcher = launch::make_launcher(plan.launcher);
   out.launcher->prepare(plan, launch::PrepareOptions{request, placeholder_nodes});
   if (const auto* allocation = out.launcher->allocation()) {
     out.allocation_job = allocation->id();
@@ -40,7 +40,7 @@ namespace {
 }
 
 std::string submit_program(const std::string& launcher) {
-  for (const auto& l : launchers::launcher_registry())
+  for (const auto& l : launch::launcher_registry())
     if (l.name == launcher) return l.submit_program;
   return "";
 }
@@ -80,11 +80,11 @@ void check_environment(const plan::Plan& plan, const launch::Launcher& launcher,
 
 void check_gpus(const plan::Plan& plan, const launch::Launcher& launcher) {
   if (launcher.name() != "local") return;  // schedulers get gpus_per_task as their own request
-  std::optional<launchers::GpuList> pool;
+  std::optional<launch::GpuList> pool;
   for (const auto& s : plan.steps) {
     const int need = s.res.gpus_per_task * s.res.ntasks;
     if (need <= 0) continue;
-    if (!pool) pool = launchers::detect_gpus();
+    if (!pool) pool = launch::detect_gpus();
     if (static_cast<size_t>(need) > pool->ids.size())
       throw UsageError(s.name + ": run.gpus_per_task x ntasks asks for " + std::to_string(need) +
                        " GPU(s); this machine offers " + std::to_string(pool->ids.size()) + " (" + pool->source +

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "launchers/registry.hpp"
+#include "lib/launch/registry.hpp"
 #include "lib/orchestrator/address.hpp"
 #include "lib/util/errors.hpp"
 #include "lib/spec/parse.hpp"
@@ -19,7 +19,7 @@ spec::ParseOptions g_parse_options;
 }
 
 spec::ParseOptions& parse_options() {
-  if (g_parse_options.launchers.empty()) g_parse_options.launchers = launchers::launcher_names();
+  if (g_parse_options.launchers.empty()) g_parse_options.launchers = launch::launcher_names();
   return g_parse_options;
 }
 
@@ -43,7 +43,7 @@ Loaded load(const std::string& file, const std::string& launcher_override) {
   plan::PlanContext context;
   context.cwd = std::filesystem::current_path().string();
   const std::string requested = launcher_override.empty() ? l.spec.launcher : launcher_override;
-  context.launcher = launchers::resolve_launcher(requested, [](const char* n) { return std::getenv(n); });
+  context.launcher = launch::resolve_launcher(requested, [](const char* n) { return std::getenv(n); });
   context.python = entity_python();
   l.plan = plan::build_plan(l.spec, context);
   return l;
@@ -55,7 +55,7 @@ Loaded load_to_run(const std::string& file, const std::string& launcher_override
   if (requested == "auto" && l.plan.launcher == "local" && wants_submission(l.plan)) {
     // batch: means "a job of its own": on a login node, auto is the scheduler installed
     // here (none: the run says batch: is ignored).
-    const std::string scheduler = launchers::submit_launcher(launchers::program_on_path);
+    const std::string scheduler = launch::submit_launcher(launch::program_on_path);
     if (!scheduler.empty()) l = load(file, scheduler);
   }
   if (l.plan.database && !l.plan.database->password_file.empty()) {

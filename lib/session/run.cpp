@@ -18,7 +18,7 @@
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/spdlog.h>
 
-#include "launchers/local/local_devices.hpp"
+#include "lib/launch/devices.hpp"
 #include "lib/engine/engine.hpp"
 #include "lib/engine/event_log.hpp"
 #include "lib/generate/generate.hpp"
@@ -128,7 +128,7 @@ plan::Plan reload(const plan::Plan& running) {
 RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
   const Notes notes = out.notes ? out.notes : [](const std::string&) {};
   const plan::Plan& plan = l.plan;
-  launchers::check_device_variables();
+  launch::check_device_variables();
   check_only(plan, req.only);
   {
     const auto checked = prepare_launcher(plan, false);  // fits? (exit 2 before anything is written)

@@ -8,7 +8,7 @@
 
 #include <thread>
 
-#include "launchers/registry.hpp"
+#include "lib/launch/registry.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/session/current_state.hpp"
 #include "lib/state/lock.hpp"
@@ -89,7 +89,7 @@ state::Manifest stop(const std::string& path, const std::vector<std::string>& na
     runner = state::RunLock::holder(path);
   }
   CurrentState s = current_state(path);
-  auto launcher = launchers::make_launcher(s.manifest.launcher);
+  auto launcher = launch::make_launcher(s.manifest.launcher);
   const bool snapshot = s.manifest.database_snapshot;
   s.manifest.database_snapshot = snapshot && save_database;  // --no-save: this stop only
   engine::stop_entities(s.manifest, *launcher, names, "stopped by ssim stop");

@@ -5,19 +5,19 @@
 namespace ssim::state {
 
 JobId JobId::supervisor(int pid, std::string ticks, std::string host) {
-  JobId id{Kind::Supervisor};
+  JobId id = of(Kind::Supervisor);
   id.pid = pid, id.ticks = std::move(ticks), id.host = std::move(host);
   return id;
 }
 
 JobId JobId::batch_job(std::string job) {
-  JobId id{Kind::Job};
+  JobId id = of(Kind::Job);
   id.job = std::move(job);
   return id;
 }
 
 JobId JobId::agent(std::string generation, std::string node) {
-  JobId id{Kind::Agent};
+  JobId id = of(Kind::Agent);
   id.job = std::move(generation), id.node = std::move(node);
   return id;
 }

@@ -22,12 +22,17 @@ struct JobId {
   std::string job;         // Job: the scheduler's id; Agent: the agents' generation
   std::string node;        // Agent
 
-  static JobId unknown() { return {Kind::Unknown}; }
-  static JobId refused() { return {Kind::Refused}; }
+  static JobId unknown() { return of(Kind::Unknown); }
+  static JobId refused() { return of(Kind::Refused); }
   static JobId supervisor(int pid, std::string ticks, std::string host);
   static JobId batch_job(std::string id);
   static JobId agent(std::string generation, std::string node);
 
+  static JobId of(Kind k) {
+    JobId id;
+    id.kind = k;
+    return id;
+  }
   bool is(Kind k) const { return kind == k; }
   // Anything that was started (and can be asked about).
   bool started() const { return kind == Kind::Supervisor || kind == Kind::Job || kind == Kind::Agent; }

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "launchers/command_runner.hpp"
+#include "lib/launch/command_runner.hpp"
 
 namespace ssim::test {
 
@@ -16,8 +16,8 @@ inline std::string fixture(const std::string& relative) {
 }
 
 // A recorded command: <dir>/<probe>.out, .err and .rc (missing parts are empty / 0).
-inline launchers::CommandResult recorded(const std::string& dir, const std::string& probe) {
-  launchers::CommandResult r;
+inline launch::CommandResult recorded(const std::string& dir, const std::string& probe) {
+  launch::CommandResult r;
   r.out = fixture(dir + "/" + probe + ".out");
   r.err = fixture(dir + "/" + probe + ".err");
   std::string rc = fixture(dir + "/" + probe + ".rc");

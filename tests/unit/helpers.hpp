@@ -12,7 +12,7 @@ namespace ssim::test {
 // What ssim parses with: the launcher registry's names, the default member cap.
 inline spec::ParseOptions parse_options() {
   spec::ParseOptions options;
-  options.launchers = launchers::launcher_names();
+  options.launchers = launch::launcher_names();
   return options;
 }
 

@@ -6,21 +6,21 @@
 #include <string>
 #include <vector>
 
-#include "launchers/command_runner.hpp"
+#include "lib/launch/command_runner.hpp"
 
 namespace ssim::test {
 
-class RecordedRunner : public launchers::CommandRunner {
+class RecordedRunner : public launch::CommandRunner {
  public:
-  std::map<std::string, std::deque<launchers::CommandResult>> answers;
+  std::map<std::string, std::deque<launch::CommandResult>> answers;
   std::vector<std::vector<std::string>>* calls;
   explicit RecordedRunner(std::vector<std::vector<std::string>>* c) : calls(c) {}
-  launchers::CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds,
+  launch::CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds,
                                const std::string&) override {
     calls->push_back(argv);
     auto& q = answers[argv[0]];
-    if (q.empty()) return launchers::CommandResult{127, "", argv[0] + ": no recorded answer"};
-    launchers::CommandResult r = q.front();
+    if (q.empty()) return launch::CommandResult{127, "", argv[0] + ": no recorded answer"};
+    launch::CommandResult r = q.front();
     if (q.size() > 1) q.pop_front();
     return r;
   }

@@ -8,13 +8,13 @@
 #include <chrono>
 #include <fstream>
 
-#include "launchers/command_runner.hpp"
+#include "lib/launch/command_runner.hpp"
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
 
 TEST_CASE("command runner: output, exit code and stdin come back") {
-  auto runner = launchers::make_process_runner();
+  auto runner = launch::make_process_runner();
   auto r = runner->run({"sh", "-c", "echo out; echo err >&2; exit 3"}, std::chrono::seconds(30));
   CHECK(r.exit_code == 3);
   CHECK(r.out == "out\n");
@@ -31,7 +31,7 @@ TEST_CASE("command runner: output, exit code and stdin come back") {
 }
 
 TEST_CASE("command runner: a command ends when its program does, whatever it left running") {
-  auto runner = launchers::make_process_runner();
+  auto runner = launch::make_process_runner();
   test::TempDir dir;
   const std::string pidfile = (dir.path / "pid").string();
   const auto t0 = std::chrono::steady_clock::now();
@@ -47,7 +47,7 @@ TEST_CASE("command runner: a command ends when its program does, whatever it lef
 }
 
 TEST_CASE("command runner: a timeout ends the command and everything it started") {
-  auto runner = launchers::make_process_runner();
+  auto runner = launch::make_process_runner();
   test::TempDir dir;
   const std::string pidfile = (dir.path / "pid").string();
   const auto r = runner->run({"sh", "-c", "sleep 60 & echo $! > " + pidfile + "; sleep 60"}, std::chrono::milliseconds(300));

@@ -1,4 +1,4 @@
-#include "launchers/command_runner.hpp"
+#include "lib/launch/command_runner.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -18,7 +18,7 @@
 
 extern char** environ;
 
-namespace ssim::launchers {
+namespace ssim::launch {
 
 namespace {
 
@@ -152,4 +152,4 @@ CommandResult run_with_retries(CommandRunner& runner, const std::vector<std::str
   return r;
 }
 
-}  // namespace ssim::launchers
+}  // namespace ssim::launch

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace ssim::launchers {
+namespace ssim::launch {
 
 struct CommandResult {
   int exit_code = -1;  // -1: could not run or timed out
@@ -35,4 +35,4 @@ CommandResult run_with_retries(CommandRunner& runner, const std::vector<std::str
                                std::chrono::milliseconds timeout, const std::function<void(const std::string&)>& log,
                                int tries = 4);
 
-}  // namespace ssim::launchers
+}  // namespace ssim::launch

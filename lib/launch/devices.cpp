@@ -1,4 +1,4 @@
-#include "launchers/local/local_devices.hpp"
+#include "lib/launch/devices.hpp"
 
 #include <sched.h>
 
@@ -6,11 +6,11 @@
 #include <sstream>
 #include <thread>
 
-#include "launchers/command_runner.hpp"
+#include "lib/launch/command_runner.hpp"
 #include "lib/util/errors.hpp"
 #include "lib/util/layout.hpp"
 
-namespace ssim::launchers {
+namespace ssim::launch {
 
 namespace {
 std::vector<std::string> split_ids(const std::string& list) {
@@ -74,4 +74,4 @@ int local_cpus() {
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-}  // namespace ssim::launchers
+}  // namespace ssim::launch

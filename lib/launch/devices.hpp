@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-namespace ssim::launchers {
+namespace ssim::launch {
 
 struct GpuList {
   std::vector<std::string> ids;
@@ -22,4 +22,4 @@ int local_cpus();
 // naming the variable for 0, -1, abc, 1e9, 4abc, 1.5 and the like.
 void check_device_variables();
 
-}  // namespace ssim::launchers
+}  // namespace ssim::launch
