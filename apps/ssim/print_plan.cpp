@@ -44,7 +44,7 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launch::Launche
       out << "\n";
     }
     out << "  env:\n";
-    for (const auto& [k, v] : s.env) out << "    " << k << "=" << shell_quote(v) << "\n";
+    for (const auto& [k, v] : plan::step_env(s)) out << "    " << k << "=" << shell_quote(v) << "\n";
   }
 }
 

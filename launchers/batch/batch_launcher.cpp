@@ -174,7 +174,7 @@ std::string BatchLauncher::batch_script_path(const plan::Step& step) const {
 
 std::string BatchLauncher::batch_script(const plan::Step& step) const {
   if (!step.batch) return "";
-  return scheduler_->render_script(job_for(step.name, step.run_dir, *step.batch, step.res, step.env, command(step)));
+  return scheduler_->render_script(job_for(step.name, step.run_dir, *step.batch, step.res, plan::step_env(step), command(step)));
 }
 
 // --- the whole experiment as one job ---------------------------------------------

@@ -211,7 +211,7 @@ launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
     const plan::Step& step = *steps_.at(r.name);
     const launch::Grant* grant = pool_.held_by(r.name);
     req.argv = launch::step_argv(launcher_, step, grant);
-    req.env = step.env;
+    req.env = plan::step_env(step);
     req.batch = step.batch;
     req.time_limit = plan::time_seconds(step.res.time);
     if (grant) req.nodes = grant->nodes;

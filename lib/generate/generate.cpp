@@ -80,7 +80,7 @@ std::string read_file(const fs::path& p) {
   return ss.str();
 }
 
-void place_files(const plan::Step& s, GenerateResult& result) {
+void place_files(const plan::Step& s, const std::string& experiment, GenerateResult& result) {
   const fs::path dir = s.run_dir;
   for (const auto& src : s.copy) {
     std::error_code ec;
@@ -102,7 +102,7 @@ void place_files(const plan::Step& s, GenerateResult& result) {
     if (ec) fail("link", target, ec);
   }
   for (const auto& src : s.configure) {
-    const Configured c = configure_text(read_file(src), s.params);
+    const Configured c = configure_text(read_file(src), plan::tag_values(s, experiment));
     const fs::path out = dir / fs::path(src).filename();
     std::ofstream o(out, std::ios::binary);
     o << c.text;
@@ -169,7 +169,7 @@ GenerateResult generate(const plan::Plan& plan, Existing mode) {
     std::error_code ec;
     if (mode == Existing::Resume && fs::is_directory(s.run_dir, ec)) continue;
     make_dir(s.run_dir);
-    place_files(s, result);
+    place_files(s, plan.name, result);
   }
   return result;
 }

@@ -8,6 +8,7 @@
 #include "lib/plan/path_checks.hpp"
 #include "lib/plan/resources.hpp"
 #include "lib/spec/yaml_reader.hpp"
+#include "lib/util/split.hpp"
 
 namespace ssim::plan {
 
@@ -27,6 +28,39 @@ std::string to_string(MpiKind kind) {
 }
 
 std::string to_string(StepKind kind) { return kind == StepKind::Model ? "model" : "member"; }
+
+Env step_env(const Step& s) {
+  Env env;
+  const SharedEnv* shared = s.shared_env.get();
+  env.reserve((shared ? shared->from_file.size() : 0) + 9 + s.parameters.size());
+  if (shared) {
+    env = shared->from_file;
+    if (shared->database) env.emplace_back("SSDB", kSsdbPlaceholder);
+    if (shared->password) env.emplace_back("SSDB_PASSWORD", kPasswordPlaceholder);
+    if (shared->key_out) env.emplace_back("SSKEYOUT", s.name);
+  }
+  if (!s.incoming.empty()) env.emplace_back("SSKEYIN", join(s.incoming, ","));
+  if (shared) env.emplace_back("SSIM_EXPERIMENT", shared->experiment);
+  env.emplace_back("SSIM_ENTITY", s.name);
+  env.emplace_back("SSIM_RUN_DIR", s.run_dir);
+  if (s.index >= 0) {
+    env.emplace_back("SSIM_REPLICA", std::to_string(s.replica));
+    env.emplace_back("SSIM_MEMBER_INDEX", std::to_string(s.index));
+  }
+  for (const auto& [name, value] : s.parameters) env.emplace_back("SSIM_PARAM_" + name, value);  // names are identifiers
+  return env;
+}
+
+std::map<std::string, std::string> tag_values(const Step& s, const std::string& experiment) {
+  std::map<std::string, std::string> values(s.parameters.begin(), s.parameters.end());
+  values["entity"] = s.name;
+  values["ensemble"] = s.ensemble;
+  values["replica"] = std::to_string(s.replica);
+  values["member_index"] = s.index >= 0 ? std::to_string(s.index) : "0";
+  values["experiment"] = experiment;
+  values["run_dir"] = s.run_dir;
+  return values;
+}
 
 
 namespace {
@@ -86,6 +120,7 @@ struct Builder {
   std::shared_ptr<const spec::Goal> goal;
   std::shared_ptr<const spec::BatchSettings> batch;
   std::shared_ptr<const spec::ColocatedDb> colocated_db;
+  std::shared_ptr<const SharedEnv> last_env_;  // the last step's, for the next to share
 
   void add_entity(const spec::Entity& e) {
     const bool is_member = e.kind == spec::EntityKind::Ensemble;
@@ -111,18 +146,8 @@ struct Builder {
   }
 
   void fill_step(const spec::Entity& e, const Combination& combination, Step& s) {
-    std::map<std::string, std::string> values;
-    for (const auto& [name, text] : combination) {
-      values[name] = text.value;
-      s.parameters.emplace_back(name, text.value);
-    }
-    values["entity"] = s.name;
-    values["ensemble"] = s.ensemble;
-    values["replica"] = std::to_string(s.replica);
-    values["member_index"] = s.index >= 0 ? std::to_string(s.index) : "0";
-    values["experiment"] = plan.name;
-    values["run_dir"] = s.run_dir;
-    s.params = values;
+    for (const auto& [name, text] : combination) s.parameters.emplace_back(name, text.value);
+    const std::map<std::string, std::string> values = tag_values(s, plan.name);
     Lookup lookup = [&](const std::string& n) -> std::optional<std::string> {
       auto it = values.find(n);
       if (it == values.end()) return std::nullopt;
@@ -141,32 +166,19 @@ struct Builder {
       fail_mpi_needs_scheduler(e);
     }
 
+    SharedEnv env;
     for (const auto& [k, v] : spec.env)
-      s.env.emplace_back(k, substitute_at(file, "experiment.env." + k, v, lookup));
+      env.from_file.emplace_back(k, substitute_at(file, "experiment.env." + k, v, lookup));
     for (const auto& [k, v] : e.env)
-      s.env.emplace_back(k, substitute_at(file, e.field + ".env." + k, v, lookup));
-    if (plan.database) {
-      s.env.emplace_back("SSDB", kSsdbPlaceholder);
-      if (plan.database->password) s.env.emplace_back("SSDB_PASSWORD", kPasswordPlaceholder);
-    }
-    if (e.key_prefixing) s.env.emplace_back("SSKEYOUT", s.name);
-    if (!e.incoming.empty()) {
-      std::string keyin;
-      for (const auto& n : step_names_of(e.incoming)) {
-        keyin += (keyin.empty() ? "" : ",") + n;
-        s.incoming.push_back(n);
-      }
-      s.env.emplace_back("SSKEYIN", keyin);
-    }
-    s.env.emplace_back("SSIM_EXPERIMENT", plan.name);
-    s.env.emplace_back("SSIM_ENTITY", s.name);
-    s.env.emplace_back("SSIM_RUN_DIR", s.run_dir);
-    if (s.index >= 0) {
-      s.env.emplace_back("SSIM_REPLICA", std::to_string(s.replica));
-      s.env.emplace_back("SSIM_MEMBER_INDEX", std::to_string(s.index));
-    }
-    for (const auto& [name, value] : s.parameters) s.env.emplace_back("SSIM_PARAM_" + name, value);  // names are identifiers already
-    s.env.shrink_to_fit();  // grown by doubling, it would hold up to twice this, in each of 100,000 members
+      env.from_file.emplace_back(k, substitute_at(file, e.field + ".env." + k, v, lookup));
+    env.experiment = plan.name;
+    env.database = plan.database.has_value();
+    env.password = plan.database && plan.database->password;
+    env.key_out = e.key_prefixing;
+    // Members whose env: does not use their parameters share the one before's.
+    if (!last_env_ || !(*last_env_ == env)) last_env_ = std::make_shared<const SharedEnv>(std::move(env));
+    s.shared_env = last_env_;
+    for (const auto& n : step_names_of(e.incoming)) s.incoming.push_back(n);
 
     s.batch = batch;
     s.retries = e.retries;

@@ -37,6 +37,18 @@ std::string to_string(StepKind kind);
 
 using Env = std::vector<std::pair<std::string, std::string>>;
 
+// What a step's environment has that its entity's members share: the file's env
+// (experiment.env, then the entity's env:) and the switches for ssim's own variables. One
+// copy for all members whose values are equal, not one per member of 100,000.
+struct SharedEnv {
+  Env from_file;
+  std::string experiment;
+  bool database = false;  // SSDB
+  bool password = false;  // SSDB_PASSWORD
+  bool key_out = false;   // SSKEYOUT (key_prefixing)
+  bool operator==(const SharedEnv&) const = default;
+};
+
 struct Step {
   std::string name;
   StepKind kind = StepKind::Model;
@@ -45,7 +57,7 @@ struct Step {
   int replica = 0;       // which copy of its parameter combination (0..replicas-1)
   std::string exe;
   std::vector<std::string> args;
-  Env env;  // added to the inherited environment, in order; later entries win
+  std::shared_ptr<const SharedEnv> shared_env;  // step_env() gives the whole environment
   std::string run_dir;
   Resources res;
   std::vector<std::string> after;  // step names that must complete with exit code 0 first
@@ -57,7 +69,6 @@ struct Step {
   // Shared by an entity's steps (one per member of a 100,000-member ensemble otherwise).
   std::shared_ptr<const spec::ColocatedDb> colocated_db;
   std::shared_ptr<const spec::BatchSettings> batch;
-  std::map<std::string, std::string> params;  // for ;name; tags in configured files
   std::vector<std::pair<std::string, std::string>> parameters;  // its own params: values, in order
   std::vector<std::string> copy, symlink, configure;  // absolute source paths
 };
@@ -79,6 +90,15 @@ struct Database {
   std::optional<spec::BatchSettings> batch;  // shards as batch jobs of their own
   Resources res;                             // run settings of each shard
 };
+
+// What step `s` adds to the inherited environment, in order (later entries win): the
+// file's env, then SSDB, SSDB_PASSWORD, SSKEYOUT, SSKEYIN, SSIM_EXPERIMENT, SSIM_ENTITY,
+// SSIM_RUN_DIR, SSIM_REPLICA and SSIM_MEMBER_INDEX (members), SSIM_PARAM_<name>.
+Env step_env(const Step& s);
+
+// What $(name) in the file and ;name; tags in configured files stand for in step `s`:
+// its parameters, and entity, ensemble, replica, member_index, experiment, run_dir.
+std::map<std::string, std::string> tag_values(const Step& s, const std::string& experiment);
 
 // Placeholders in Step::env filled in by the engine once the database answers.
 inline constexpr const char* kSsdbPlaceholder = "<database address>";

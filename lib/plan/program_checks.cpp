@@ -54,8 +54,9 @@ void check_programs(const spec::ExperimentSpec& spec, const Plan& plan) {
       if (!s.setup.empty() || s.batch || provided_by_files(s)) continue;
       if (s.exe.find('/') != std::string::npos && !s.after.empty()) continue;
       std::string path_var = env_path ? env_path : "/usr/bin:/bin";
-      for (const auto& [k, v] : s.env)
-        if (k == "PATH") path_var = v;
+      if (s.shared_env)
+        for (const auto& [k, v] : s.shared_env->from_file)
+          if (k == "PATH") path_var = v;
       if (!checked.insert(s.exe + '\n' + path_var).second) continue;  // once per program: members share it
       std::string why = why_not(s.exe, path_var);
       if (why.empty()) continue;

@@ -8,7 +8,7 @@ using namespace ssim;
 namespace {
 std::string env_of(const plan::Step& s, const std::string& key) {
   std::string v;
-  for (const auto& [k, val] : s.env)
+  for (const auto& [k, val] : plan::step_env(s))
     if (k == key) v = val;  // later entries win
   return v;
 }
@@ -86,6 +86,23 @@ TEST_CASE("built-ins and $$ in args and env") {
   CHECK(s.args == std::vector<std::string>{"m", "ex", "$(entity)", "$HOME"});
   CHECK(env_of(s, "WHERE") == "/work/ex/m");
   CHECK(env_of(s, "COST") == "$5");
+}
+
+TEST_CASE("environment: members share what is equal, and ssim's own variables win over the file's") {
+  auto p = test::plan_of(
+      "experiment: {name: x, path: /runs/x, env: {SSDB: mine, OMP_NUM_THREADS: '2'}}\norchestrator: {}\n"
+      "ensembles:\n  - {name: same, exe: u, replicas: 1000}\n"
+      "  - {name: own, exe: u, params: {n: [1, 2, 3]}, env: {N: '$(n)'}}\n");
+  REQUIRE(p.steps.size() == 1003);
+  for (const auto& s : p.steps) REQUIRE(s.shared_env);
+  CHECK(p.steps[0].shared_env == p.steps[999].shared_env);  // one copy for the thousand
+  CHECK(p.steps[1000].shared_env != p.steps[1001].shared_env);  // N differs per member
+  CHECK(env_of(p.steps[1001], "N") == "2");
+  CHECK(env_of(p.steps[1001], "SSIM_PARAM_n") == "2");
+  CHECK(env_of(p.steps[999], "SSIM_MEMBER_INDEX") == "999");
+  CHECK(env_of(p.steps[999], "SSIM_ENTITY") == "same_999");
+  CHECK(env_of(p.steps[0], "OMP_NUM_THREADS") == "2");
+  CHECK(env_of(p.steps[0], "SSDB") == plan::kSsdbPlaceholder);  // later entries win
 }
 
 TEST_CASE("environment: SSKEYOUT, SSKEYIN with ensembles expanded, SSDB placeholders") {
