@@ -156,10 +156,14 @@ std::string agent_lost(const std::string& agents_dir, const std::string& node) {
   return "";
 }
 
-std::vector<std::string> AgentHub::lost_nodes() const {
-  std::vector<std::string> out;
+std::map<std::string, std::string> AgentHub::lost_nodes() const {
+  std::map<std::string, std::string> out;
   for (const auto& node : nodes_)
-    if (!agent_lost(dir_, node).empty()) out.push_back(node);
+    if (auto why = agent_lost(dir_, node); !why.empty()) {
+      const std::string prefix = "node " + node + " lost: ";  // said once: "node n2 is lost (...)"
+      if (why.rfind(prefix, 0) == 0) why = why.substr(prefix.size());
+      out.emplace(node, "lost (" + why + ")");
+    }
   return out;
 }
 

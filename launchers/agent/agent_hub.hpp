@@ -31,7 +31,7 @@ class AgentHub {
   // The run has ended: agents leave once idle.
   void finish();
   // The nodes whose agent is lost (agent_lost).
-  std::vector<std::string> lost_nodes() const;
+  std::map<std::string, std::string> lost_nodes() const;  // node -> why
 
  private:
   void relay();

@@ -64,10 +64,6 @@ std::optional<JobStatus> BatchLauncher::agents_ended() {
   return s;
 }
 
-std::vector<std::string> BatchLauncher::lost_nodes() const {
-  return agents_ ? agents_->lost_nodes() : std::vector<std::string>{};
-}
-
 void BatchLauncher::finish() {
   if (!agents_) return;
   agents_->finish();  // they leave once idle: at once, every job having ended

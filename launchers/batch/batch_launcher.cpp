@@ -302,6 +302,7 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
   const auto local = local_.poll(steps);
   if (agents_) agents_->beat();
   const auto agents_gone = agents_ended();
+  check_nodes();
 
   std::vector<std::string> native(jobs.size()), ids;
   for (size_t i = 0; i < jobs.size(); ++i) {

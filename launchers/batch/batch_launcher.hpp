@@ -44,7 +44,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::vector<JobStatus> poll(std::span<const JobRef> jobs) override;
   void cancel(std::span<const JobRef> jobs, bool force) override;
   void finish() override;
-  std::vector<std::string> lost_nodes() const override;
+  std::map<std::string, std::string> lost_nodes() const override;
   int scheduler_queries() const override { return queries_; }
   int wake_fd() const override { return local_.wake_fd(); }
   void set_log(Log log) override { log_ = std::move(log); }
@@ -95,10 +95,13 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   void start_agents();
   std::vector<JobRef> start_via_agents(std::vector<LaunchRequest> requests);
   std::optional<JobStatus> agents_ended();
+  // Which nodes of the pool the scheduler took out of use (batch_nodes.cpp).
+  void check_nodes();
 
   static constexpr std::chrono::milliseconds kMinQueryInterval{1000};
   static constexpr std::chrono::milliseconds kMaxQueryInterval{10000};
   static constexpr std::chrono::seconds kUnlistedGrace{15};
+  static constexpr std::chrono::seconds kNodeQueryInterval{10};
 
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<CommandRunner> runner_;
@@ -126,6 +129,9 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::string ssim_dir_;                 // the experiment's .ssim folder (after prepare)
   std::unique_ptr<AgentHub> agents_;     // once started
   std::optional<JobRef> agents_job_;     // the launch that runs them
+  std::future<CommandResult> node_query_;  // the node states asked for, in the background
+  std::chrono::steady_clock::time_point next_node_query_{};
+  std::map<std::string, std::string> out_of_use_;  // node -> why, for the rest of the run
 };
 
 // The recorded scheduler id of the step running in `run_dir` (.ssim-step), or "".

@@ -121,6 +121,18 @@ class Scheduler {
     (void)r;
     return 0;
   }
+  // Nodes of the allocation the scheduler has taken out of use (drained or draining,
+  // down, failed) while the job holds them: its steps could still start there. The
+  // query for `nodes`, or nullopt when the scheduler has none; the answer as node -> why
+  // ("drained by slurm (bad dimm)").
+  virtual std::optional<std::vector<std::string>> node_state_command(const std::vector<std::string>& nodes) const {
+    (void)nodes;
+    return std::nullopt;
+  }
+  virtual std::map<std::string, std::string> parse_out_of_use(const CommandResult& r) const {
+    (void)r;
+    return {};
+  }
   // How to run inside a job of this scheduler, for messages.
   virtual std::string allocation_hint() const = 0;
 

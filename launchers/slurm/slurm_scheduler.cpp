@@ -9,6 +9,7 @@
 #include "launchers/slurm/sacct.hpp"
 #include "launchers/slurm/sbatch_script.hpp"
 
+#include <cctype>
 #include <sstream>
 #include <stdexcept>
 
@@ -162,6 +163,35 @@ std::optional<std::vector<std::string>> SlurmScheduler::cpus_per_node_command(co
   std::vector<std::string> argv = {"sinfo", "--noheader", "-o", "%c"};
   if (!s.queue.empty()) argv.push_back("--partition=" + s.queue);
   return argv;
+}
+
+std::optional<std::vector<std::string>> SlurmScheduler::node_state_command(const std::vector<std::string>& nodes) const {
+  std::string list;
+  for (const auto& n : nodes) list += (list.empty() ? "" : ",") + n;
+  return std::vector<std::string>{"sinfo", "--noheader", "--Node", "--nodes=" + list, "-o", "%N|%t|%E"};
+}
+
+// "n2|drng|bad dimm": a node per line, its compact state (drain, drng: draining with jobs
+// on it, down, fail, failg; a suffix such as * for not responding) and the reason given.
+std::map<std::string, std::string> SlurmScheduler::parse_out_of_use(const CommandResult& r) const {
+  std::map<std::string, std::string> out;
+  if (r.exit_code != 0) return out;
+  std::istringstream in(r.out);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t a = line.find('|'), b = line.find('|', a == std::string::npos ? a : a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    const std::string node = line.substr(0, a), reason = line.substr(b + 1);
+    std::string state = line.substr(a + 1, b - a - 1);
+    while (!state.empty() && !std::isalpha(static_cast<unsigned char>(state.back()))) state.pop_back();
+    const char* what = state == "drain" || state == "drng" || state == "drained" || state == "draining" ? "drained"
+                       : state == "down"                                                            ? "down"
+                       : state == "fail" || state == "failg"                                        ? "failing"
+                                                                                                    : nullptr;
+    if (!what || node.empty()) continue;
+    out[node] = std::string(what) + " by slurm" + (reason.empty() || reason == "none" ? "" : " (" + reason + ")");
+  }
+  return out;
 }
 
 // One line per group of nodes with the same CPUs; the smallest is what every node has.

@@ -35,6 +35,8 @@ class SlurmScheduler : public Scheduler {
   Allocation parse_allocation(const std::string& id, const CommandResult& r) const override;
   std::optional<std::vector<std::string>> cpus_per_node_command(const spec::BatchSettings& settings) const override;
   int parse_cpus_per_node(const CommandResult& r) const override;
+  std::optional<std::vector<std::string>> node_state_command(const std::vector<std::string>& nodes) const override;
+  std::map<std::string, std::string> parse_out_of_use(const CommandResult& r) const override;
   std::string allocation_hint() const override {
     return "run ssim inside salloc or sbatch, give the experiment an allocation: section, or give every "
            "entity a batch: section";

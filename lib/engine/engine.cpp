@@ -350,9 +350,11 @@ bool Engine::poll() {
 // A node found dead gets nothing more; what no longer fits anywhere fails, and says why.
 bool Engine::retire_lost_nodes() {
   bool retired = false;
-  for (const auto& node : launcher_.lost_nodes())
+  for (const auto& [node, why] : launcher_.lost_nodes())
     if (pool_.retire(node)) {
-      log_->warn("node {} is lost: nothing more is placed there", node);
+      // why: "lost (its ssim agent ...)", "drained by slurm (bad dimm)"
+      log_->warn("node {} is {}: nothing more is placed there", node, why);
+      emit(text_event(EventKind::Warning, "node " + node + " is " + why + ": nothing more is placed there"));
       retired = true;
     }
   if (!retired) return false;

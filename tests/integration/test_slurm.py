@@ -5,6 +5,7 @@ import os
 import re
 import signal
 import subprocess
+import time
 import unittest
 
 from ssimtest import SsimTestCase, free_port, wait_for
@@ -431,6 +432,31 @@ ensembles:
             self.assertIn(f"node {dead} lost", earlier["reason"])
         with open(os.path.join(self.dir, "lost/.ssim/ssim.log")) as f:
             self.assertIn(f"node {dead} is lost", f.read())
+
+
+    def test_a_drained_node_gets_no_more_members_and_what_runs_there_ends_well(self):
+        self.allocate(2)
+        self.write("experiment.yaml", """
+experiment: {name: drain, launcher: slurm}
+ensembles:
+  - {name: m, exe: /bin/sleep, args: ["3"], replicas: 40}
+""")
+        run = self.run_until("drain", "m_0")
+        drained = self.status()[1]["m_0"]["nodes"]
+        # An administrator drains it (a failed health check): Slurm still starts steps of a
+        # running job there, so ssim must stop placing on it itself.
+        self.addCleanup(sh, "scontrol", "update", f"nodename={drained}", "state=resume", check=False)
+        sh("scontrol", "update", f"nodename={drained}", "state=drain", "reason=ssim test")
+        drained_at = time.time()
+        self.assertEqual(run.wait(timeout=120), 0)  # what ran there ended as it would have
+        _, s = self.status()
+        late = [e for e in s.values() if e["start"] > drained_at + 12]  # asked every 10 s
+        self.assertGreaterEqual(len(late), 4)
+        for e in late:
+            self.assertNotEqual(e["nodes"], drained, e["name"])
+        self.assertTrue(all(e["status"] == "completed" for e in s.values()))
+        with open(os.path.join(self.dir, "drain/.ssim/ssim.log")) as f:
+            self.assertIn(f"node {drained} is drained by slurm (ssim test): nothing more is placed there", f.read())
 
 
 if __name__ == "__main__":

@@ -384,3 +384,39 @@ TEST_CASE("batch launcher: a slow status query in the background never holds up 
   CHECK(s[0].status == Status::Failed);
   CHECK(s[0].exit_code == 3);
 }
+
+TEST_CASE("batch launcher: nodes Slurm drains or downs during the run are out of use, with why") {
+  std::vector<std::vector<std::string>> calls;
+  auto runner = std::make_unique<RecordedRunner>(&calls);
+  // sinfo's own lines (captured on the test cluster after scontrol update state=drain).
+  runner->answers["sinfo"] = {{0, "n1|alloc|none\nn2|alloc|none\n", ""},
+                              {0, "n1|alloc|none\nn2|drng|bad dimm\n", ""},
+                              {0, "n1|down*|Not responding\nn2|drain|bad dimm\n", ""}};
+  std::chrono::steady_clock::time_point now{};
+  BatchLauncher l(std::make_unique<slurm::SlurmScheduler>(), std::move(runner), "/s/sup");
+  l.set_clock([&] { return now; });
+  const auto plan = test::plan_of("experiment: {name: x}\nmodels:\n  - {name: m, exe: prog}\n");
+  l.set_allocation(plan, Allocation{"12", {"n1", "n2"}, {}});
+  l.poll({});
+  CHECK(l.lost_nodes().empty());
+  REQUIRE(calls.size() == 1);
+  CHECK(calls[0] == std::vector<std::string>{"sinfo", "--noheader", "--Node", "--nodes=n1,n2", "-o", "%N|%t|%E"});
+  l.poll({});
+  CHECK(calls.size() == 1);  // asked again only after 10 s
+  now += std::chrono::seconds(10);
+  l.poll({});
+  CHECK(l.lost_nodes() == std::map<std::string, std::string>{{"n2", "drained by slurm (bad dimm)"}});
+  now += std::chrono::seconds(10);
+  l.poll({});
+  CHECK(l.lost_nodes() == std::map<std::string, std::string>{{"n1", "down by slurm (Not responding)"},
+                                                              {"n2", "drained by slurm (bad dimm)"}});
+}
+
+TEST_CASE("batch launcher: without packed steps, node states are never asked") {
+  std::vector<std::vector<std::string>> calls;
+  BatchLauncher l(std::make_unique<slurm::SlurmScheduler>(), std::make_unique<RecordedRunner>(&calls), "/s/sup");
+  const auto plan = test::plan_of("experiment: {name: x}\nmodels:\n  - {name: m, exe: prog, batch: {nodes: 1}}\n");
+  l.set_allocation(plan, Allocation{});
+  l.poll({});
+  CHECK(calls.empty());
+}

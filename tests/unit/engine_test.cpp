@@ -356,3 +356,24 @@ TEST_CASE("engine: a database that never comes up cancels every entity, and the 
   CHECK(h.entity("a").reason == "the database did not come up before it started");
   CHECK(state::is_terminal(h.entity("orchestrator").status));  // stopped, not left running
 }
+
+TEST_CASE("engine: a node the launcher says is out of use gets nothing more, and the run says why once") {
+  Harness h(R"(
+experiment: {name: drain}
+ensembles:
+  - {name: e, exe: /bin/true, replicas: 12}
+)");
+  h.launcher.set_pool({{"n1", 2, std::nullopt}, {"n2", 2, std::nullopt}});
+  for (int i = 0; i < 12; ++i) h.launcher.script("e_" + std::to_string(i), {0}, 3);
+  size_t started_before = 0;
+  h.waiter.on_wait = [&](int) {
+    started_before = h.launcher.started.size();
+    h.launcher.out_of_use = {{"n2", "drained by slurm (bad dimm)"}};
+    h.waiter.on_wait = nullptr;
+  };
+  CHECK(h.run() == 0);
+  REQUIRE(started_before == 4);  // both nodes full at first
+  for (size_t i = started_before; i < h.launcher.started.size(); ++i)
+    CHECK(h.launcher.nodes_of[h.launcher.started[i]] == std::vector<std::string>{"n1"});
+  CHECK(h.progress.count("node n2 is drained by slurm (bad dimm): nothing more is placed there") == 1);
+}

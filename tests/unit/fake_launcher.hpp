@@ -58,6 +58,8 @@ class FakeLauncher : public launch::Launcher {
   std::vector<std::string> started;  // names, in the order they started
   std::vector<std::string> cancelled;
   std::map<std::string, plan::Env> env_of;  // each started job's environment, by name
+  std::map<std::string, std::vector<std::string>> nodes_of;  // the nodes each job was granted
+  std::map<std::string, std::string> out_of_use;              // what lost_nodes() says
   size_t most_running = 0;            // the most jobs running at once
   bool refuse_start = false;          // start() throws EnvironmentError
 
@@ -85,6 +87,7 @@ class FakeLauncher : public launch::Launcher {
       jobs_[id] = job;
       started.push_back(r.name);
       env_of[r.name] = r.env;
+      nodes_of[r.name] = r.nodes;
       refs.push_back({state::JobId::batch_job(id), r.name, r.run_dir});
     }
     count_running();
@@ -126,6 +129,7 @@ class FakeLauncher : public launch::Launcher {
     }
   }
   int sweep(const std::string&) override { return 0; }
+  std::map<std::string, std::string> lost_nodes() const override { return out_of_use; }
 
   // A job ends on its own now, before anyone polls it (exit code `code`).
   void end_now(const std::string& name, int code) {

@@ -1,0 +1,40 @@
+// The nodes of an allocation that go out of use while ssim runs in it: a node agent that
+// went silent (agent_hub), or a node the scheduler drained or marked down. Slurm still
+// starts steps of a running job on a drained node, so ssim itself stops placing there.
+#include "launchers/batch/batch_launcher.hpp"
+
+namespace ssim::launchers {
+
+using namespace std::chrono_literals;
+
+std::map<std::string, std::string> BatchLauncher::lost_nodes() const {
+  std::map<std::string, std::string> out = out_of_use_;
+  if (agents_)
+    for (auto& [node, why] : agents_->lost_nodes()) out[node] = why;  // lost says more than drained
+  return out;
+}
+
+// Every 10 s while packed steps share the pool: in the background (a hung sinfo never
+// holds up launching), in line when status queries are (tests). A node once out of use
+// stays so for the run, even if the scheduler takes it back.
+void BatchLauncher::check_nodes() {
+  if (node_query_.valid()) {
+    if (in_background_ && node_query_.wait_for(0s) != std::future_status::ready) return;
+    for (const auto& [node, why] : scheduler_->parse_out_of_use(node_query_.get())) out_of_use_.emplace(node, why);
+  }
+  const auto& pool = allocation_.placement().pool;
+  const auto now = clock_();
+  if (pool.empty() || now < next_node_query_) return;
+  std::vector<std::string> nodes;
+  for (const auto& n : pool) nodes.push_back(n.name);
+  const auto command = scheduler_->node_state_command(nodes);
+  if (!command) return;
+  next_node_query_ = now + kNodeQueryInterval;
+  if (!in_background_) {
+    for (const auto& [node, why] : scheduler_->parse_out_of_use(runner_->run(*command, 20s))) out_of_use_.emplace(node, why);
+    return;
+  }
+  node_query_ = std::async(std::launch::async, [this, argv = *command] { return runner_->run(argv, 20s); });
+}
+
+}  // namespace ssim::launchers
