@@ -190,6 +190,49 @@ models:
         chromium("--virtual-time-budget=4000", "--screenshot=" + shot, url)
         self.assertGreater(distinct_bytes_of_png(shot), 20)
 
+    def test_triage_failed_first_per_ensemble_progress_chip_filters_and_the_detail_beside(self):
+        self.write("experiment.yaml", """
+experiment: {name: tri}
+models:
+  - {name: prep, exe: /bin/true}
+ensembles:
+  - name: sim
+    exe: /bin/sh
+    args: [-c, 'echo "bad input n=$(n)" >&2; exit $(code)']
+    params: {n: [1, 2, 3, 4], code: [0, 3, 0, 0]}
+    strategy: step
+""")
+        self.ssim("run", "experiment.yaml", check=1)
+        dash = self.ssim_background("dashboard", "tri", "--port", "0")
+        url = dash.stdout.readline().strip()
+        exp = urllib.parse.quote(os.path.join(self.dir, "tri"), safe="")
+
+        def dom(fragment):
+            return chromium("--virtual-time-budget=4000", "--dump-dom", url + "#exp=" + exp + fragment).stdout.decode()
+        page = dom("")
+        rows = re.findall(r'<tr class="entity[^"]*" data-name="([^"]+)"', page)
+        self.assertEqual(rows[0], "sim_1", rows)  # the failed member first, then the manifest's order
+        self.assertEqual(sorted(rows), ["prep", "sim_0", "sim_1", "sim_2", "sim_3"])
+        self.assertIn('data-ensemble="sim"', page)
+        self.assertIn("4/4 ended \u00b7 1 failed", page)
+        self.assertRegex(page, r'<span data-status="failed"[^>]*>1 failed</span>')
+        only_completed = dom("&filter=completed")
+        self.assertNotIn('data-name="sim_1"', only_completed)
+        self.assertIn('data-name="sim_2"', only_completed)
+        self.assertRegex(only_completed, r'<span data-status="failed" class="off"')
+        detail = dom("&entity=sim_1")
+        box = re.search(r'<div id="detail"[^>]*>(.*?)</div>', detail, re.S).group(1)
+        self.assertIn("<h3>sim_1</h3>", box)
+        self.assertIn("failed (exit 3)", box)
+        self.assertIn("bad input n=2", box)  # its last error line
+        self.assertIn(os.path.join(self.dir, "tri", "sim", "sim_1"), box)
+        self.assertIn("<dt>param n</dt><dd>2</dd>", box)
+        shot = os.path.join(self.dir, "triage.png")
+        chromium("--virtual-time-budget=4000", "--window-size=1400,900", "--screenshot=" + shot, url + "#exp=" + exp + "&entity=sim_1")
+        self.assertGreater(distinct_bytes_of_png(shot), 20)
+        if os.environ.get("SSIM_KEEP_SHOTS"):  # to look at it
+            shutil.copy(shot, os.environ["SSIM_KEEP_SHOTS"])
+
 
 class StatusAndRunLines(SsimTestCase):
     def setUp(self):
