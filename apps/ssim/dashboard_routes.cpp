@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 
 #include "lib/session/current_state.hpp"
@@ -17,6 +18,7 @@
 #include "apps/ssim/status_table.hpp"
 #include "lib/session/status_json.hpp"
 #include "lib/state/history.hpp"
+#include "lib/state/metrics.hpp"
 #include "lib/util/split.hpp"
 
 namespace ssim::app {
@@ -100,6 +102,22 @@ HttpReply logs(const std::string& path, const Target& t) {
               ",\"ended\":" + (output.ended ? "true" : "false") + "}"};
 }
 
+// /api/metrics?exp=PATH&entity=NAME: {"entity", "series": [{"metric", "rank", "points": [[x, value], ...]}]},
+// at most 300 points a series (thinned evenly), for the detail's live curves.
+HttpReply metrics(const std::string& path, const Target& t) {
+  const auto m = state::load_manifest(path);
+  const auto entity = t.query.count("entity") ? t.query.at("entity") : "";
+  const auto* e = m.find(entity);
+  if (!e) return error(404, "no entity \"" + entity + "\"");
+  nlohmann::json series = nlohmann::json::array();
+  for (const auto& [key, points] : state::metric_series(state::read_metrics(e->run_dir, e->name))) {
+    nlohmann::json pts = nlohmann::json::array();
+    for (const auto& [x, y] : state::thin_evenly(points, 300)) pts.push_back({x, std::isfinite(y) ? nlohmann::json(y) : nlohmann::json()});
+    series.push_back({{"metric", key.first}, {"rank", key.second}, {"points", std::move(pts)}});
+  }
+  return {200, "application/json", nlohmann::json{{"entity", entity}, {"series", std::move(series)}}.dump()};
+}
+
 }  // namespace
 
 std::string url_decode(const std::string& text) {
@@ -147,9 +165,11 @@ HttpReply handle_request(const Dashboard& d, const std::string& method, const st
       return {200, "application/json", all.dump()};
     }
     const std::string exp = t.query.count("exp") ? t.query.at("exp") : "";
-    if (t.path != "/api/status" && t.path != "/api/logs" && t.path != "/report") return error(404, "no such page");
+    if (t.path != "/api/status" && t.path != "/api/logs" && t.path != "/api/metrics" && t.path != "/report")
+      return error(404, "no such page");
     if (!serves(d, exp)) return error(404, "this dashboard does not serve \"" + exp + "\"");
     if (t.path == "/api/logs") return logs(exp, t);
+    if (t.path == "/api/metrics") return metrics(exp, t);
     if (t.path == "/api/status") return {200, "application/json", status_body(exp)};
     return {200, "text/html; charset=utf-8", experiment_report(exp)};
   } catch (const std::exception& e) {

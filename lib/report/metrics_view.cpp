@@ -104,13 +104,6 @@ void against_parameter(const std::string& metric, const std::string& param,
          "</figcaption></figure>";
 }
 
-std::vector<std::pair<double, double>> thinned(const std::vector<std::pair<double, double>>& points) {
-  if (points.size() <= kMaxPoints) return points;
-  std::vector<std::pair<double, double>> out;
-  for (size_t i = 0; i < kMaxPoints; ++i) out.push_back(points[i * (points.size() - 1) / (kMaxPoints - 1)]);
-  return out;
-}
-
 }  // namespace
 
 void metrics_section(const ReportInput& in, const std::vector<Group>& groups, std::string& out) {
@@ -125,11 +118,7 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
     for (const auto* e : g.entities) {
       const auto it = in.metrics.find(e->name);
       if (it == in.metrics.end()) continue;
-      std::map<std::pair<std::string, int>, std::vector<std::pair<double, double>>> lines;
-      for (const auto& p : it->second) {
-        auto& line = lines[{p.name, p.rank}];
-        line.emplace_back(p.step ? static_cast<double>(*p.step) : static_cast<double>(line.size()), p.value);
-      }
+      const state::MetricSeries lines = state::metric_series(it->second);
       std::set<std::string> ranked;
       for (const auto& [key, pts] : lines)
         if (key.second != 0) ranked.insert(key.first);
@@ -138,7 +127,7 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
         if (key.second == 0 || key.first.empty()) last[key.first][e] = pts.back().second;
         auto& chart = charts[key.first];
         if (chart.size() >= kMaxLines) continue;
-        chart.push_back({e->name + (ranked.count(key.first) ? " rank " + std::to_string(key.second) : ""), thinned(pts)});
+        chart.push_back({e->name + (ranked.count(key.first) ? " rank " + std::to_string(key.second) : ""), state::thin_evenly(pts, kMaxPoints)});
       }
     }
     if (charts.empty()) continue;

@@ -32,6 +32,14 @@ std::vector<MetricPoint> parse_metric_stdout(const std::string& line);
 // Every point entity `name` reported, in the order reported (per source).
 std::vector<MetricPoint> read_metrics(const std::string& run_dir, const std::string& name);
 
+// Each (metric, rank)'s points as (x, value), in the order reported: x is the step when
+// given, else the point's place in its line (stdout lines may carry no step).
+using MetricSeries = std::map<std::pair<std::string, int>, std::vector<std::pair<double, double>>>;
+MetricSeries metric_series(const std::vector<MetricPoint>& points);
+
+// At most `max` (>= 2) of `points`, evenly chosen, the first and the last kept.
+std::vector<std::pair<double, double>> thin_evenly(const std::vector<std::pair<double, double>>& points, size_t max);
+
 // The last point of each metric (the highest step, then the latest reported).
 std::map<std::string, MetricPoint> latest_metrics(const std::vector<MetricPoint>& points);
 

@@ -233,6 +233,35 @@ ensembles:
         if os.environ.get("SSIM_KEEP_SHOTS"):  # to look at it
             shutil.copy(shot, os.environ["SSIM_KEEP_SHOTS"])
 
+    def test_the_detail_shows_the_selected_members_curve_growing_while_it_runs(self):
+        self.write("grow.sh", "i=0\nwhile [ ! -e ../stop ]; do\n"
+                   "  echo \"ssim:metric loss=$((1000 - i)) step=$i\"; i=$((i + 1)); sleep 0.05\ndone\n")
+        self.write("experiment.yaml", f"experiment: {{name: grow}}\nmodels:\n"
+                   f"  - {{name: g, exe: /bin/sh, args: [{os.path.join(self.dir, 'grow.sh')}]}}\n")
+        run = self.run_until("grow", "g")
+        self.addCleanup(lambda: open(os.path.join(self.dir, "grow", "stop"), "w").close())
+        dash = self.ssim_background("dashboard", "grow", "--port", "0")
+        url = dash.stdout.readline().strip()
+        base, token = url.split("/?token=")
+        exp = urllib.parse.quote(os.path.join(self.dir, "grow"), safe="")
+
+        def served():
+            doc = json.loads(self.get(f"{base}/api/metrics?exp={exp}&entity=g&token={token}")[1])
+            return sum(len(s["points"]) for s in doc["series"])
+
+        def drawn():
+            dom = chromium("--virtual-time-budget=3000", "--dump-dom", url + "#exp=" + exp + "&entity=g").stdout.decode()
+            m = re.search(r'<polyline[^>]*data-metric="loss"[^>]*data-count="(\d+)"', dom)
+            self.assertIsNotNone(m, "no loss curve in the detail")
+            self.assertIn("loss: last", dom)
+            return int(m.group(1))
+        wait_for(lambda: served() >= 3, what="the first points")
+        first = drawn()
+        wait_for(lambda: served() >= first + 10, what="more points")
+        self.assertGreater(drawn(), first)  # the same page, later: the curve grew
+        open(os.path.join(self.dir, "grow", "stop"), "w").close()
+        self.assertEqual(run.wait(timeout=30), 0)
+
 
 class StatusAndRunLines(SsimTestCase):
     def setUp(self):

@@ -113,3 +113,22 @@ TEST_CASE("a goal is reached by the first point that meets it, with its step and
   CHECK(low->seconds < 0);
   CHECK(state::reached_text(low) == "reached at step 1 (0.9)");
 }
+
+TEST_CASE("metrics: series by metric and rank against the step, thinned evenly keeping both ends") {
+  std::vector<state::MetricPoint> points;
+  for (int i = 0; i < 5; ++i) points.push_back({"loss", 1.0 / (i + 1), i * 10, std::nullopt, "", 0, 0, "client"});
+  points.push_back({"loss", 7, std::nullopt, std::nullopt, "", 1, 0, "stdout"});  // rank 1, no step: its place
+  points.push_back({"loss", 8, std::nullopt, std::nullopt, "", 1, 0, "stdout"});
+  const auto series = state::metric_series(points);
+  REQUIRE(series.size() == 2);
+  CHECK(series.at({"loss", 0}).size() == 5);
+  CHECK(series.at({"loss", 0})[4] == std::pair<double, double>{40, 0.2});
+  CHECK(series.at({"loss", 1}) == std::vector<std::pair<double, double>>{{0, 7}, {1, 8}});
+  std::vector<std::pair<double, double>> many;
+  for (int i = 0; i < 1000; ++i) many.emplace_back(i, i);
+  const auto thin = state::thin_evenly(many, 300);
+  REQUIRE(thin.size() == 300);
+  CHECK(thin.front().first == 0);
+  CHECK(thin.back().first == 999);
+  CHECK(state::thin_evenly(thin, 300) == thin);  // short enough: as is
+}
