@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cmath>
 #include <mutex>
 
@@ -161,7 +162,8 @@ HttpReply handle_request(const Dashboard& d, const std::string& method, const st
     if (t.path == "/") return {200, "text/html; charset=utf-8", dashboard_page()};
     if (t.path == "/api/experiments") {
       nlohmann::json all = nlohmann::json::array();
-      for (const auto& p : served(d)) all.push_back(experiment_summary(p));
+      for (const auto& p : served(d))  // a folder removed since (the history remembers it) is not listed
+        if (std::filesystem::exists(state::manifest_path(p))) all.push_back(experiment_summary(p));
       return {200, "application/json", all.dump()};
     }
     const std::string exp = t.query.count("exp") ? t.query.at("exp") : "";

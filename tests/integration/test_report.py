@@ -262,6 +262,16 @@ ensembles:
         open(os.path.join(self.dir, "grow", "stop"), "w").close()
         self.assertEqual(run.wait(timeout=30), 0)
 
+    def test_the_side_list_hides_experiments_whose_folders_are_gone(self):
+        for name in ("kept", "gone"):
+            self.write(f"{name}.yaml", f"experiment: {{name: {name}}}\nmodels:\n  - {{name: m, exe: /bin/true}}\n")
+            self.ssim("run", f"{name}.yaml")
+        shutil.rmtree(os.path.join(self.dir, "gone"))
+        dash = self.ssim_background("dashboard", "--port", "0")  # the history: both were run here
+        base, token = dash.stdout.readline().strip().split("/?token=")
+        listed = json.loads(self.get(f"{base}/api/experiments?token={token}")[1])
+        self.assertEqual([x["name"] for x in listed], ["kept"])
+
 
 class StatusAndRunLines(SsimTestCase):
     def setUp(self):
