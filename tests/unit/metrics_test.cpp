@@ -9,6 +9,8 @@
 
 #include "lib/client/metrics.hpp"
 #include "lib/state/metrics.hpp"
+
+#include <nlohmann/json.hpp>
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
@@ -131,4 +133,58 @@ TEST_CASE("metrics: series by metric and rank against the step, thinned evenly k
   CHECK(thin.front().first == 0);
   CHECK(thin.back().first == 999);
   CHECK(state::thin_evenly(thin, 300) == thin);  // short enough: as is
+}
+
+namespace {
+// What parse_metric_json answered before its fast reader: the full parser's rules.
+std::optional<state::MetricPoint> by_the_full_parser(const std::string& line) {
+  const auto j = nlohmann::json::parse(line, nullptr, false);
+  if (!j.is_object() || !j.contains("name") || !j["name"].is_string() || !j.contains("value") || !j["value"].is_number())
+    return std::nullopt;
+  state::MetricPoint p;
+  p.name = j["name"].get<std::string>();
+  if (!state::valid_metric_name(p.name)) return std::nullopt;
+  p.value = j["value"].get<double>();
+  if (!std::isfinite(p.value)) return std::nullopt;
+  if (j.contains("step") && j["step"].is_number_integer()) p.step = j["step"].get<long long>();
+  if (j.contains("epoch") && j["epoch"].is_number_integer()) p.epoch = j["epoch"].get<long long>();
+  if (j.contains("phase") && j["phase"].is_string()) p.phase = j["phase"].get<std::string>();
+  if (j.contains("rank") && j["rank"].is_number_integer()) p.rank = j["rank"].get<int>();
+  if (j.contains("time") && j["time"].is_number()) p.time = j["time"].get<double>();
+  p.source = "client";
+  return p;
+}
+}  // namespace
+
+TEST_CASE("metrics: the fast reader of client lines answers as the full JSON parser does") {
+  const std::vector<std::string> lines = {
+      R"({"name": "loss", "value": 0.31, "rank": 1, "time": 1700000000.125, "step": 120, "epoch": 2, "phase": "val"})",
+      R"({"name":"loss","value":3})", R"(  {"value": -1.5e-3 , "name" : "acc"}  )", R"({"name": "loss", "value": -0})",
+      R"({"name": "loss", "value": 01})", R"({"name": "loss", "value": 1.})", R"({"name": "loss", "value": .5})",
+      R"({"name": "loss", "value": 1e})", R"({"name": "loss", "value": 1e400})", R"({"name": "loss", "value": NaN})",
+      R"({"name": "loss", "value": "0.3"})", R"({"name": "loss", "value": "x", "value": 2})",
+      R"({"name": "loss", "value": 2, "value": "x"})", R"({"name": "loss", "name": 3, "value": 1})",
+      R"({"name": "loss", "value": 1, "step": 1.5})", R"({"name": "loss", "value": 1, "step": 4, "step": "x"})",
+      R"({"name": "loss", "value": 1, "step": 99999999999999999999})", R"({"name": "loss", "value": 1, "rank": 2.0})",
+      R"({"name": "loss", "value": 1, "phase": "tr\u00e4in"})", "{\"name\": \"loss\", \"value\": 1, \"phase\": \"tr\xc3\xa4in\"}",
+      "{\"name\": \"loss\", \"value\": 1, \"phase\": \"\xff\"}", R"({"name": "lo\"ss", "value": 1})",
+      R"({"name": "loss", "value": 1, "extra": true})", R"({"name": "loss", "value": 1, "extra": {"a": 1}})",
+      R"({"name": "loss", "value": 1, "extra": null})", R"({"name": "loss", "value": 1} trailing)",
+      R"({"name": "loss", "value": 1,})", R"({"name": "loss" "value": 1})", R"({})", R"([])", "", "{",
+      R"({"name": "9lives", "value": 1})", R"({"name": "loss", "value": 1, "time": "now"})",
+      R"({"name": "loss", "value": 1, "epoch": -3, "rank": -1})"};
+  for (const auto& line : lines) {
+    INFO(line);
+    const auto fast = state::parse_metric_json(line);
+    const auto full = by_the_full_parser(line);
+    REQUIRE(fast.has_value() == full.has_value());
+    if (!fast) continue;
+    CHECK(fast->name == full->name);
+    CHECK(fast->value == full->value);
+    CHECK(fast->step == full->step);
+    CHECK(fast->epoch == full->epoch);
+    CHECK(fast->phase == full->phase);
+    CHECK(fast->rank == full->rank);
+    CHECK(fast->time == full->time);
+  }
 }
