@@ -118,7 +118,7 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
     for (const auto* e : g.entities) {
       const auto it = in.metrics.find(e->name);
       if (it == in.metrics.end()) continue;
-      const state::MetricSeries lines = state::metric_series(it->second);
+      const state::MetricSeries& lines = it->second.series;
       std::set<std::string> ranked;
       for (const auto& [key, pts] : lines)
         if (key.second != 0) ranked.insert(key.first);
@@ -173,8 +173,7 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
         std::string text;
         if (e->goal) {
           const auto it = in.metrics.find(e->name);
-          const auto reached = state::goal_outcome(*e, it == in.metrics.end() ? std::vector<state::MetricPoint>{} : it->second);
-          text = state::reached_text(reached);
+          text = state::reached_text(it == in.metrics.end() ? state::goal_outcome(*e, {}) : it->second.goal);
         }
         out += "<td>" + escape(text) + "</td>";
       }

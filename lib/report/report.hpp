@@ -4,6 +4,7 @@
 // runtimes and parameters, failures with their stderr, the experiment file.
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,14 @@ struct ReportInput {
   bool running = false;                             // an ssim run still tracks it
   std::vector<nlohmann::json> db_samples;           // .ssim/db_samples.ndjson (shard_samples.hpp)
   std::vector<nlohmann::json> inference;            // each shard's service (orchestrator::inference_status)
-  std::map<std::string, std::vector<state::MetricPoint>> metrics;  // entity -> what it reported (state/metrics.hpp)
+  // What each entity reported, as the report draws it: every (metric, rank) thinned to
+  // 300 points (first and last kept), and where its goal was reached. Not every
+  // point: 5,000 members x 1,000 points would hold 600 MB.
+  struct EntityMetrics {
+    state::MetricSeries series;
+    std::optional<state::GoalReached> goal;
+  };
+  std::map<std::string, EntityMetrics> metrics;
   std::string made_by;                              // "ssim VERSION, USER on HOST": who made the report
 };
 

@@ -24,7 +24,11 @@ report::ReportInput report_input(const CurrentState& s) {
   in.db_samples = orchestrator::read_samples(s.manifest.path);
   for (const auto& e : s.manifest.entities)
     if (e.type != state::EntityKind::Database)
-      if (auto points = state::read_metrics(e.run_dir, e.name); !points.empty()) in.metrics[e.name] = std::move(points);
+      if (const auto points = state::read_metrics(e.run_dir, e.name); !points.empty()) {
+        auto& kept = in.metrics[e.name];
+        kept.goal = e.goal ? state::goal_outcome(e, points) : std::nullopt;
+        for (auto& [key, line] : state::metric_series(points)) kept.series[key] = state::thin_evenly(line, 300);
+      }
   for (const auto& e : s.manifest.entities)
     if (e.type == state::EntityKind::Database)
       if (auto service = orchestrator::inference_status(e.name, e.run_dir, e.status == state::Status::Running))
