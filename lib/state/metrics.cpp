@@ -181,6 +181,10 @@ std::optional<MetricPoint> parse_metric_json(const std::string& line) {
       case Fast::Unsure: break;
     }
   }
+  return parse_metric_json_fully(line);
+}
+
+std::optional<MetricPoint> parse_metric_json_fully(const std::string& line) {
   const auto j = nlohmann::json::parse(line, nullptr, false);
   if (!j.is_object() || !j.contains("name") || !j["name"].is_string() || !j.contains("value") ||
       !j["value"].is_number())

@@ -24,6 +24,9 @@ struct MetricPoint {
 // One line of a metrics file: {"name", "value", "step"?, "epoch"?, "phase"?, "rank"?,
 // "time"?}; nullopt for anything else (a torn last line after kill -9, garbage).
 std::optional<MetricPoint> parse_metric_json(const std::string& line);
+// The same through the full JSON parser: what parse_metric_json falls back to when its
+// fast reader is unsure, and what it must always agree with (unit-tested).
+std::optional<MetricPoint> parse_metric_json_fully(const std::string& line);
 
 // "ssim:metric loss=0.31 acc=0.9 step=120 epoch=2 phase=val rank=1": one point per
 // metric; step, epoch, phase and rank apply to all of them. Empty for other lines.

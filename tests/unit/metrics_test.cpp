@@ -9,8 +9,6 @@
 
 #include "lib/client/metrics.hpp"
 #include "lib/state/metrics.hpp"
-
-#include <nlohmann/json.hpp>
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
@@ -135,26 +133,6 @@ TEST_CASE("metrics: series by metric and rank against the step, thinned evenly k
   CHECK(state::thin_evenly(thin, 300) == thin);  // short enough: as is
 }
 
-namespace {
-// What parse_metric_json answered before its fast reader: the full parser's rules.
-std::optional<state::MetricPoint> by_the_full_parser(const std::string& line) {
-  const auto j = nlohmann::json::parse(line, nullptr, false);
-  if (!j.is_object() || !j.contains("name") || !j["name"].is_string() || !j.contains("value") || !j["value"].is_number())
-    return std::nullopt;
-  state::MetricPoint p;
-  p.name = j["name"].get<std::string>();
-  if (!state::valid_metric_name(p.name)) return std::nullopt;
-  p.value = j["value"].get<double>();
-  if (!std::isfinite(p.value)) return std::nullopt;
-  if (j.contains("step") && j["step"].is_number_integer()) p.step = j["step"].get<long long>();
-  if (j.contains("epoch") && j["epoch"].is_number_integer()) p.epoch = j["epoch"].get<long long>();
-  if (j.contains("phase") && j["phase"].is_string()) p.phase = j["phase"].get<std::string>();
-  if (j.contains("rank") && j["rank"].is_number_integer()) p.rank = j["rank"].get<int>();
-  if (j.contains("time") && j["time"].is_number()) p.time = j["time"].get<double>();
-  p.source = "client";
-  return p;
-}
-}  // namespace
 
 TEST_CASE("metrics: the fast reader of client lines answers as the full JSON parser does") {
   const std::vector<std::string> lines = {
@@ -176,7 +154,7 @@ TEST_CASE("metrics: the fast reader of client lines answers as the full JSON par
   for (const auto& line : lines) {
     INFO(line);
     const auto fast = state::parse_metric_json(line);
-    const auto full = by_the_full_parser(line);
+    const auto full = state::parse_metric_json_fully(line);
     REQUIRE(fast.has_value() == full.has_value());
     if (!fast) continue;
     CHECK(fast->name == full->name);
