@@ -103,19 +103,42 @@ HttpReply logs(const std::string& path, const Target& t) {
               ",\"ended\":" + (output.ended ? "true" : "false") + "}"};
 }
 
-// /api/metrics?exp=PATH&entity=NAME: {"entity", "series": [{"metric", "rank", "points": [[x, value], ...]}]},
+// /api/metrics?exp=PATH&entity=NAME: {"series": [{"entity", "metric", "rank", "points": [[x, value], ...]}]},
 // at most 300 points a series (thinned evenly), for the detail's live curves.
+// ensemble=NAME instead: its members overlaid, rank 0 of the first 40 that reported.
+constexpr size_t kOverlaidMembers = 40;
+
+void add_series(const state::EntityRecord& e, bool rank0_only, nlohmann::json& out) {
+  for (const auto& [key, points] : state::metric_series(state::read_metrics(e.run_dir, e.name))) {
+    if (rank0_only && key.second != 0) continue;
+    nlohmann::json pts = nlohmann::json::array();
+    for (const auto& [x, y] : state::thin_evenly(points, 300)) pts.push_back({x, std::isfinite(y) ? nlohmann::json(y) : nlohmann::json()});
+    out.push_back({{"entity", e.name}, {"metric", key.first}, {"rank", key.second}, {"points", std::move(pts)}});
+  }
+}
+
 HttpReply metrics(const std::string& path, const Target& t) {
   const auto m = state::load_manifest(path);
+  nlohmann::json series = nlohmann::json::array();
+  if (t.query.count("ensemble")) {
+    const std::string& ensemble = t.query.at("ensemble");
+    size_t members = 0, overlaid = 0;
+    for (const auto& e : m.entities) {
+      if (e.ensemble != ensemble || e.ensemble.empty()) continue;
+      ++members;
+      if (overlaid >= kOverlaidMembers) continue;
+      const size_t before = series.size();
+      add_series(e, true, series);
+      overlaid += series.size() > before;
+    }
+    if (!members) return error(404, "no ensemble \"" + ensemble + "\"");
+    return {200, "application/json",
+            nlohmann::json{{"ensemble", ensemble}, {"members", members}, {"series", std::move(series)}}.dump()};
+  }
   const auto entity = t.query.count("entity") ? t.query.at("entity") : "";
   const auto* e = m.find(entity);
   if (!e) return error(404, "no entity \"" + entity + "\"");
-  nlohmann::json series = nlohmann::json::array();
-  for (const auto& [key, points] : state::metric_series(state::read_metrics(e->run_dir, e->name))) {
-    nlohmann::json pts = nlohmann::json::array();
-    for (const auto& [x, y] : state::thin_evenly(points, 300)) pts.push_back({x, std::isfinite(y) ? nlohmann::json(y) : nlohmann::json()});
-    series.push_back({{"metric", key.first}, {"rank", key.second}, {"points", std::move(pts)}});
-  }
+  add_series(*e, false, series);
   return {200, "application/json", nlohmann::json{{"entity", entity}, {"series", std::move(series)}}.dump()};
 }
 

@@ -272,6 +272,32 @@ ensembles:
         listed = json.loads(self.get(f"{base}/api/experiments?token={token}")[1])
         self.assertEqual([x["name"] for x in listed], ["kept"])
 
+    def test_an_ensembles_members_curves_are_overlaid_when_its_name_is_chosen(self):
+        self.write("experiment.yaml", """
+experiment: {name: over}
+ensembles:
+  - name: sim
+    exe: /bin/sh
+    args: [-c, 'for s in 1 2 3 4 5; do echo "ssim:metric loss=$$(( $(n) * 10 - s )) step=$$s"; done']
+    params: {n: [1, 2, 3]}
+""")
+        self.ssim("run", "experiment.yaml")
+        dash = self.ssim_background("dashboard", "over", "--port", "0")
+        url = dash.stdout.readline().strip()
+        base, token = url.split("/?token=")
+        exp = urllib.parse.quote(os.path.join(self.dir, "over"), safe="")
+        doc = json.loads(self.get(f"{base}/api/metrics?exp={exp}&ensemble=sim&token={token}")[1])
+        self.assertEqual((doc["members"], sorted(s["entity"] for s in doc["series"])), (3, ["sim_0", "sim_1", "sim_2"]))
+        self.assertEqual(doc["series"][2]["points"], [[1, 29], [2, 28], [3, 27], [4, 26], [5, 25]])
+        dom = chromium("--virtual-time-budget=3000", "--dump-dom", url + "#exp=" + exp + "&ensemble=sim").stdout.decode()
+        lines = re.findall(r'<polyline[^>]*data-metric="loss"[^>]*data-entity="([^"]+)"', dom)
+        self.assertEqual(sorted(lines), ["sim_0", "sim_1", "sim_2"])
+        self.assertIn("<h3>sim (ensemble)</h3>", dom)
+        self.assertIn("3 members", dom)
+        with self.assertRaises(urllib.error.HTTPError) as e:
+            self.get(f"{base}/api/metrics?exp={exp}&ensemble=nope&token={token}")
+        self.assertEqual(e.exception.code, 404)
+
 
 class StatusAndRunLines(SsimTestCase):
     def setUp(self):
