@@ -2,6 +2,10 @@
 // entities reported (lib/state/metrics.hpp): by default the latest value of each metric
 // per entity; --csv and --json every point, for pandas or a spreadsheet. --archive FILE:
 // one tar with the metrics, the experiment file, the manifest and every entity's output.
+#include <unistd.h>
+#include <cerrno>
+#include <cstring>
+#include <cstdlib>
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
@@ -46,8 +50,10 @@ std::string number_text(double v) {
 
 std::string opt(const std::optional<long long>& v) { return v ? std::to_string(*v) : ""; }
 
-std::string render_csv(const std::vector<Row>& rows) {
-  std::string out = "entity,ensemble,rank,metric,value,step,epoch,phase,time,source\n";
+constexpr const char* kCsvHeader = "entity,ensemble,rank,metric,value,step,epoch,phase,time,source\n";
+
+std::string csv_rows(const std::vector<Row>& rows) {
+  std::string out;
   for (const auto& r : rows) {
     const auto& p = r.point;
     out += csv_field(r.entity->name) + "," + csv_field(r.entity->ensemble) + "," + std::to_string(p.rank) + "," +
@@ -57,8 +63,9 @@ std::string render_csv(const std::vector<Row>& rows) {
   return out;
 }
 
-std::string render_json(const std::vector<Row>& rows) {
-  nlohmann::json all = nlohmann::json::array();
+// Each point as one line of the JSON array ("{...},\n" but the last of all).
+std::string json_items(const std::vector<Row>& rows, bool& first) {
+  std::string out;
   for (const auto& r : rows) {
     const auto& p = r.point;
     nlohmann::json j = {{"entity", r.entity->name}, {"ensemble", r.entity->ensemble}, {"rank", p.rank},
@@ -67,9 +74,24 @@ std::string render_json(const std::vector<Row>& rows) {
     j["epoch"] = p.epoch ? nlohmann::json(*p.epoch) : nlohmann::json();
     j["phase"] = p.phase;
     j["time"] = p.time > 0 ? nlohmann::json(p.time) : nlohmann::json();
-    all.push_back(std::move(j));
+    out += (first ? "" : ",\n") + j.dump();
+    first = false;
   }
-  return all.dump(1) + "\n";
+  return out;
+}
+
+// Every point of `entities` as CSV or a JSON array, handed out entity by entity: never
+// every point at once (5 million points held 1.3 GB).
+void stream_points(const std::vector<const state::EntityRecord*>& entities, bool json,
+                   const std::function<void(std::string_view)>& write) {
+  write(json ? "[\n" : kCsvHeader);
+  bool first = true;
+  for (const auto* e : entities) {
+    std::vector<Row> rows;
+    for (auto& p : state::read_metrics(e->run_dir, e->name)) rows.push_back({e, std::move(p)});
+    if (!rows.empty()) write(json ? json_items(rows, first) : csv_rows(rows));
+  }
+  write(json ? "\n]\n" : "");
 }
 
 std::string render_latest(const std::vector<const state::EntityRecord*>& entities) {
@@ -97,17 +119,29 @@ std::string render_latest(const std::vector<const state::EntityRecord*>& entitie
 // EXP/experiment.yaml, EXP/manifest.json, EXP/metrics.csv, then each entity's own files
 // (NAME.out, NAME.err, metrics.RANK.ndjson) under its run directory's place in EXP/.
 void write_archive(const std::string& file, const state::Manifest& m,
-                   const std::vector<const state::EntityRecord*>& entities, const std::vector<Row>& rows) {
+                   const std::vector<const state::EntityRecord*>& entities) {
   namespace fs = std::filesystem;
   const std::string top = m.experiment.empty() ? "experiment" : m.experiment;
-  const long now = static_cast<long>(std::time(nullptr));
   size_t files = 0;
   write_user_file_streamed(file, [&](const std::function<void(std::string_view)>& write) {
     TarWriter tar(write);
     if (tar.add_file(top + "/experiment.yaml", m.file)) ++files;
     if (tar.add_file(top + "/manifest.json", state::manifest_path(m.path))) ++files;
-    tar.add_text(top + "/metrics.csv", render_csv(rows), now);
-    ++files;
+    // A tar member's size comes first: the CSV goes through a temporary file, not memory.
+    char scratch[] = "/tmp/ssim-metrics-XXXXXX";
+    const int fd = ::mkstemp(scratch);
+    if (fd < 0) throw EnvironmentError(std::string("cannot make a temporary file in /tmp: ") + std::strerror(errno));
+    struct Removed {
+      const char* path;
+      ~Removed() { ::unlink(path); }
+    } removed{scratch};
+    {
+      std::ofstream csv(scratch, std::ios::binary);
+      ::close(fd);
+      stream_points(entities, false, [&](std::string_view piece) { csv.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
+      if (!csv.flush()) throw EnvironmentError(std::string("cannot write ") + scratch + " (the disk may be full)");
+    }
+    if (tar.add_file(top + "/metrics.csv", scratch)) ++files;
     for (const auto* e : entities) {
       const std::string where = fs::path(e->run_dir).lexically_relative(m.path).string();
       const std::string base = top + "/" + (where.empty() || where.rfind("..", 0) == 0 ? e->name : where) + "/";
@@ -158,29 +192,23 @@ Action add_metrics(CLI::App& app) {
       for (const auto& e : s.manifest.entities) known = known || n == e.name || n == e.ensemble;
       if (!known) throw UsageError("no entity " + n + " in experiment " + s.manifest.experiment);
     }
-    const auto every_point = [&] {
-      std::vector<Row> rows;
-      for (const auto* e : entities)
-        for (auto& p : state::read_metrics(e->run_dir, e->name)) rows.push_back({e, std::move(p)});
-      return rows;
-    };
     if (!archive->empty()) {
       if (*csv) throw UsageError("--archive has the metrics as CSV already: drop --csv");
-      write_archive(*archive, s.manifest, entities, every_point());
+      write_archive(*archive, s.manifest, entities);
       return 0;
     }
-    std::string text;
+    const bool to_stdout = output->empty() || *output == "-";
     if (*json || *csv) {
-      const auto rows = every_point();
-      text = *json ? render_json(rows) : render_csv(rows);
-    } else {
-      text = render_latest(entities);
+      const auto produce = [&](const std::function<void(std::string_view)>& write) { stream_points(entities, *json, write); };
+      if (to_stdout)
+        produce([](std::string_view piece) { std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
+      else
+        write_user_file_streamed(*output, produce);
+      return 0;
     }
-    if (output->empty() || *output == "-") {
-      std::cout << text;
-    } else {
-      write_user_file(*output, text);
-    }
+    const std::string text = render_latest(entities);
+    if (to_stdout) std::cout << text;
+    else write_user_file(*output, text);
     return 0;
   };
 }
