@@ -147,6 +147,14 @@ class Dashboard(SsimTestCase):
         with urllib.request.urlopen(url, timeout=10) as r:
             return r.status, r.read().decode()
 
+    def dashboard(self, *exps):
+        """Starts `ssim dashboard EXP... --port 0`: its URL, base, token, and the first
+        experiment's path quoted for a query or the page's address."""
+        url = self.ssim_background("dashboard", *exps, "--port", "0").stdout.readline().strip()
+        base, token = url.split("/?token=")
+        exp = urllib.parse.quote(os.path.join(self.dir, exps[0]), safe="") if exps else ""
+        return url, base, token, exp
+
     def test_the_live_page_shows_a_state_change_and_refuses_requests_without_the_token(self):
         self.write("experiment.yaml", """
 experiment: {name: live}
@@ -203,9 +211,7 @@ ensembles:
     strategy: step
 """)
         self.ssim("run", "experiment.yaml", check=1)
-        dash = self.ssim_background("dashboard", "tri", "--port", "0")
-        url = dash.stdout.readline().strip()
-        exp = urllib.parse.quote(os.path.join(self.dir, "tri"), safe="")
+        url, _, _, exp = self.dashboard("tri")
 
         def dom(fragment):
             return chromium("--virtual-time-budget=4000", "--dump-dom", url + "#exp=" + exp + fragment).stdout.decode()
@@ -240,10 +246,7 @@ ensembles:
                    f"  - {{name: g, exe: /bin/sh, args: [{os.path.join(self.dir, 'grow.sh')}]}}\n")
         run = self.run_until("grow", "g")
         self.addCleanup(lambda: open(os.path.join(self.dir, "grow", "stop"), "w").close())
-        dash = self.ssim_background("dashboard", "grow", "--port", "0")
-        url = dash.stdout.readline().strip()
-        base, token = url.split("/?token=")
-        exp = urllib.parse.quote(os.path.join(self.dir, "grow"), safe="")
+        url, base, token, exp = self.dashboard("grow")
 
         def served():
             doc = json.loads(self.get(f"{base}/api/metrics?exp={exp}&entity=g&token={token}")[1])
@@ -267,8 +270,7 @@ ensembles:
             self.write(f"{name}.yaml", f"experiment: {{name: {name}}}\nmodels:\n  - {{name: m, exe: /bin/true}}\n")
             self.ssim("run", f"{name}.yaml")
         shutil.rmtree(os.path.join(self.dir, "gone"))
-        dash = self.ssim_background("dashboard", "--port", "0")  # the history: both were run here
-        base, token = dash.stdout.readline().strip().split("/?token=")
+        _, base, token, _ = self.dashboard()  # the history: both were run here
         listed = json.loads(self.get(f"{base}/api/experiments?token={token}")[1])
         self.assertEqual([x["name"] for x in listed], ["kept"])
 
@@ -282,10 +284,7 @@ ensembles:
     params: {n: [1, 2, 3]}
 """)
         self.ssim("run", "experiment.yaml")
-        dash = self.ssim_background("dashboard", "over", "--port", "0")
-        url = dash.stdout.readline().strip()
-        base, token = url.split("/?token=")
-        exp = urllib.parse.quote(os.path.join(self.dir, "over"), safe="")
+        url, base, token, exp = self.dashboard("over")
         doc = json.loads(self.get(f"{base}/api/metrics?exp={exp}&ensemble=sim&token={token}")[1])
         self.assertEqual((doc["members"], sorted(s["entity"] for s in doc["series"])), (3, ["sim_0", "sim_1", "sim_2"]))
         self.assertEqual(doc["series"][2]["points"], [[1, 29], [2, 28], [3, 27], [4, 26], [5, 25]])
