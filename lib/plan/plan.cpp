@@ -34,7 +34,7 @@ Env step_env(const Step& s) {
   const SharedEnv* shared = s.shared_env.get();
   env.reserve((shared ? shared->from_file.size() : 0) + 9 + s.parameters.size());
   if (shared) {
-    env = shared->from_file;
+    env.insert(env.end(), shared->from_file.begin(), shared->from_file.end());
     if (shared->database) env.emplace_back("SSDB", kSsdbPlaceholder);
     if (shared->password) env.emplace_back("SSDB_PASSWORD", kPasswordPlaceholder);
     if (shared->key_out) env.emplace_back("SSKEYOUT", s.name);
