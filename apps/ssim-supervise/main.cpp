@@ -19,12 +19,14 @@
 // environment) is re-parented to it, recorded in RUN_DIR/.ssim-detached, and ended
 // when ssim asks (at the end of the run, or `ssim stop` of that entity).
 //
-// Other modes: --agent (the per-node agent inside an allocation, agent.hpp), and those
+// Other modes: --local-agent (this supervisor for a whole run, fed jobs by ssim,
+// local_agent.hpp), --agent (the per-node agent inside an allocation, agent.hpp), and those
 // inside a scheduler's job or step (step_modes.hpp, colocated_db.hpp).
 #include "apps/ssim-supervise/agent.hpp"
 #include "apps/ssim-supervise/colocated_db.hpp"
 #include "apps/ssim-supervise/common.hpp"
 #include "apps/ssim-supervise/keeper.hpp"
+#include "apps/ssim-supervise/local_agent.hpp"
 #include "apps/ssim-supervise/step_modes.hpp"
 
 #include <signal.h>
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--wrap") == 0) return wrap_and_wait(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--colocated-db") == 0) return colocated_db_main(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--agent") == 0) return agent_main(argc, argv);
+  if (argc == 2 && std::strcmp(argv[1], "--local-agent") == 0) return local_agent_main();
   if (argc < 3 || argc % 2 != 1) {
     std::fprintf(stderr, "usage: ssim-supervise RUN_DIR NAME [RUN_DIR NAME ...]\n");
     return 2;

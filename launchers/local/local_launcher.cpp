@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
@@ -51,9 +52,13 @@ std::string LocalLauncher::default_supervisor() {
 LocalLauncher::LocalLauncher(std::string supervisor)
     : supervisor_(std::move(supervisor)), host_(current_host()) {
   if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) wake_[0] = wake_[1] = -1;  // then ticks alone
+  const char* agents = std::getenv("SSIM_AGENTS");
+  agent_wanted_ = !(agents && std::string(agents) == "0");
 }
 
 LocalLauncher::~LocalLauncher() {
+  // The agent sees the end of its input: it lets its jobs finish and leaves.
+  if (agent_.socket >= 0) ::close(agent_.socket);
   for (int fd : wake_)
     if (fd >= 0) ::close(fd);
 }
@@ -102,6 +107,22 @@ std::vector<std::string> current_environment() {
 std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests) {
   write_job_files(requests);
   std::vector<JobRef> refs;
+  // A second try when the agent turns out to be gone before it took these jobs.
+  for (int attempt = 0; attempt < 2 && agent_ready(); ++attempt) {
+    static const std::string here = host_name();
+    const auto id = state::JobId::supervisor(agent_.pid, agent_.ticks, here);
+    for (const auto& r : requests) {
+      agent_.unsent.append(r.run_dir).push_back('\0');
+      agent_.unsent.append(r.name).push_back('\0');
+      refs.push_back(JobRef{id, r.name, r.run_dir});
+    }
+    if (send_to_agent()) return refs;
+    // What it was sent earlier and did not start is reported as never recorded by its
+    // supervisor, when polled.
+    ::close(agent_.socket);
+    agent_.socket = -1;
+    refs.clear();
+  }
   for (size_t i = 0; i < requests.size(); i += kJobsPerSupervisor)
     spawn_supervisor(requests.subspan(i, std::min(kJobsPerSupervisor, requests.size() - i)), refs);
   return refs;
@@ -121,6 +142,29 @@ void write_job_files(std::span<const LaunchRequest> requests) {
   }
 }
 
+state::JobId LocalLauncher::spawn_supervisor_process(const std::vector<std::string>& args, int input) {
+  // The wake pipe's write end is handed to the supervisor (SSIM_WAKE_FD), whose
+  // watchers write to it when their job ends; it is close-on-exec everywhere else.
+  const int wake = wake_[1];
+  auto env = boost::this_process::environment();
+  if (wake >= 0) env["SSIM_WAKE_FD"] = std::to_string(wake);
+  if (!node_variable_.empty()) env["SSIM_NODE_VARIABLE"] = node_variable_;
+  bp::child child(bp::exe = supervisor_, bp::args = args, bp::std_out > bp::null, bp::std_err > bp::null,
+                  bp::posix::use_vfork, env, bp::extend::on_exec_setup = [wake, input](auto&) {
+                    if (wake >= 0) ::fcntl(wake, F_SETFD, 0);
+                    const int in = input >= 0 ? input : ::open("/dev/null", O_RDONLY);
+                    if (in >= 0 && in != 0) ::dup2(in, 0);
+                  });
+  // "PID@START_TICKS@HOST": the supervisor is never confused with a later process that
+  // reuses its pid, nor judged from a host whose process table it is not in.
+  static const std::string here = host_name();
+  const int pid = static_cast<int>(child.id());
+  child.detach();  // reaped in poll(); the jobs must outlive this object
+  supervisors_.insert(pid);
+  ended_supervisors_.erase(pid);  // a reused pid
+  return state::JobId::supervisor(pid, start_ticks(pid), here);
+}
+
 void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::vector<JobRef>& refs) {
   std::vector<std::string> args;
   for (const auto& r : batch) {
@@ -128,24 +172,7 @@ void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::
     args.push_back(r.name);
   }
   try {
-    // The wake pipe's write end is handed to the supervisor (SSIM_WAKE_FD), whose
-    // watchers write to it when their job ends; it is close-on-exec everywhere else.
-    const int wake = wake_[1];
-    auto env = boost::this_process::environment();
-    if (wake >= 0) env["SSIM_WAKE_FD"] = std::to_string(wake);
-    if (!node_variable_.empty()) env["SSIM_NODE_VARIABLE"] = node_variable_;
-    bp::child child(bp::exe = supervisor_, bp::args = args, bp::std_in < bp::null, bp::std_out > bp::null,
-                    bp::std_err > bp::null, bp::posix::use_vfork, env,
-                    bp::extend::on_exec_setup = [wake](auto&) {
-                      if (wake >= 0) ::fcntl(wake, F_SETFD, 0);
-                    });
-    // "PID@START_TICKS@HOST": the supervisor is never confused with a later process that
-    // reuses its pid, nor judged from a host whose process table it is not in.
-    static const std::string here = host_name();
-    const auto id = state::JobId::supervisor(static_cast<int>(child.id()), start_ticks(child.id()), here);
-    child.detach();  // reaped in poll(); the jobs must outlive this object
-    supervisors_.insert(static_cast<int>(child.id()));
-    ended_supervisors_.erase(static_cast<int>(child.id()));  // a reused pid
+    const auto id = spawn_supervisor_process(args, -1);
     for (const auto& r : batch) refs.push_back(JobRef{id, r.name, r.run_dir});
   } catch (const bp::process_error& e) {
     // Reported through the jobs' status files, like any other failure to start.
@@ -157,6 +184,43 @@ void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::
       refs.push_back(JobRef{state::JobId::refused(), r.name, r.run_dir});
     }
   }
+}
+
+bool LocalLauncher::agent_ready() {
+  if (!agent_wanted_) return false;
+  if (agent_.socket >= 0 && supervisors_.count(agent_.pid)) return true;  // not reaped: alive
+  if (agent_.socket >= 0) ::close(agent_.socket);  // it died: a new one takes the next jobs
+  agent_ = Agent{};
+  int pair[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return false;
+  try {
+    const auto id = spawn_supervisor_process({"--local-agent"}, pair[1]);
+    agent_.pid = id.pid;
+    agent_.ticks = id.ticks;
+    agent_.socket = pair[0];
+    ::fcntl(agent_.socket, F_SETFL, O_NONBLOCK);
+  } catch (const bp::process_error&) {
+    ::close(pair[0]);
+    agent_wanted_ = false;  // an old ssim-supervise, or none: a supervisor per batch reports it
+  }
+  ::close(pair[1]);
+  return agent_.socket >= 0;
+}
+
+bool LocalLauncher::send_to_agent() {
+  while (!agent_.unsent.empty()) {
+    const ssize_t n = ::send(agent_.socket, agent_.unsent.data(), agent_.unsent.size(), MSG_NOSIGNAL);
+    if (n > 0) {
+      agent_.unsent.erase(0, static_cast<size_t>(n));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      return true;  // the agent is busy: the rest goes at the next poll
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 namespace {
@@ -348,6 +412,7 @@ void LocalLauncher::reap_supervisors() {
 }
 
 std::vector<JobStatus> LocalLauncher::poll(std::span<const JobRef> jobs) {
+  if (!agent_.unsent.empty() && !send_to_agent()) agent_.unsent.clear();
   reap_supervisors();
   for (const auto& job : jobs) {  // a supervisor another launcher of this process started
     const int pid = job.id.is(state::JobId::Kind::Supervisor) ? job.id.pid : 0;

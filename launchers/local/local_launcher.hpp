@@ -34,6 +34,9 @@ class LocalLauncher : public Launcher {
   // when an entity asks for GPUs, its devices.
   std::vector<PoolNode> pool(const plan::Plan& plan) const override;
   bool packs(const plan::Step&) const override { return true; }
+  // Through the run's agent (one ssim-supervise --local-agent for the whole run, fed
+  // over a socket); a supervisor per tick's batch when SSIM_AGENTS=0 or the agent
+  // cannot be started.
   std::vector<JobRef> start(std::span<const LaunchRequest> requests) override;
   std::vector<JobStatus> poll(std::span<const JobRef> jobs) override;
   void cancel(std::span<const JobRef> jobs, bool force) override;
@@ -44,6 +47,13 @@ class LocalLauncher : public Launcher {
 
  private:
   void spawn_supervisor(std::span<const LaunchRequest> batch, std::vector<JobRef>& refs);
+  // The run's agent, started when first needed (again if it died); false: none.
+  bool agent_ready();
+  // Sends what the agent has not taken yet; false when it is gone.
+  bool send_to_agent();
+  // Starts ssim-supervise with `args` and `input` as its standard input (-1: /dev/null),
+  // out of this process's sight but reaped by poll(); its job id. Throws on failure.
+  state::JobId spawn_supervisor_process(const std::vector<std::string>& args, int input);
   // Reaps every supervisor this launcher started that has ended, whether or not its
   // jobs are still polled (a job is done once its status file says so, a moment before
   // its supervisor exits): no zombie waits for the end of the run.
@@ -54,6 +64,14 @@ class LocalLauncher : public Launcher {
   std::map<int, int> ended_supervisors_;  // reaped: pid -> wait status
   std::string node_variable_;
   int wake_[2] = {-1, -1};  // the supervisors' watchers write a byte when a job ends
+  struct Agent {
+    int pid = 0;
+    std::string ticks;
+    int socket = -1;     // ssim's end: jobs as "RUN_DIR\0NAME\0"
+    std::string unsent;  // what the socket did not take yet
+  };
+  Agent agent_;
+  bool agent_wanted_ = true;  // SSIM_AGENTS=0: a supervisor per batch
 };
 
 // Each job's job file (.ssim-job: its command and whole environment, this process's

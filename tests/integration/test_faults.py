@@ -154,6 +154,26 @@ class NeverHang(SsimTestCase):
         self.assertEqual((e["ok"]["status"], e["ok"]["exit_code"]), ("completed", 0), err)
         self.assertEqual((e["four"]["status"], e["four"]["exit_code"]), ("failed", 4), err)
 
+    def test_a_killed_local_agent_is_replaced_and_loses_no_outcome(self):
+        # One member at a time goes to the run's agent; it is killed while the first runs.
+        self.write("experiment.yaml", "experiment: {name: ag, max_running: 1}\nensembles:\n"
+                   "  - {name: m, exe: /bin/sh, args: [-c, 'sleep 1; exit 0'], replicas: 3}\n")
+        run = self.ssim_background("run", "experiment.yaml", "--json")
+        wait_for(lambda: (self.status_file("ag/m/m_0") or {}).get("state") == "running", what="m_0 running")
+        agent = int(self.manifest("ag")["entities"][0]["job_id"].split("@")[0])
+        with open(f"/proc/{agent}/cmdline", "rb") as f:
+            self.assertIn(b"--local-agent", f.read())
+        os.kill(agent, signal.SIGKILL)
+        out, err = run.communicate(timeout=30)
+        self.assertEqual(run.returncode, 0, err)
+        e = {x["name"]: x for x in json.loads(out)["entities"]}
+        for name in ("m_0", "m_1", "m_2"):
+            self.assertEqual((e[name]["status"], e[name]["exit_code"]), ("completed", 0), err)
+        # The later members went to a new agent, which left with the run.
+        later = int(self.manifest("ag")["entities"][2]["job_id"].split("@")[0])
+        self.assertNotEqual(later, agent)
+        wait_for(lambda: not os.path.exists(f"/proc/{later}"), timeout=10, what="the new agent to leave")
+
     def small_disk(self, size):
         """A tmpfs of `size` at <dir>/disk, unmounted at the end (skips where mount is refused)."""
         disk = os.path.join(self.dir, "disk")
