@@ -44,7 +44,7 @@
 using namespace supervise;
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::strcmp(argv[1], "--record-step") == 0) return record_step_and_exec(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "--record-step") == 0) return record_step_and_wait(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--per-rank-gpus") == 0) return per_rank_gpus(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--wrap") == 0) return wrap_and_wait(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--colocated-db") == 0) return colocated_db_main(argc, argv);

@@ -1,12 +1,14 @@
 // The supervisor's modes inside a scheduler's job or step (see main.cpp for the main one).
 #include "apps/ssim-supervise/step_modes.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +17,7 @@
 
 #include "apps/ssim-supervise/common.hpp"
 #include "lib/state/status_file.hpp"
+#include "lib/state/step_ends.hpp"
 
 extern char** environ;
 
@@ -22,9 +25,11 @@ namespace supervise {
 
 // Inside a scheduler's step: `ssim-supervise --record-step FILE --id TEMPLATE
 // --rank-var VAR -- PROGRAM...` writes the step's own id to FILE (from the task whose VAR
-// is 0 or unset), then becomes PROGRAM. TEMPLATE names environment variables in braces
-// ("{JOB}.{STEP}"); the launcher says which. ssim then asks the scheduler about exactly
-// that id, without guessing step ids by name or by waiting.
+// is 0 or unset), runs PROGRAM, appends how it ended to the step's ends file beside FILE
+// (lib/state/step_ends.hpp), and ends as PROGRAM did. TEMPLATE names environment
+// variables in braces ("{JOB}.{STEP}"); the launcher says which. ssim then asks the
+// scheduler about exactly that id, without guessing step ids by name or by waiting, and
+// trusts the launch command's exit 0 only when every task recorded a clean end.
 std::string expand_braces(const std::string& tmpl, bool& complete) {
   std::string out;
   complete = true;
@@ -42,7 +47,7 @@ std::string expand_braces(const std::string& tmpl, bool& complete) {
   return out;
 }
 
-int record_step_and_exec(int argc, char** argv) {
+int record_step_and_wait(int argc, char** argv) {
   if (argc < 9 || std::strcmp(argv[3], "--id") != 0 || std::strcmp(argv[5], "--rank-var") != 0 ||
       std::strcmp(argv[7], "--") != 0) {
     std::fprintf(stderr, "usage: ssim-supervise --record-step FILE --id TEMPLATE --rank-var VAR -- PROGRAM [ARGS...]\n");
@@ -52,9 +57,52 @@ int record_step_and_exec(int argc, char** argv) {
   bool complete = false;
   const std::string id = expand_braces(argv[4], complete);
   if ((!rank || std::strcmp(rank, "0") == 0) && complete) write_atomically(argv[2], id + "\n");
-  execvp(argv[8], argv + 8);
-  std::fprintf(stderr, "ssim: cannot start %s: %s\n", argv[8], std::strerror(errno));
-  return 127;
+  const std::string file = argv[2];
+  const size_t slash = file.rfind('/');
+  const std::string ends = ssim::state::step_ends_path(slash == std::string::npos ? "." : file.substr(0, slash));
+  // Signals the scheduler sends the task are passed to the program (srun may signal the
+  // task alone); the program starts with them as this process got them.
+  struct sigaction sa {}, before[6];
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  const int passed[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+  for (int i = 0; i < 6; ++i) sigaction(passed[i], &sa, &before[i]);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  for (int i = 0; i < 6; ++i)
+    if (before[i].sa_handler != SIG_IGN) sigaddset(&defaults, passed[i]);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, argv[8], nullptr, &attr, argv + 8, environ);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
+    std::fprintf(stderr, "ssim: cannot start %s: %s\n", argv[8], std::strerror(rc));
+    return 127;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return 127;
+    if (g_forward) kill(pid, g_forward);
+    g_forward = 0;
+  }
+  const int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+  const std::string line = ssim::state::encode_step_end(rank ? rank : "0", code, signal);
+  const int fd = open(ends.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    (void)!write(fd, line.data(), line.size());  // one write: lines of tasks never mix
+    close(fd);
+  }
+  if (signal) {  // ends the way the program did, so the launch command reports the same
+    for (int i = 0; i < 6; ++i) sigaction(passed[i], &before[i], nullptr);
+    std::signal(signal, SIG_DFL);
+    kill(getpid(), signal);
+    return 128 + signal;
+  }
+  return code;
 }
 
 // Inside a batch job: `ssim-supervise --wrap STATUS_FILE [--node-variable NAME] -- PROGRAM...` runs PROGRAM in

@@ -12,6 +12,7 @@
 
 #include "launchers/batch/merge_status.hpp"
 #include "lib/util/atomic_file.hpp"
+#include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
 
 namespace ssim::launchers {
@@ -94,6 +95,16 @@ std::vector<std::string> BatchLauncher::record_step(const std::string& run_dir,
                                    recipe->id_template, "--rank-var", recipe->rank_variable, "--"};
   argv.insert(argv.end(), program.begin(), program.end());
   return argv;
+}
+
+std::optional<StepWitness> BatchLauncher::step_witness(const JobRef& job, const JobStatus& launch) const {
+  // Asked only when it matters: the launch command exited 0 through the recording wrapper.
+  if (launch.status != Status::Completed || !scheduler_->step_id_recipe()) return std::nullopt;
+  const auto* step = info(job.name);
+  StepWitness w;
+  w.tasks = step ? std::max(1, step->res.ntasks) : 1;
+  w.ends = state::parse_step_ends(read_file(state::step_ends_path(job.run_dir)).value_or(""));
+  return w;
 }
 
 StepLaunch BatchLauncher::launch(const std::string& name, const StepInfo& i, const std::string& run_dir,
@@ -255,6 +266,7 @@ std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests
   for (size_t k = 0; k < requests.size(); ++k) {
     LaunchRequest r = requests[k];
     ::unlink((r.run_dir + "/.ssim-step").c_str());
+    ::unlink(state::step_ends_path(r.run_dir).c_str());
     if (::geteuid() == 0) {  // Open MPI refuses root unless told
       r.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT", "1");
       r.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
@@ -371,7 +383,7 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
     } else {
       JobStatus l = local[next_local++];
       l.native_id = native[i];
-      s = merge_step(l, scheduler);
+      s = merge_step(l, scheduler, step_witness(jobs[i], l), now_seconds());
     }
     s.native_id = native[i];
     out.push_back(s);

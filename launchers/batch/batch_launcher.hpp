@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "launchers/agent/agent_hub.hpp"
+#include "launchers/batch/merge_status.hpp"
 #include "launchers/batch/placement.hpp"
 #include "launchers/batch/scheduler.hpp"
 #include "launchers/batch/scheduler_allocation.hpp"
@@ -79,6 +80,8 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::vector<std::string> command_for(const plan::Step& step, const StepInfo& info) const;
   StepLaunch launch(const std::string& name, const StepInfo& info, const std::string& run_dir,
                     const std::vector<std::string>& program) const;
+  // What the step's tasks recorded of their ends, when its launch command exited 0.
+  std::optional<StepWitness> step_witness(const JobRef& job, const JobStatus& launch) const;
   std::vector<std::string> record_step(const std::string& run_dir, const std::vector<std::string>& program) const;
   std::vector<std::string> wrap_in_job(const std::string& run_dir, const std::vector<std::string>& command) const;
   BatchJob job_for(const std::string& name, const std::string& run_dir, const spec::BatchSettings& settings,

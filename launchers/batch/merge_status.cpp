@@ -8,11 +8,43 @@ using state::Status;
 static JobStatus merge_job_status(const std::optional<JobStatus>& scheduler, const std::optional<JobStatus>& wrapped,
                                   bool cancelled_by_ssim, const std::string& scheduler_name, const std::string& job_id);
 
-JobStatus merge_step(const JobStatus& local_status, const std::optional<JobStatus>& scheduler) {
+namespace {
+
+// The launch command exited 0 and the scheduler has not said how the step ended.
+JobStatus judged_by_its_tasks(JobStatus local, const StepWitness& in_step, double now) {
+  const auto& ends = in_step.ends;
+  if (ends.rank) {  // a task failed, whatever the launch command said
+    local.status = Status::Failed;
+    local.exit_code = ends.exit_code;
+    local.signal = ends.signal;
+    local.reason = "task " + *ends.rank + (ends.signal ? " was killed by signal " + std::to_string(*ends.signal)
+                                                       : " exited with code " + std::to_string(*ends.exit_code));
+    return local;
+  }
+  if (ends.recorded >= in_step.tasks) return local;  // every task ended cleanly
+  const std::string missing = std::to_string(ends.recorded) + " of " + std::to_string(in_step.tasks) + " tasks";
+  if (local.end > 0 && now - local.end < kStepEndsWait) {
+    local.status = Status::Running;  // the records may be on their way
+    local.reason = "the launch command exited 0; waiting for its tasks' records (" + missing + " so far)";
+    return local;
+  }
+  local.status = Status::Failed;
+  local.exit_code.reset();
+  local.reason = "the launch command exited 0, but only " + missing +
+                 " recorded an end (a node failure?): not counted as completed";
+  return local;
+}
+
+}  // namespace
+
+JobStatus merge_step(const JobStatus& local_status, const std::optional<JobStatus>& scheduler,
+                     const std::optional<StepWitness>& in_step, double now) {
   // The local supervisor runs the launch command (srun, mpirun) on this host, not where
   // the step runs: only the scheduler can say which nodes.
   JobStatus local = local_status;
   local.nodes.clear();
+  const bool scheduler_ended = scheduler && scheduler->status != Status::Unknown && state::is_terminal(scheduler->status);
+  if (!scheduler_ended && in_step && local.status == Status::Completed) local = judged_by_its_tasks(local, *in_step, now);
   if (!scheduler || scheduler->status == Status::Unknown) return local;
   JobStatus a = *scheduler;
   a.native_id = local.native_id;

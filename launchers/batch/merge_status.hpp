@@ -4,16 +4,32 @@
 #include <optional>
 
 #include "lib/launch/launcher.hpp"
+#include "lib/state/step_ends.hpp"
 
 namespace ssim::launchers {
 using namespace ssim::launch;
 
+// What the step's tasks recorded themselves (ssim-supervise --record-step), and how
+// many tasks it has.
+struct StepWitness {
+  state::StepEnds ends;
+  int tasks = 1;
+};
+// How long a launch command's exit 0 waits for its tasks' records (or the scheduler's
+// word) before the step is judged failed: a shared file system may show them late.
+inline constexpr double kStepEndsWait = 30;
+
 // A step inside the allocation: its launch command runs under a local supervisor
 // (`local`); `scheduler` is the scheduler's word on the step's own id, when it has one.
 // A terminal scheduler state wins (cancelled stays cancelled when ssim stopped it);
-// while the launch command still runs, the scheduler's pending/running stands; when the
-// launch command ended and the scheduler lags behind, the launch command's code stands.
-JobStatus merge_step(const JobStatus& local, const std::optional<JobStatus>& scheduler);
+// while the launch command still runs, the scheduler's pending/running stands. When the
+// launch command ended and the scheduler lags behind, a failure stands; an exit 0 stands
+// only when every task recorded a clean end (`in_step`; nullopt: the launch has no such
+// record). A task's own failure is the step's; records still missing keep the step
+// running for up to kStepEndsWait seconds after the launch command ended (`now`), then it
+// fails: srun exits 0 after "Node failure" although the tasks there never ended.
+JobStatus merge_step(const JobStatus& local, const std::optional<JobStatus>& scheduler,
+                     const std::optional<StepWitness>& in_step = std::nullopt, double now = 0);
 
 // A job of its own (a batch entity, the whole experiment): `wrapped` is what
 // ssim-supervise --wrap wrote inside the job (nullopt: nothing yet). The program's own

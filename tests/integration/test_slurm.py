@@ -165,6 +165,11 @@ models:
             self.assertEqual(len(lines), 4, lines)
             self.assertEqual({l.split()[2] for l in lines}, nodes)
             self.assertEqual({l.split()[3] for l in lines}, {"6"})  # 0+1+2+3 over 4 ranks
+            # Each task recorded its own clean end (srun's exit 0 alone does not count).
+            with open(os.path.join(s[name]["run_dir"], ".ssim-step-ends")) as f:
+                ends = f.read().splitlines()
+            self.assertEqual(len(ends), 4, ends)
+            self.assertEqual({e.split()[1] for e in ends}, {"0"})
 
     def test_entities_as_batch_jobs(self):
         self.write("experiment.yaml", """
@@ -258,6 +263,8 @@ ensembles:
         self.assertEqual(s["bad"]["status"], "failed")
         self.assertEqual(s["bad"]["exit_code"], 3)
         self.assertEqual(sacct([s["bad"]["native_id"]])[s["bad"]["native_id"]][2], "FAILED")
+        with open(os.path.join(s["bad"]["run_dir"], ".ssim-step-ends")) as f:
+            self.assertEqual(f.read(), "0 3\n")  # the task's own record
 
     def test_plan_that_does_not_fit_is_refused_before_anything_runs(self):
         self.allocate(2)

@@ -1,0 +1,56 @@
+#include <catch2/catch.hpp>
+
+#include "launchers/batch/merge_status.hpp"
+
+using namespace ssim::launchers;
+using ssim::state::Status;
+
+namespace {
+JobStatus srun_exited(int code, double end) {
+  JobStatus s;
+  s.status = code == 0 ? Status::Completed : Status::Failed;
+  s.exit_code = code;
+  s.end = end;
+  return s;
+}
+StepWitness tasks(int expected, const std::string& lines) { return {ssim::state::parse_step_ends(lines), expected}; }
+JobStatus said(Status status) {
+  JobStatus s;
+  s.status = status;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("step merge: srun's exit 0 counts only when every task recorded a clean end") {
+  const auto done = srun_exited(0, 100);
+  CHECK(merge_step(done, std::nullopt, tasks(2, "0 0\n1 0\n"), 101).status == Status::Completed);
+  CHECK(merge_step(done, said(Status::Running), tasks(2, "0 0\n1 0\n"), 101).status == Status::Completed);
+  // Records missing: running (the file system may be late), then failed with the reason.
+  const auto waiting = merge_step(done, std::nullopt, tasks(4, "0 0\n1 0\n"), 101);
+  CHECK(waiting.status == Status::Running);
+  const auto lost = merge_step(done, std::nullopt, tasks(4, "0 0\n1 0\n"), 100 + kStepEndsWait + 1);
+  CHECK(lost.status == Status::Failed);
+  CHECK(lost.reason.find("only 2 of 4 tasks recorded an end") != std::string::npos);
+  CHECK(!lost.exit_code);
+}
+
+TEST_CASE("step merge: a task's own failure is the step's even when srun exited 0") {
+  const auto s = merge_step(srun_exited(0, 100), std::nullopt, tasks(2, "0 0\n1 sig9\n"), 100.5);
+  CHECK(s.status == Status::Failed);
+  CHECK(s.signal == 9);
+  CHECK(s.reason == "task 1 was killed by signal 9");
+  const auto code = merge_step(srun_exited(0, 100), std::nullopt, tasks(1, "0 3\n"), 100.5);
+  CHECK(code.exit_code == 3);
+}
+
+TEST_CASE("step merge: the scheduler's terminal word still wins, and a failure of srun stands") {
+  JobStatus node_fail = said(Status::Failed);
+  node_fail.reason = "node failure (NODE_FAIL)";
+  const auto s = merge_step(srun_exited(0, 100), node_fail, tasks(1, ""), 100.5);
+  CHECK(s.status == Status::Failed);
+  CHECK(s.reason == "node failure (NODE_FAIL)");
+  CHECK(merge_step(srun_exited(0, 100), said(Status::Completed), tasks(1, "0 0\n"), 101).status == Status::Completed);
+  CHECK(merge_step(srun_exited(2, 100), std::nullopt, tasks(1, ""), 101).exit_code == 2);
+  // No recording wrapper (no witness): the launch command's code, as before.
+  CHECK(merge_step(srun_exited(0, 100), std::nullopt).status == Status::Completed);
+}
