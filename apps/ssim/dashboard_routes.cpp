@@ -19,6 +19,7 @@
 #include "apps/ssim/status_table.hpp"
 #include "lib/session/status_json.hpp"
 #include "lib/state/history.hpp"
+#include "lib/orchestrator/shard_samples.hpp"
 #include "lib/state/metrics.hpp"
 #include "lib/util/split.hpp"
 
@@ -105,7 +106,8 @@ HttpReply logs(const std::string& path, const Target& t) {
 
 // /api/metrics?exp=PATH&entity=NAME: {"series": [{"entity", "metric", "rank", "points": [[x, value], ...]}]},
 // at most 300 points a series (thinned evenly), for the detail's live curves.
-// ensemble=NAME instead: its members overlaid, rank 0 of the first 40 that reported.
+// ensemble=NAME instead: its members overlaid, rank 0 of the first 40 that reported;
+// with where=PARAM=VALUE, only the members with that parameter value.
 constexpr size_t kOverlaidMembers = 40;
 
 void add_series(const state::EntityRecord& e, bool rank0_only, nlohmann::json& out) {
@@ -122,24 +124,60 @@ HttpReply metrics(const std::string& path, const Target& t) {
   nlohmann::json series = nlohmann::json::array();
   if (t.query.count("ensemble")) {
     const std::string& ensemble = t.query.at("ensemble");
+    const std::string where = t.query.count("where") ? t.query.at("where") : "";
+    const size_t eq = where.find('=');
+    if (!where.empty() && eq == std::string::npos) return error(400, "where is PARAM=VALUE");
+    const std::string param = where.substr(0, eq), value = eq == std::string::npos ? "" : where.substr(eq + 1);
     size_t members = 0, overlaid = 0;
     for (const auto& e : m.entities) {
       if (e.ensemble != ensemble || e.ensemble.empty()) continue;
+      if (!where.empty()) {
+        const auto it = e.params.find(param);
+        if (it == e.params.end() || it->second != value) continue;
+      }
       ++members;
       if (overlaid >= kOverlaidMembers) continue;
       const size_t before = series.size();
       add_series(e, true, series);
       overlaid += series.size() > before;
     }
-    if (!members) return error(404, "no ensemble \"" + ensemble + "\"");
-    return {200, "application/json",
-            nlohmann::json{{"ensemble", ensemble}, {"members", members}, {"series", std::move(series)}}.dump()};
+    if (!members)
+      return error(404, where.empty() ? "no ensemble \"" + ensemble + "\""
+                                      : "no member of \"" + ensemble + "\" has " + param + "=" + value);
+    nlohmann::json doc{{"ensemble", ensemble}, {"members", members}, {"series", std::move(series)}};
+    if (!where.empty()) doc["where"] = {{"param", param}, {"value", value}};
+    return {200, "application/json", doc.dump()};
   }
   const auto entity = t.query.count("entity") ? t.query.at("entity") : "";
   const auto* e = m.find(entity);
   if (!e) return error(404, "no entity \"" + entity + "\"");
   add_series(*e, false, series);
   return {200, "application/json", nlohmann::json{{"entity", entity}, {"series", std::move(series)}}.dump()};
+}
+
+// /api/database?exp=PATH: {"shards": [{"shard", "latest": {sample}, "series": [[time,
+// used_memory, ops_per_sec, connected_clients], ...]}]}, the last kDatabasePoints samples
+// of each shard, for the live database panel (the engine writes a sample every few seconds).
+constexpr size_t kDatabasePoints = 120;
+
+HttpReply database(const std::string& path) {
+  std::map<std::string, std::vector<nlohmann::json>> by_shard;
+  for (auto& sample : orchestrator::read_samples(path)) {
+    const std::string shard = sample.value("shard", "");
+    auto& list = by_shard[shard];
+    list.push_back(std::move(sample));
+    if (list.size() > 2 * kDatabasePoints) list.erase(list.begin(), list.end() - kDatabasePoints);
+  }
+  nlohmann::json shards = nlohmann::json::array();
+  for (auto& [shard, list] : by_shard) {
+    if (list.size() > kDatabasePoints) list.erase(list.begin(), list.end() - kDatabasePoints);
+    nlohmann::json series = nlohmann::json::array();
+    for (const auto& x : list)
+      series.push_back({x.value("time", 0.0), x.value("used_memory", 0.0), x.value("ops_per_sec", 0.0),
+                        x.value("connected_clients", 0.0)});
+    shards.push_back({{"shard", shard}, {"latest", list.back()}, {"series", std::move(series)}});
+  }
+  return {200, "application/json", nlohmann::json{{"shards", std::move(shards)}}.dump()};
 }
 
 }  // namespace
@@ -190,11 +228,13 @@ HttpReply handle_request(const Dashboard& d, const std::string& method, const st
       return {200, "application/json", all.dump()};
     }
     const std::string exp = t.query.count("exp") ? t.query.at("exp") : "";
-    if (t.path != "/api/status" && t.path != "/api/logs" && t.path != "/api/metrics" && t.path != "/report")
+    if (t.path != "/api/status" && t.path != "/api/logs" && t.path != "/api/metrics" && t.path != "/api/database" &&
+        t.path != "/report")
       return error(404, "no such page");
     if (!serves(d, exp)) return error(404, "this dashboard does not serve \"" + exp + "\"");
     if (t.path == "/api/logs") return logs(exp, t);
     if (t.path == "/api/metrics") return metrics(exp, t);
+    if (t.path == "/api/database") return database(exp);
     if (t.path == "/api/status") return {200, "application/json", status_body(exp)};
     return {200, "text/html; charset=utf-8", experiment_report(exp)};
   } catch (const std::exception& e) {

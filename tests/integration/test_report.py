@@ -265,6 +265,58 @@ ensembles:
         open(os.path.join(self.dir, "grow", "stop"), "w").close()
         self.assertEqual(run.wait(timeout=30), 0)
 
+    def test_the_database_panel_shows_each_shard_live(self):
+        self.write("experiment.yaml", f"experiment: {{name: dbp}}\norchestrator: {{port: {free_port()}}}\nmodels:\n"
+                   "  - {name: w, exe: /bin/sh, args: [-c, 'while [ ! -e ../stop ]; do sleep 0.1; done']}\n")
+        run = self.run_until("dbp", "w")
+        self.addCleanup(lambda: open(os.path.join(self.dir, "dbp", "stop"), "w").close())
+        url, base, token, exp = self.dashboard("dbp")
+
+        def shards():
+            return json.loads(self.get(f"{base}/api/database?exp={exp}&token={token}")[1])["shards"]
+        wait_for(lambda: shards() and len(shards()[0]["series"]) >= 2, timeout=30, what="two samples of the shard")
+        shard = shards()[0]
+        self.assertEqual(shard["shard"], "orchestrator")
+        self.assertGreater(shard["latest"]["used_memory"], 0)
+        self.assertGreaterEqual(shard["latest"]["connected_clients"], 1)
+        page = url + "#exp=" + exp
+        dom = chromium("--virtual-time-budget=4000", "--dump-dom", page).stdout.decode()
+        panel = re.search(r'<div id="database" style="display: block;?">(.*?)</div>', dom, re.S)
+        self.assertIsNotNone(panel, "the database panel is not shown")
+        self.assertIn("<td>orchestrator</td>", panel.group(1))
+        self.assertRegex(panel.group(1), r"<td>[0-9.]+ (KiB|MiB)</td>")
+        self.assertRegex(panel.group(1), r'<polyline class="ops" points="[0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+')
+        shot = os.path.join(self.dir, "database-panel.png")
+        chromium("--virtual-time-budget=4000", "--window-size=1200,1400", "--screenshot=" + shot, page)
+        self.assertTrue(os.path.getsize(shot) > 0)
+        if os.environ.get("SSIM_KEEP_SCREENSHOTS"):
+            shutil.copy(shot, os.environ["SSIM_KEEP_SCREENSHOTS"])
+        open(os.path.join(self.dir, "dbp", "stop"), "w").close()
+        self.assertEqual(run.wait(timeout=60), 0)
+
+    def test_an_ensembles_overlay_can_be_narrowed_to_one_parameter_value(self):
+        self.write("experiment.yaml", """
+experiment: {name: pick}
+ensembles:
+  - name: sim
+    exe: /bin/sh
+    args: [-c, 'for s in 1 2 3; do echo "ssim:metric loss=$$(( $(n) * 10 + $(k) - s )) step=$$s"; done']
+    params: {n: [1, 2], k: [0, 5]}
+""")
+        self.ssim("run", "experiment.yaml")
+        url, base, token, exp = self.dashboard("pick")
+        doc = json.loads(self.get(f"{base}/api/metrics?exp={exp}&ensemble=sim&where=n%3D2&token={token}")[1])
+        self.assertEqual(doc["members"], 2)
+        self.assertEqual(doc["where"], {"param": "n", "value": "2"})
+        self.assertEqual(sorted(s["points"][0][1] for s in doc["series"]), [19, 24])  # n=2 with k=0 and k=5
+        dom = chromium("--virtual-time-budget=3000", "--dump-dom",
+                       url + "#exp=" + exp + "&ensemble=sim&where=" + urllib.parse.quote("n=2")).stdout.decode()
+        self.assertEqual(len(re.findall(r'<polyline[^>]*data-metric="loss"', dom)), 2)
+        self.assertIn('<option value="n=2" selected="">n = 2</option>', dom)
+        with self.assertRaises(urllib.error.HTTPError) as e:
+            self.get(f"{base}/api/metrics?exp={exp}&ensemble=sim&where=n%3D7&token={token}")
+        self.assertEqual(e.exception.code, 404)
+
     def test_the_side_list_hides_experiments_whose_folders_are_gone(self):
         for name in ("kept", "gone"):
             self.write(f"{name}.yaml", f"experiment: {{name: {name}}}\nmodels:\n  - {{name: m, exe: /bin/true}}\n")
