@@ -100,6 +100,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::optional<JobStatus> agents_ended();
   // Which nodes of the pool the scheduler took out of use (batch_nodes.cpp).
   void check_nodes();
+  void take_node_answer(const CommandResult& answer);
 
   static constexpr std::chrono::milliseconds kMinQueryInterval{1000};
   static constexpr std::chrono::milliseconds kMaxQueryInterval{10000};
@@ -134,7 +135,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::optional<JobRef> agents_job_;     // the launch that runs them
   std::future<CommandResult> node_query_;  // the node states asked for, in the background
   std::chrono::steady_clock::time_point next_node_query_{};
-  std::map<std::string, std::string> out_of_use_;  // node -> why, for the rest of the run
+  std::map<std::string, std::string> out_of_use_;  // node -> why, per the last answer
 };
 
 // The recorded scheduler id of the step running in `run_dir` (.ssim-step), or "".

@@ -14,13 +14,19 @@ std::map<std::string, std::string> BatchLauncher::lost_nodes() const {
   return out;
 }
 
+// The scheduler's answer is the whole list of nodes out of use now: one it no longer
+// names (resumed by an administrator) is in use again. A failed query changes nothing.
+void BatchLauncher::take_node_answer(const CommandResult& answer) {
+  if (answer.exit_code != 0) return;
+  out_of_use_ = scheduler_->parse_out_of_use(answer);
+}
+
 // Every 10 s while packed steps share the pool: in the background (a hung sinfo never
-// holds up launching), in line when status queries are (tests). A node once out of use
-// stays so for the run, even if the scheduler takes it back.
+// holds up launching), in line when status queries are (tests).
 void BatchLauncher::check_nodes() {
   if (node_query_.valid()) {
     if (in_background_ && node_query_.wait_for(0s) != std::future_status::ready) return;
-    for (const auto& [node, why] : scheduler_->parse_out_of_use(node_query_.get())) out_of_use_.emplace(node, why);
+    take_node_answer(node_query_.get());
   }
   const auto& pool = allocation_.placement().pool;
   const auto now = clock_();
@@ -31,7 +37,7 @@ void BatchLauncher::check_nodes() {
   if (!command) return;
   next_node_query_ = now + kNodeQueryInterval;
   if (!in_background_) {
-    for (const auto& [node, why] : scheduler_->parse_out_of_use(runner_->run(*command, 20s))) out_of_use_.emplace(node, why);
+    take_node_answer(runner_->run(*command, 20s));
     return;
   }
   node_query_ = std::async(std::launch::async, [this, argv = *command] { return runner_->run(argv, 20s); });

@@ -348,16 +348,29 @@ bool Engine::poll() {
 }
 
 // A node found dead gets nothing more; what no longer fits anywhere fails, and says why.
+// A node the launcher no longer reports (a drained node resumed) is placed on again.
 bool Engine::retire_lost_nodes() {
-  bool retired = false;
-  for (const auto& [node, why] : launcher_.lost_nodes())
+  bool retired = false, restored = false;
+  const auto lost = launcher_.lost_nodes();
+  for (const auto& [node, why] : lost)
     if (pool_.retire(node)) {
       // why: "lost (its ssim agent ...)", "drained by slurm (bad dimm)"
       log_->warn("node {} is {}: nothing more is placed there", node, why);
       emit(text_event(EventKind::Warning, "node " + node + " is " + why + ": nothing more is placed there"));
+      retired_nodes_.insert(node);
       retired = true;
     }
-  if (!retired) return false;
+  for (auto it = retired_nodes_.begin(); it != retired_nodes_.end();) {
+    if (lost.count(*it) || !pool_.restore(*it)) {
+      ++it;
+      continue;
+    }
+    log_->info("node {} is back in service: members are placed there again", *it);
+    emit(text_event(EventKind::Info, "node " + *it + " is back in service: members are placed there again"));
+    it = retired_nodes_.erase(it);
+    restored = true;
+  }
+  if (!retired) return restored;
   for (auto& r : m_.entities) {
     const auto ask = asks_.find(r.name);
     if (r.status != Status::New || ask == asks_.end()) continue;

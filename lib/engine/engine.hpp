@@ -96,6 +96,7 @@ class Engine {
   void begin_attempt(state::EntityRecord& r);
   bool poll();
   bool retire_lost_nodes();
+  std::set<std::string> retired_nodes_;  // out of the pool until the launcher stops reporting them
   bool schedule_retries();
   bool take_room(const state::EntityRecord& r, std::vector<const plan::Resources*>& refused);
   void release_room();

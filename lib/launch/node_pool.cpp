@@ -28,6 +28,13 @@ bool NodePool::retire(const std::string& node) {
   return true;
 }
 
+bool NodePool::restore(const std::string& node) {
+  const size_t i = index_of(node);
+  if (i == nodes_.size() || !retired_[i]) return false;
+  retired_[i] = false;
+  return true;
+}
+
 namespace {
 // Tasks per node, most first: `tasks_per_node` when given, else spread evenly over
 // `nodes` (given, or tried from 1 up by the caller).

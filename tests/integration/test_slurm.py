@@ -441,12 +441,12 @@ ensembles:
             self.assertIn(f"node {dead} is lost", f.read())
 
 
-    def test_a_drained_node_gets_no_more_members_and_what_runs_there_ends_well(self):
+    def test_a_drained_node_gets_no_more_members_until_it_is_resumed(self):
         self.allocate(2)
         self.write("experiment.yaml", """
 experiment: {name: drain, launcher: slurm}
 ensembles:
-  - {name: m, exe: /bin/sleep, args: ["3"], replicas: 40}
+  - {name: m, exe: /bin/sleep, args: ["3"], replicas: 80}
 """)
         run = self.run_until("drain", "m_0")
         drained = self.status()[1]["m_0"]["nodes"]
@@ -455,16 +455,27 @@ ensembles:
         self.addCleanup(sh, "scontrol", "update", f"nodename={drained}", "state=resume", check=False)
         sh("scontrol", "update", f"nodename={drained}", "state=drain", "reason=ssim test")
         drained_at = time.time()
-        self.assertEqual(run.wait(timeout=120), 0)  # what ran there ended as it would have
+        log = os.path.join(self.dir, "drain/.ssim/ssim.log")
+        said = f"node {drained} is drained by slurm (ssim test): nothing more is placed there"
+        wait_for(lambda: said in open(log).read(), timeout=30, what="the drain to be seen")
+        seen_at = time.time()
+        wait_for(lambda: sum(e["start"] > seen_at for e in self.status()[1].values()) >= 4, timeout=30,
+                 what="members started while it is drained")
+        # Then it is resumed: ssim places members there again (asked every 10 s).
+        sh("scontrol", "update", f"nodename={drained}", "state=resume")
+        resumed_at = time.time()
+        self.assertEqual(run.wait(timeout=180), 0)  # what ran there ended as it would have
         _, s = self.status()
-        late = [e for e in s.values() if e["start"] > drained_at + 12]  # asked every 10 s
-        self.assertGreaterEqual(len(late), 4)
-        for e in late:
+        while_drained = [e for e in s.values() if seen_at < e["start"] < resumed_at]
+        self.assertGreaterEqual(len(while_drained), 4)
+        for e in while_drained:
             self.assertNotEqual(e["nodes"], drained, e["name"])
+        after = [e for e in s.values() if e["start"] > resumed_at + 12]
+        self.assertTrue(any(e["nodes"] == drained for e in after), [(e["name"], e["nodes"]) for e in after])
         self.assertTrue(all(e["status"] == "completed" for e in s.values()))
-        with open(os.path.join(self.dir, "drain/.ssim/ssim.log")) as f:
-            self.assertIn(f"node {drained} is drained by slurm (ssim test): nothing more is placed there", f.read())
-
+        self.assertLess(seen_at - drained_at, 25)
+        with open(log) as f:
+            self.assertIn(f"node {drained} is back in service: members are placed there again", f.read())
 
 if __name__ == "__main__":
     unittest.main()

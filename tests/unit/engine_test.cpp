@@ -377,3 +377,33 @@ ensembles:
     CHECK(h.launcher.nodes_of[h.launcher.started[i]] == std::vector<std::string>{"n1"});
   CHECK(h.progress.count("node n2 is drained by slurm (bad dimm): nothing more is placed there") == 1);
 }
+
+TEST_CASE("engine: a drained node that is resumed is placed on again, and the run says so") {
+  Harness h(R"(
+experiment: {name: resume}
+ensembles:
+  - {name: e, exe: /bin/true, replicas: 16}
+)");
+  h.launcher.set_pool({{"n1", 2, std::nullopt}, {"n2", 2, std::nullopt}});
+  for (int i = 0; i < 16; ++i) h.launcher.script("e_" + std::to_string(i), {0}, 3);
+  size_t drained_at = 0, resumed_at = 0;
+  h.waiter.on_wait = [&](int waits) {
+    if (waits == 1) {
+      drained_at = h.launcher.started.size();
+      h.launcher.out_of_use = {{"n2", "drained by slurm (bad dimm)"}};
+    } else if (h.launcher.started.size() >= drained_at + 4 && !resumed_at) {
+      resumed_at = h.launcher.started.size();
+      h.launcher.out_of_use.clear();  // an administrator resumed it
+    }
+  };
+  CHECK(h.run() == 0);
+  REQUIRE(resumed_at > 0);
+  bool n2_again = false;
+  for (size_t i = drained_at; i < h.launcher.started.size(); ++i) {
+    const bool on_n2 = h.launcher.nodes_of[h.launcher.started[i]] == std::vector<std::string>{"n2"};
+    if (i < resumed_at) CHECK(!on_n2);
+    n2_again = n2_again || on_n2;
+  }
+  CHECK(n2_again);
+  CHECK(h.progress.count("node n2 is back in service: members are placed there again") == 1);
+}

@@ -120,3 +120,13 @@ TEST_CASE("node pool: a lost node gets nothing more, and what needs it can never
   CHECK(pool.retire("n2"));
   CHECK(pool.never_fits(ask(1)) == "every node of the pool was lost");
 }
+
+TEST_CASE("node pool: a restored node takes work again") {
+  auto pool = nodes(2, 2);
+  CHECK_FALSE(pool.restore("n1"));  // never retired
+  CHECK(pool.retire("n1"));
+  CHECK(pool.take("a", ask(2))->nodes == std::vector<std::string>{"n2"});
+  CHECK(pool.restore("n1"));
+  CHECK(pool.take("b", ask(2))->nodes == std::vector<std::string>{"n1"});
+  CHECK(pool.never_fits(ask(4)) == "");
+}
