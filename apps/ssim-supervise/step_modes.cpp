@@ -23,6 +23,36 @@ extern char** environ;
 
 namespace supervise {
 
+namespace {
+
+// The signals a scheduler sends a task or a job to end it (or to warn it), which the
+// program must get: they are caught here (so this process stays to record the end) and
+// passed on. Caught handlers go back to their defaults in the program at exec.
+constexpr int kPassedOn[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+
+// Starts PROGRAM (argv, searched in PATH) with the signals above passed on to it: 0, or
+// the error of posix_spawnp.
+int start_passing_signals(char** argv, pid_t& pid) {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : kPassedOn) sigaction(sig, &sa, nullptr);
+  return posix_spawnp(&pid, argv[0], nullptr, nullptr, argv, environ);
+}
+
+// The program's wait status, or -1 when it cannot be waited for.
+int wait_passing_signals(pid_t pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+    if (g_forward) kill(pid, g_forward);
+    g_forward = 0;
+  }
+  return status;
+}
+
+}  // namespace
+
 // Inside a scheduler's step: `ssim-supervise --record-step FILE --id TEMPLATE
 // --rank-var VAR -- PROGRAM...` writes the step's own id to FILE (from the task whose VAR
 // is 0 or unset), runs PROGRAM, appends how it ended to the step's ends file beside FILE
@@ -60,34 +90,14 @@ int record_step_and_wait(int argc, char** argv) {
   const std::string file = argv[2];
   const size_t slash = file.rfind('/');
   const std::string ends = ssim::state::step_ends_path(slash == std::string::npos ? "." : file.substr(0, slash));
-  // Signals the scheduler sends the task are passed to the program (srun may signal the
-  // task alone); the program starts with them as this process got them.
-  struct sigaction sa {}, before[6];
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  const int passed[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
-  for (int i = 0; i < 6; ++i) sigaction(passed[i], &sa, &before[i]);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  for (int i = 0; i < 6; ++i)
-    if (before[i].sa_handler != SIG_IGN) sigaddset(&defaults, passed[i]);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
   pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, argv[8], nullptr, &attr, argv + 8, environ);
-  posix_spawnattr_destroy(&attr);
+  const int rc = start_passing_signals(argv + 8, pid);
   if (rc != 0) {
     std::fprintf(stderr, "ssim: cannot start %s: %s\n", argv[8], std::strerror(rc));
     return 127;
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return 127;
-    if (g_forward) kill(pid, g_forward);
-    g_forward = 0;
-  }
+  const int status = wait_passing_signals(pid);
+  if (status < 0) return 127;
   const int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
   const std::string line = ssim::state::encode_step_end(rank ? rank : "0", code, signal);
@@ -97,7 +107,6 @@ int record_step_and_wait(int argc, char** argv) {
     close(fd);
   }
   if (signal) {  // ends the way the program did, so the launch command reports the same
-    for (int i = 0; i < 6; ++i) sigaction(passed[i], &before[i], nullptr);
     std::signal(signal, SIG_DFL);
     kill(getpid(), signal);
     return 128 + signal;
@@ -121,15 +130,11 @@ int wrap_and_wait(int argc, char** argv) {
     return 2;
   }
   const std::string file = argv[2];
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}) sigaction(sig, &sa, nullptr);
   ssim::state::StatusFile st = identity();
   st.start = now();
   auto save = [&] { write_atomically(file, ssim::state::encode_status_file(st)); };
   pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, argv[4], nullptr, nullptr, argv + 4, environ);
+  const int rc = start_passing_signals(argv + 4, pid);
   if (rc != 0) {
     const std::string error = std::string("ssim: cannot start ") + argv[4] + ": " + std::strerror(rc);
     std::fprintf(stderr, "%s\n", error.c_str());
@@ -139,12 +144,8 @@ int wrap_and_wait(int argc, char** argv) {
   }
   st.pid = pid;
   save();
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return 127;
-    if (g_forward) kill(pid, g_forward);
-    g_forward = 0;
-  }
+  const int status = wait_passing_signals(pid);
+  if (status < 0) return 127;
   const bool signaled = WIFSIGNALED(status);
   st.exited = true;
   st.end = now();

@@ -43,8 +43,7 @@ BatchLauncher::BatchLauncher(std::unique_ptr<Scheduler> scheduler, std::unique_p
     : scheduler_(std::move(scheduler)), runner_(std::move(runner)), supervisor_(supervisor), local_(supervisor) {
   local_.set_node_variable(scheduler_->node_variable());
   // Once, not per member: whether this scheduler has agents, and SSIM_AGENTS=0 (a step each).
-  const char* off = std::getenv("SSIM_AGENTS");
-  agents_possible_ = scheduler_->agent_command("", {"node"}, {}).has_value() && !(off && std::string(off) == "0");
+  agents_possible_ = scheduler_->agent_command("", {"node"}, {}).has_value() && agents_allowed();
 }
 
 const BatchLauncher::StepInfo* BatchLauncher::info(const std::string& name) const {

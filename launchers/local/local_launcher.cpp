@@ -52,8 +52,12 @@ std::string LocalLauncher::default_supervisor() {
 LocalLauncher::LocalLauncher(std::string supervisor)
     : supervisor_(std::move(supervisor)), host_(current_host()) {
   if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) wake_[0] = wake_[1] = -1;  // then ticks alone
+  agent_wanted_ = agents_allowed();
+}
+
+bool agents_allowed() {
   const char* agents = std::getenv("SSIM_AGENTS");
-  agent_wanted_ = !(agents && std::string(agents) == "0");
+  return !(agents && std::string(agents) == "0");
 }
 
 LocalLauncher::~LocalLauncher() {
@@ -152,7 +156,7 @@ state::JobId LocalLauncher::spawn_supervisor_process(const std::vector<std::stri
   bp::child child(bp::exe = supervisor_, bp::args = args, bp::std_out > bp::null, bp::std_err > bp::null,
                   bp::posix::use_vfork, env, bp::extend::on_exec_setup = [wake, input](auto&) {
                     if (wake >= 0) ::fcntl(wake, F_SETFD, 0);
-                    const int in = input >= 0 ? input : ::open("/dev/null", O_RDONLY);
+                    const int in = input >= 0 ? input : ::open("/dev/null", O_RDONLY | O_CLOEXEC);
                     if (in >= 0 && in != 0) ::dup2(in, 0);
                   });
   // "PID@START_TICKS@HOST": the supervisor is never confused with a later process that

@@ -79,6 +79,10 @@ class LocalLauncher : public Launcher {
 // Throws EnvironmentError when one cannot be written.
 void write_job_files(std::span<const LaunchRequest> requests);
 
+// Whether this run may use agents (the local one, and node agents inside allocations):
+// yes unless SSIM_AGENTS=0 (docs/launchers.md).
+bool agents_allowed();
+
 // Files the supervisor and `cancel` leave in a run directory.
 std::string status_file(const std::string& run_dir);
 std::string cancel_marker(const std::string& run_dir);

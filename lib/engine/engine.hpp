@@ -96,7 +96,6 @@ class Engine {
   void begin_attempt(state::EntityRecord& r);
   bool poll();
   bool retire_lost_nodes();
-  std::set<std::string> retired_nodes_;  // out of the pool until the launcher stops reporting them
   bool schedule_retries();
   bool take_room(const state::EntityRecord& r, std::vector<const plan::Resources*>& refused);
   void release_room();
@@ -156,6 +155,7 @@ class Engine {
   // Entities and ensembles `ssim stop` named: never retried, even when the attempt the
   // stop met ended on its own (failed) a moment before the signal.
   std::set<std::string> stopped_;
+  std::set<std::string> retired_nodes_;  // out of the pool until the launcher stops naming them
   // stop_on_goal (engine_goals.cpp): running entities whose goal is checked every second,
   // and those stopped because they reached it (recorded completed when they end).
   void check_goals();

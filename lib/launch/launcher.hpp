@@ -133,9 +133,10 @@ class Launcher {
   virtual void set_notes(std::function<void(const std::string&)> notes) { (void)notes; }
   // Scheduler commands issued by poll() so far (0 for the local launcher).
   virtual int scheduler_queries() const { return 0; }
-  // Nodes out of use since the run began, each with why, said after "node N is": "lost
-  // (its ssim agent ...)", or taken out by the scheduler ("drained by slurm (REASON)"). The engine places nothing more there; what
-  // runs there is judged by poll() as usual (a drained node's jobs run on).
+  // Nodes out of use now, each with why, said after "node N is": "lost (its ssim agent
+  // ...)", or taken out by the scheduler ("drained by slurm (REASON)"). The engine places
+  // nothing more there until a node leaves this list (resumed); what runs there is judged
+  // by poll() as usual (a drained node's jobs run on).
   virtual std::map<std::string, std::string> lost_nodes() const { return {}; }
   // The run has ended (every job with it): lets go of what the launcher started for
   // itself (node agents). Only the process that ran the jobs calls it.
