@@ -104,6 +104,9 @@ void start(Job& job) {
   posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addchdir_np(&actions, job.run_dir.c_str());
+  // Only the three streams: descriptors ssim, its log or the shell that started it left
+  // open without close-on-exec are not the program's (a held pipe end keeps readers waiting).
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   sigset_t none, defaults;

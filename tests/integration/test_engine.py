@@ -512,6 +512,21 @@ models:
         wait_for(lambda: self.status()[1]["long"]["status"] == "running", timeout=10, what="long to be running")
         self.assertFalse(zombies())
 
+    def test_a_program_gets_only_its_three_streams(self):
+        # ssim's log, the supervisors' /dev/null and whatever the calling shell left open
+        # (this test passes a pipe end in) are not the program's.
+        self.write("experiment.yaml", "experiment: {name: fds}\nmodels:\n"
+                   "  - {name: m, exe: /bin/ls, args: [-1, /proc/self/fd]}\n")
+        read_end, write_end = os.pipe()
+        self.addCleanup(os.close, read_end)
+        self.addCleanup(os.close, write_end)
+        p = subprocess.run([SSIM, "run", "experiment.yaml"], cwd=self.dir, env=self.env, capture_output=True,
+                           text=True, timeout=60, pass_fds=(write_end,))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(self.dir, "fds/m/m.out")) as f:
+            fds = sorted(int(x) for x in f.read().split())
+        self.assertEqual(fds, [0, 1, 2, 3], "3 is ls's own listing of the folder")
+
     def test_status_exit_code_is_a_gate(self):
         self.write("experiment.yaml", "experiment: {name: gate}\nmodels:\n  - {name: a, exe: /bin/true}\n")
         self.ssim("run", "experiment.yaml", check=0)
