@@ -1,6 +1,12 @@
 #include "lib/client/metrics.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -35,6 +41,29 @@ std::string json_string(const std::string& text) {
   return out + "\"";
 }
 
+// One write of whole lines, appended under an exclusive flock of the file. ssim thins a
+// file that grew past its bound by renaming a copy over it under the same lock
+// (lib/state/metrics_bound.hpp): once locked, a file the path no longer names is the
+// old one, and the lines go to the new one instead.
+void append_locked(const std::string& path, const std::string& text) {
+  while (true) {  // another turn only when ssim replaced the file meanwhile (rare)
+    const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return;  // the next flush tries again
+    struct stat locked{}, named{};
+    const bool same = ::flock(fd, LOCK_EX) == 0 && ::fstat(fd, &locked) == 0 &&
+                      ::stat(path.c_str(), &named) == 0 && locked.st_ino == named.st_ino;
+    if (same) {
+      for (size_t done = 0; done < text.size();) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n <= 0 && errno != EINTR) break;  // a full disk: those points are lost
+        if (n > 0) done += static_cast<size_t>(n);
+      }
+    }
+    ::close(fd);  // and the lock with it
+    if (same) return;
+  }
+}
+
 // The buffer and the thread that empties it every second; joined and flushed at exit.
 class Writer {
  public:
@@ -63,10 +92,7 @@ class Writer {
     for (const auto& l : lines) text += l;
     const char* dir = std::getenv("SSIM_RUN_DIR");
     const std::string path = std::string(dir && *dir ? dir : ".") + "/metrics." + std::to_string(rank()) + ".ndjson";
-    if (FILE* f = std::fopen(path.c_str(), "a")) {  // one write of whole lines, appended
-      std::fwrite(text.data(), 1, text.size(), f);
-      std::fclose(f);
-    }
+    append_locked(path, text);
   }
 
  private:

@@ -336,6 +336,7 @@ bool Engine::poll() {
   const bool changed = refresh(m_, launcher_, [&](const state::EntityRecord& ended, Status before) {
     if (goal_stopping_.count(ended.name) && state::is_terminal(ended.status)) settle_goal_stop(*m_.find(ended.name));
     const state::EntityRecord& r = ended;
+    bound_metrics_ended(r);
     log_->info("{}: {} -> {}{}", r.name, to_string(before), to_string(r.status),
                r.reason.empty() ? "" : " (" + r.reason + ")");
     if (r.status == Status::Running && before == Status::Pending) return;  // too chatty
@@ -695,6 +696,7 @@ int Engine::run(const EngineHooks& hooks) {
     }
     changed = poll() || changed;
     check_goals();
+    bound_metrics();
     if (changed || dirty_) save_soon();
     report_counts();
     if (plan_.database) watch_database();

@@ -162,6 +162,11 @@ class Engine {
   void settle_goal_stop(state::EntityRecord& r);
   std::chrono::steady_clock::time_point next_goal_check_{};
   std::set<std::string> goal_stopping_;
+  // Metrics files kept bounded (engine_metrics.cpp).
+  void bound_metrics();
+  void bound_metrics_ended(const state::EntityRecord& e);
+  void bound_metrics_of(const state::EntityRecord& e);
+  std::chrono::steady_clock::time_point next_metrics_bound_{};
 };
 
 }  // namespace ssim::engine

@@ -241,8 +241,7 @@ std::vector<MetricPoint> parse_metric_stdout(const std::string& raw) {
   return out;
 }
 
-std::vector<MetricPoint> read_metrics(const std::string& run_dir, const std::string& name) {
-  std::vector<MetricPoint> out;
+std::vector<std::string> metric_files(const std::string& run_dir) {
   std::vector<std::string> files;
   if (DIR* d = ::opendir(run_dir.c_str())) {
     while (const dirent* e = ::readdir(d)) {
@@ -253,7 +252,12 @@ std::vector<MetricPoint> read_metrics(const std::string& run_dir, const std::str
     ::closedir(d);
   }
   std::sort(files.begin(), files.end());
-  for (const auto& f : files)
+  return files;
+}
+
+std::vector<MetricPoint> read_metrics(const std::string& run_dir, const std::string& name) {
+  std::vector<MetricPoint> out;
+  for (const auto& f : metric_files(run_dir))
     read_lines(f, [&](const std::string& line) {
       if (auto p = parse_metric_json(line)) out.push_back(std::move(*p));
     });

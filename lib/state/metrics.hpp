@@ -32,6 +32,9 @@ std::optional<MetricPoint> parse_metric_json_fully(const std::string& line);
 // metric; step, epoch, phase and rank apply to all of them. Empty for other lines.
 std::vector<MetricPoint> parse_metric_stdout(const std::string& line);
 
+// The files its ranks write through the client (metrics.RANK.ndjson) in `run_dir`, sorted.
+std::vector<std::string> metric_files(const std::string& run_dir);
+
 // Every point entity `name` reported, in the order reported (per source).
 std::vector<MetricPoint> read_metrics(const std::string& run_dir, const std::string& name);
 

@@ -11,6 +11,7 @@ database and `ssim run`. The rank is taken from the MPI or torch launcher's envi
 without this module can print `ssim:metric loss=0.31 step=120` lines instead.
 """
 import atexit
+import fcntl
 import json
 import math
 import os
@@ -29,6 +30,28 @@ def rank():
         if value.isdigit():
             return int(value)
     return 0
+
+
+def _append_locked(path, data):
+    """One write of whole lines, appended under an exclusive flock of the file (a kill
+    between two leaves no torn line but the last, which readers skip). ssim thins a file
+    past its bound by renaming a copy over it under the same lock: once locked, a file the
+    path no longer names is the old one, and the lines go to the new one instead."""
+    while True:  # another turn only when ssim replaced the file meanwhile (rare)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                same = os.fstat(fd).st_ino == os.stat(path).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                return
+        finally:
+            os.close(fd)
 
 
 class _Writer:
@@ -58,10 +81,7 @@ class _Writer:
         if not points:
             return
         lines = [_line(*p) for p in points]  # serialised here, off the training loop's path
-        # One write of whole lines, appended: a kill between two leaves no torn line but
-        # the last, which readers skip.
-        with open(self._file(), "a") as f:
-            f.write("".join(lines))
+        _append_locked(self._file(), "".join(lines).encode())
 
     def _flush_every_second(self):
         while True:

@@ -175,3 +175,41 @@ class Goals(SsimTestCase):
         self.assertIn("last val_acc against start", metrics)
         self.assertIn("reached at step 4", metrics)  # stopped_1's row
         self.assertIn("not reached", metrics)        # kept_1's
+
+
+BOUNDED = """
+experiment: {name: bounded}
+models:
+  # 20,000 points of each metric in about 2 s; the accuracy meets the goal once, at step 3717.
+  - name: long
+    exe: /usr/bin/python3
+    args: [-c, "import time, ssim.metrics as m\\nfor s in range(20000):\\n    m.log(loss=1.0 / (s + 1), acc=0.95 if s == 3717 else 0.5, step=s)\\n    if s % 1000 == 0: time.sleep(0.1)"]
+    goal: {metric: acc, at_least: 0.9}
+  # Every point its own metric (so none may go), written for 7 s while ssim replaces the
+  # file under the writer.
+  - name: writer
+    exe: /usr/bin/python3
+    args: [-c, "import time, ssim.metrics as m\\nfor i in range(700):\\n    m.log('p%d' % i, i, step=i)\\n    time.sleep(0.01)"]
+"""
+
+
+class Bounded(SsimTestCase):
+    def test_a_file_past_the_limit_is_thinned_keeping_the_latest_and_the_goal_and_losing_no_write(self):
+        self.write("experiment.yaml", BOUNDED)
+        self.env["SSIM_METRICS_LIMIT"] = "16384"
+        self.ssim("run", "experiment.yaml", check=0, timeout=120)
+        self.assertLessEqual(os.path.getsize(f"{self.dir}/bounded/long/metrics.0.ndjson"), 8192)
+        points = json.loads(self.ssim("metrics", "bounded", "long", "--json", check=0).stdout)
+        loss = [p["step"] for p in points if p["metric"] == "loss"]
+        self.assertLess(len(loss), 200)  # thinned from 20,000
+        self.assertEqual((loss[0], loss[-1]), (0, 19999))  # the first and the latest kept
+        _, entities = self.status()
+        self.assertEqual(entities["long"]["goal"]["step"], 3717)  # the time to the goal survives
+        out = self.ssim("status", "bounded", "-o", "name,loss", check=0).stdout
+        self.assertIn("5e-05", out)  # 1 / 20000, the latest loss
+        # The writer's file was replaced while it wrote (and after) and kept every point.
+        with open(f"{self.dir}/bounded/.ssim/ssim.log") as f:
+            thinned = [line for line in f if "writer:" in line and "thinned" in line]
+        self.assertGreaterEqual(len(thinned), 2, thinned)
+        written = json.loads(self.ssim("metrics", "bounded", "writer", "--json", check=0).stdout)
+        self.assertEqual(sorted(p["step"] for p in written), list(range(700)))

@@ -1,7 +1,9 @@
 // The metric readers: the client's NDJSON lines and the documented stdout form.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cmath>
+#include <thread>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +11,7 @@
 
 #include "lib/client/metrics.hpp"
 #include "lib/state/metrics.hpp"
+#include "lib/state/metrics_bound.hpp"
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
@@ -85,6 +88,32 @@ TEST_CASE("metrics: what the C++ client logs is read back as the Python client's
   CHECK(points[1].phase == "train \"quoted\"");
   CHECK(points[1].rank == 3);
   CHECK(std::filesystem::exists(run + "/metrics.3.ndjson"));
+}
+
+TEST_CASE("metrics: points a client appends while ssim thins the file are neither lost nor doubled") {
+  // Every point its own metric: thinning can drop none of them, but every pass still
+  // replaces the file under the writers' feet, which is what the lock protocol is for.
+  test::TempDir dir;
+  const std::string run = dir.path.string();
+  ::setenv("SSIM_RUN_DIR", run.c_str(), 1);
+  const std::string path = run + "/metrics.0.ndjson";
+  const int n = 1500;
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    for (int i = 0; i < n; ++i) {
+      ssim::metrics::log("p" + std::to_string(i), i, i);
+      ssim::metrics::flush();
+    }
+    done = true;
+  });
+  int replaced = 0;
+  while (!done) replaced += state::bound_metrics_file(path, 4096, nullptr) ? 1 : 0;
+  writer.join();
+  ::unsetenv("SSIM_RUN_DIR");
+  CHECK(replaced > 10);
+  const auto points = state::read_metrics(run, "none");
+  REQUIRE(points.size() == static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) CHECK(points[i].step == i);
 }
 
 TEST_CASE("a goal is reached by the first point that meets it, with its step and time after the start") {
