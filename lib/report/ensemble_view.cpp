@@ -114,8 +114,9 @@ void ensemble_section(const ReportInput& in, const Group& g, std::string& out) {
         out += "<td>" + (it == e->params.end() ? std::string() : escape(it->second)) + "</td>";
       }
       const double r = runtime_of(*e, in.now);
-      out += "<td class=\"s-" + state::to_string(e->status) + "\">" + escape(state::to_string(e->status)) +
-             "</td><td>" + (r >= 0 ? escape(duration_text(r)) : std::string("-")) + "</td></tr>";
+      out += "<td class=\"s-" + state::to_string(e->status) + "\"" +
+             (e->reason.empty() ? std::string() : " title=\"" + escape(e->reason) + "\"") + ">" +
+             escape(state::to_string(e->status)) + "</td><td>" + (r >= 0 ? escape(duration_text(r)) : std::string("-")) + "</td></tr>";
     }
     out += "</table></details>";
   }

@@ -41,6 +41,7 @@ std::string number(double value, int digits) {
 std::string duration_text(double seconds) {
   if (seconds < 0) seconds = 0;
   char buf[64];
+  if (seconds > 0 && seconds < 0.1) return number(seconds * 1000, seconds < 0.01 ? 2 : 1) + " ms";  // not "0 s" twice
   if (seconds < 60) return number(seconds, seconds < 10 ? 2 : 1) + " s";
   const long s = std::lround(seconds);
   if (s < 3600) std::snprintf(buf, sizeof buf, "%ld min %02ld s", s / 60, s % 60);

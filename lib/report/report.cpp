@@ -25,6 +25,7 @@ table.params { border-collapse: collapse; font-size: 12px; margin-top: 6px; }
 table.params td, table.params th { border: 1px solid #e3e3e3; padding: 1px 8px; text-align: left; }
 pre { background: #f6f6f6; padding: 8px 12px; overflow-x: auto; font-size: 12px; }
 .failure { border-left: 4px solid #c62828; padding-left: 12px; margin: 14px 0; }
+.cancelled { border-left: 4px solid #9e9e9e; padding-left: 12px; margin: 14px 0; }
 td.s-failed { color: #c62828; } td.s-completed { color: #2e7d32; }
 )";
 
@@ -73,6 +74,11 @@ void failures(const ReportInput& in, std::string& out) {
             escape(e.reason.empty() ? (e.exit_code ? "exit code " + std::to_string(*e.exit_code) : "failed")
                                     : e.reason) +
             "</p>";
+    if (!e.params.empty()) {
+      std::string params;
+      for (const auto& [k, v] : e.params) params += (params.empty() ? "" : ", ") + k + "=" + v;
+      body += "<p class=\"params\">parameters: " + escape(params) + "</p>";
+    }
     const auto it = in.stderr_tails.find(e.name);
     if (it != in.stderr_tails.end() && !it->second.empty()) body += "<pre>" + escape(it->second) + "</pre>";
     body += "<p class=\"quiet\">the rest: <code>ssim logs " + escape(in.manifest.path) + " " + escape(e.name) +
@@ -84,6 +90,30 @@ void failures(const ReportInput& in, std::string& out) {
   out += body + "</section>";
 }
 
+// Why each cancelled entity did not run (a failed dependency, ssim stop, the run
+// interrupted), one block per reason: at 100,000 members the reasons are few.
+void cancellations(const ReportInput& in, std::string& out) {
+  std::map<std::string, std::vector<const state::EntityRecord*>> by_reason;
+  int total = 0;
+  for (const auto& e : in.manifest.entities)
+    if (e.status == state::Status::Cancelled) ++total, by_reason[e.reason.empty() ? "cancelled" : e.reason].push_back(&e);
+  if (total == 0) return;
+  out += "<section id=\"cancelled\"><h2>Cancelled (" + std::to_string(total) + ")</h2>";
+  int blocks = 0;
+  for (const auto& [reason, entities] : by_reason) {
+    if (++blocks > 50) {
+      out += "<p class=\"quiet\">" + std::to_string(by_reason.size() - 50) + " more reasons: ssim status --filter cancelled</p>";
+      break;
+    }
+    std::string names;
+    for (size_t i = 0; i < entities.size() && i < 20; ++i) names += (i ? ", " : "") + entities[i]->name;
+    if (entities.size() > 20) names += " and " + std::to_string(entities.size() - 20) + " more";
+    out += "<div class=\"cancelled\"><h3>" + escape(reason) + "</h3><p>" + std::to_string(entities.size()) +
+           (entities.size() == 1 ? " entity: " : " entities: ") + escape(names) + "</p></div>";
+  }
+  out += "</section>";
+}
+
 }  // namespace
 
 std::string render_report(const ReportInput& in) {
@@ -93,6 +123,7 @@ std::string render_report(const ReportInput& in) {
          escape(in.manifest.experiment) + " - ssim report</title><style>" + kStyle + "</style></head><body>";
   header(in, out);
   failures(in, out);
+  cancellations(in, out);
   const auto groups = groups_of(in.manifest);
   timeline_section(in, groups, out);
   bool any = false;

@@ -77,6 +77,27 @@ class Report(SsimTestCase):
         chromium("--screenshot=" + shot, "file://" + page)
         self.assertGreater(distinct_bytes_of_png(shot), 20)
 
+    def test_a_failed_card_names_the_parameters_and_cancelled_entities_say_why(self):
+        self.write("experiment.yaml", SWEEP + """  - name: post
+    after: [sim]
+    params: {k: [1, 2]}
+    exe: /bin/true
+""")
+        self.ssim("run", "experiment.yaml", check=1)
+        html = self.ssim("report", "sweep", "-o", "-", check=0).stdout
+        failed = html[html.index('<section id="failures">'):]
+        failed = failed[:failed.index("</section>")]
+        self.assertIn("<h3>sim_5</h3>", failed)
+        self.assertIn("parameters: mode=slow, n=3", failed)
+        cancelled = html[html.index('<section id="cancelled">'):]
+        cancelled = cancelled[:cancelled.index("</section>")]
+        self.assertIn("<h2>Cancelled (2)</h2>", cancelled)
+        reason = self.status()[1]["post_0"]["reason"]
+        self.assertIn("sim_5", reason)  # the dependency that failed
+        self.assertIn(f"<h3>{reason}</h3><p>2 entities: post_0, post_1</p>", cancelled)
+        # The ensemble's table gives the reason beside the status.
+        self.assertIn(f'<td class="s-cancelled" title="{reason}">cancelled</td>', html)
+
     def test_the_database_is_sampled_while_the_run_lasts_and_drawn(self):
         self.write("experiment.yaml", f"experiment: {{name: db}}\norchestrator: {{port: {free_port()}}}\n"
                    "models:\n  - {name: m, exe: /bin/sleep, args: ['0.3']}\n")

@@ -54,6 +54,9 @@ ReportInput sweep() {
 
 TEST_CASE("duration and number texts") {
   CHECK(duration_text(3.14159) == "3.14 s");
+  CHECK(duration_text(0.005) == "5 ms");  // a short run's ticks: not "0 s" at every one
+  CHECK(duration_text(0.0125) == "12.5 ms");
+  CHECK(duration_text(0) == "0 s");
   CHECK(duration_text(42.25) == "42.2 s");
   CHECK(duration_text(125) == "2 min 05 s");
   CHECK(duration_text(7380) == "2 h 03 min");
