@@ -14,6 +14,7 @@
 #include "lib/session/current_state.hpp"
 #include "lib/session/experiment_summary.hpp"
 #include "lib/session/logs.hpp"
+#include "lib/session/launch_record.hpp"
 #include "lib/session/report_input.hpp"
 #include "lib/util/errors.hpp"
 #include "apps/ssim/status_table.hpp"
@@ -213,6 +214,20 @@ bool shows_token(const Dashboard& d, const Target& t, const std::string& authori
   return same(token, d.token);
 }
 
+// /api/launch?exp=PATH&entity=NAME: {"entity", "command", "argv": [...], "env": [[name,
+// value], ...], "masked"}: what the entity was started with (its job file), secrets
+// masked; 404 before it started.
+HttpReply launch(const std::string& path, const Target& t) {
+  const auto m = state::load_manifest(path);
+  const auto entity = t.query.count("entity") ? t.query.at("entity") : "";
+  const auto* e = m.find(entity);
+  if (!e) return error(404, "no entity \"" + entity + "\"");
+  const auto r = session::launch_record(e->run_dir);
+  if (!r) return error(404, entity + " has not started yet");
+  nlohmann::json doc{{"entity", entity}, {"command", r->command}, {"argv", r->argv}, {"env", r->env}, {"masked", r->masked}};
+  return {200, "application/json", doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
+}
+
 HttpReply handle_request(const Dashboard& d, const std::string& method, const std::string& target,
                          const std::string& authorization) {
   const Target t = parse_target(target);
@@ -229,12 +244,13 @@ HttpReply handle_request(const Dashboard& d, const std::string& method, const st
     }
     const std::string exp = t.query.count("exp") ? t.query.at("exp") : "";
     if (t.path != "/api/status" && t.path != "/api/logs" && t.path != "/api/metrics" && t.path != "/api/database" &&
-        t.path != "/report")
+        t.path != "/api/launch" && t.path != "/report")
       return error(404, "no such page");
     if (!serves(d, exp)) return error(404, "this dashboard does not serve \"" + exp + "\"");
     if (t.path == "/api/logs") return logs(exp, t);
     if (t.path == "/api/metrics") return metrics(exp, t);
     if (t.path == "/api/database") return database(exp);
+    if (t.path == "/api/launch") return launch(exp, t);
     if (t.path == "/api/status") return {200, "application/json", status_body(exp)};
     return {200, "text/html; charset=utf-8", experiment_report(exp)};
   } catch (const std::exception& e) {

@@ -230,9 +230,10 @@ ensembles:
     args: [-c, 'echo "bad input n=$(n)" >&2; exit $(code)']
     params: {n: [1, 2, 3, 4], code: [0, 3, 0, 0]}
     strategy: step
+    env: {API_TOKEN: hunter2, STORE: "redis://:pw42@cn1:6379/0", LEARNING_RATE: "0.1"}
 """)
         self.ssim("run", "experiment.yaml", check=1)
-        url, _, _, exp = self.dashboard("tri")
+        url, base, token, exp = self.dashboard("tri")
 
         def dom(fragment):
             return chromium("--virtual-time-budget=4000", "--dump-dom", url + "#exp=" + exp + fragment).stdout.decode()
@@ -254,6 +255,17 @@ ensembles:
         self.assertIn("bad input n=2", box)  # its last error line
         self.assertIn(os.path.join(self.dir, "tri", "sim", "sim_1"), box)
         self.assertIn("<dt>param n</dt><dd>2</dd>", box)
+        # What it was started with: the command line, the environment with secrets masked.
+        self.assertIn("<dt>command</dt><dd><code>/bin/sh -c 'echo \"bad input n=2\" &gt;&amp;2; exit 3'</code></dd>", box)
+        self.assertRegex(box, r"<summary>environment \(\d+ variables, 2 masked\)</summary>")
+        self.assertIn("<td>LEARNING_RATE</td><td>0.1</td>", box)
+        self.assertIn("<td>API_TOKEN</td><td>********</td>", box)
+        self.assertIn("<td>STORE</td><td>redis://:********@cn1:6379/0</td>", box)
+        self.assertNotIn("hunter2", detail)
+        self.assertNotIn("pw42", detail)
+        launch = json.loads(self.get(f"{base}/api/launch?exp={exp}&entity=sim_1&token={token}")[1])
+        self.assertEqual(launch["argv"][0], "/bin/sh")
+        self.assertEqual(launch["masked"], 2)
         shot = os.path.join(self.dir, "triage.png")
         chromium("--virtual-time-budget=4000", "--window-size=1400,900", "--screenshot=" + shot, url + "#exp=" + exp + "&entity=sim_1")
         self.assertGreater(distinct_bytes_of_png(shot), 20)

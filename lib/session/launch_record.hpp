@@ -1,0 +1,30 @@
+#pragma once
+// What an entity was started with, for the dashboard's detail: its command line and the
+// whole environment it got, read from its job file (lib/state/job_file.hpp), with the
+// values of secrets masked (the dashboard is read-only and shared with a browser; the
+// job file itself stays 0600).
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ssim::session {
+
+struct LaunchRecord {
+  std::vector<std::string> argv;
+  std::string command;  // argv as one shell line, quoted where needed
+  std::vector<std::pair<std::string, std::string>> env;  // sorted by name, secrets masked
+  int masked = 0;  // how many values were
+};
+
+// nullopt when the entity has not started (no job file yet) or the file is cut short.
+std::optional<LaunchRecord> launch_record(const std::string& run_dir);
+
+// A variable whose name says it holds a secret: PASSWORD, PASSWD, SECRET, TOKEN,
+// CREDENTIAL, PRIVATE, or a name ending in KEY (API_KEY, AWS_SECRET_ACCESS_KEY), in any case.
+bool is_secret_variable(const std::string& name);
+// What the dashboard shows of `value`: "********" for a secret, a URL's password
+// hidden ("redis://:********@host"), else the value.
+std::string shown_value(const std::string& name, const std::string& value, bool& masked);
+
+}  // namespace ssim::session
