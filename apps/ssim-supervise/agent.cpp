@@ -137,12 +137,36 @@ bool reap(Agent& a) {
   return ended;
 }
 
+// Started by mpirun (PBS, LSF): rank i runs on the i-th node ssim named, by that name,
+// whatever this host calls itself (a PBS_NODEFILE may say pn1 where gethostname says
+// pn1.cluster). The keepers forked from here record it as their node.
+bool name_node_by_rank(const std::string& list) {
+  std::vector<std::string> nodes;
+  for (size_t at = 0; at <= list.size();) {
+    const size_t comma = std::min(list.find(',', at), list.size());
+    nodes.push_back(list.substr(at, comma - at));
+    at = comma + 1;
+  }
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}) {
+    const char* v = std::getenv(var);
+    if (!v || !*v) continue;
+    char* end = nullptr;
+    const long rank = std::strtol(v, &end, 10);
+    if (*end != '\0' || rank < 0 || static_cast<size_t>(rank) >= nodes.size()) return false;
+    setenv("SSIM_AGENT_NODE", nodes[rank].c_str(), 1);
+    setenv("SSIM_NODE_VARIABLE", "SSIM_AGENT_NODE", 1);
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int agent_main(int argc, char** argv) {
   Agent a;
   std::string step_id;  // the scheduler's id of the step the agents run in
   bool complete = false;
+  std::string nodes_by_rank;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--node-env" && i + 1 < argc) {
@@ -154,18 +178,25 @@ int agent_main(int argc, char** argv) {
         if (const char* v = var.empty() ? nullptr : std::getenv(var.c_str())) a.node_env.push_back(var + "=" + v);
         at = comma + 1;
       }
+    } else if (arg == "--nodes-by-rank" && i + 1 < argc) {
+      nodes_by_rank = argv[++i];
     } else if (arg == "--id" && i + 1 < argc) {
       step_id = expand_braces(argv[++i], complete);
     } else if (a.dir.empty() && arg.rfind("--", 0) != 0) {
       a.dir = arg;
     } else {
-      std::fprintf(stderr, "usage: ssim-supervise --agent DIR [--node-env VAR,...] [--id TEMPLATE]\n");
+      std::fprintf(stderr, "usage: ssim-supervise --agent DIR [--node-env VAR,...] [--id TEMPLATE] [--nodes-by-rank N1,N2,...]\n");
       return 2;
     }
   }
   if (a.dir.empty()) {
-    std::fprintf(stderr, "usage: ssim-supervise --agent DIR [--node-env VAR,...] [--id TEMPLATE]\n");
+    std::fprintf(stderr, "usage: ssim-supervise --agent DIR [--node-env VAR,...] [--id TEMPLATE] [--nodes-by-rank N1,N2,...]\n");
     return 2;
+  }
+  if (!nodes_by_rank.empty() && !name_node_by_rank(nodes_by_rank)) {
+    std::fprintf(stderr, "ssim agent: no rank of mpirun's in the environment, or more ranks than nodes (%s)\n",
+                 nodes_by_rank.c_str());
+    return 3;
   }
   const std::string node = node_name();
   a.mine = ssim::state::agent_node_dir(a.dir, node);

@@ -3,8 +3,21 @@
 #include "launchers/batch/output_lines.hpp"
 #include "launchers/lsf/bjobs_json.hpp"
 #include "launchers/lsf/lsf_script.hpp"
+#include "launchers/ranks/rank_command.hpp"
+
+#include <unistd.h>
 
 namespace ssim::launchers::lsf {
+
+// As under PBS, one mpirun (blaunch or ssh reach the nodes). Not on CSM systems, where
+// the launch node is no compute node and jsrun resource sets hold their CPUs: members
+// there stay jsrun steps.
+std::optional<std::vector<std::string>> LsfScheduler::agent_command(const std::string&,
+                                                                    const std::vector<std::string>& nodes,
+                                                                    const std::vector<std::string>& program) const {
+  if (csm_) return std::nullopt;
+  return mpirun_agent_command(nodes, program, ::geteuid() == 0);
+}
 using namespace ssim::launch;
 
 std::optional<Allocation> LsfScheduler::current_allocation(const Getenv& getenv, const ReadText& read) const {

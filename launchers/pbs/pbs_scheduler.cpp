@@ -4,11 +4,22 @@
 #include "launchers/pbs/pbs_script.hpp"
 #include "launchers/pbs/qstat_json.hpp"
 #include "launchers/pbs/pbsnodes.hpp"
+#include "launchers/ranks/rank_command.hpp"
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 
 namespace ssim::launchers::pbs {
+
+// PBS tracks no steps: the agents are one mpirun (TM or ssh reach the nodes, as for any
+// MPI job), supervised on ssim's node like every launch command.
+std::optional<std::vector<std::string>> PbsScheduler::agent_command(const std::string&,
+                                                                    const std::vector<std::string>& nodes,
+                                                                    const std::vector<std::string>& program) const {
+  return mpirun_agent_command(nodes, program, ::geteuid() == 0);
+}
 using namespace ssim::launch;
 
 std::optional<Allocation> PbsScheduler::current_allocation(const Getenv& getenv, const ReadText& read) const {

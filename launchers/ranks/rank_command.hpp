@@ -58,6 +58,12 @@ int tasks_per_node(const plan::Resources& res, int nodes);
 // Each launch command's own argv, without the program.
 std::vector<std::string> mpirun_command(const std::string& exe, const plan::Resources& res, const Placement& placement,
                                         const RankContext& context, plan::Env& env);
+// Node agents through mpirun (PBS, LSF without jsrun: docs/launchers.md "Agents"): one
+// on each of `nodes`, rank i on nodes[i] and told so (--nodes-by-rank), unbound (the
+// members it starts use the whole node, packed by ssim), and a rank that ends or dies
+// takes no other down (one lost node ends nothing else).
+std::vector<std::string> mpirun_agent_command(const std::vector<std::string>& nodes,
+                                              const std::vector<std::string>& program, bool is_root);
 std::vector<std::string> aprun_command(const plan::Resources& res, const Placement& placement);
 std::vector<std::string> jsrun_command(const plan::Resources& res, const Placement& placement);
 

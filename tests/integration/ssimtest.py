@@ -111,7 +111,8 @@ class SsimTestCase(unittest.TestCase):
                 p.kill()
             p.communicate()
         kill_processes_under(self.dir)
-        shutil.rmtree(self.dir, ignore_errors=True)
+        if not os.environ.get("SSIM_KEEP_TEST_DIRS"):
+            shutil.rmtree(self.dir, ignore_errors=True)
 
     def write(self, name, text):
         path = os.path.join(self.dir, name)

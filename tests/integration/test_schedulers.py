@@ -14,7 +14,7 @@ from ssimtest import SSIM, SsimTestCase, free_port, processes_with_env, wait_for
 
 FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures/fake-sched"))
 # What every entity prints to say where it ran: Slurm's node name, or the fake host.
-WHERE = 'echo "$${SLURMD_NODENAME:-$$SSIM_FAKE_HOST}"'
+WHERE = 'echo "$${SLURMD_NODENAME:-$$(hostname)}"'
 
 
 def sh(argv, env=None, check=True, stdin=None, cwd=None):
@@ -295,6 +295,56 @@ class Fake(Schedulers):
         for m in members:
             beside = [o for o in members if o["start"] <= m["start"] + 0.05 < o["end"]]
             self.assertLessEqual(len(beside), 2, members)
+
+    def test_members_run_through_one_agent_per_node_on_all_its_cpus(self):
+        # Inside a job, one-task members go to one ssim agent per node, started by one
+        # mpirun; they run on the node they were placed on, bound to no core (each mpirun
+        # would bind its one rank to core 0: every member of a node on one CPU).
+        self.allocate(2)
+        self.yaml("ensembles:\n"
+                  "  - {name: m, exe: /bin/sh, args: [-c, 'hostname; grep Cpus_allowed_list /proc/self/status'], replicas: 4}\n"
+                  "models:\n"
+                  "  - {name: step, exe: /bin/sh, args: [-c, 'hostname; grep Cpus_allowed_list /proc/self/status'],\n"
+                  "     run: {agent: false}}\n", name="agents")
+        self.ssim("run", "experiment.yaml", check=0, timeout=120)
+        with open("/proc/self/status") as f:
+            all_cpus = [line for line in f if line.startswith("Cpus_allowed_list")][0].strip()
+        _, s = self.status()
+        for name in ["m_0", "m_1", "m_2", "m_3", "step"]:
+            host, cpus = self.ssim("logs", "agents", name, check=0).stdout.splitlines()
+            self.assertEqual(host, s[name]["nodes"], name)  # where ssim placed it, by the node's own name
+            self.assertIn(host, self.hosts[:2])
+            self.assertEqual(" ".join(cpus.split()), " ".join(all_cpus.split()), name)
+            self.assertEqual(s[name]["job_id"].startswith("agent:"), name != "step", s[name])
+        with open(os.path.join(self.dir, "agents/.ssim/ssim.log")) as f:
+            self.assertEqual(f.read().count("node agents started on fn1,fn2"), 1)
+
+    def test_a_lost_agent_fails_its_member_and_ends_nothing_else(self):
+        # One mpirun runs every agent: Open MPI ends all ranks when one dies, unless told
+        # not to. The other node's member must complete, and the lost one's rerun elsewhere.
+        self.allocate(2)
+        self.yaml("ensembles:\n  - {name: m, exe: /bin/sleep, args: ['6'], replicas: 2, retries: 1}\n", name="lost")
+        run = self.run_until("lost", "m_1")
+        wait_for(lambda: all(e["status"] == "running" for e in self.status()[1].values()), what="both running")
+        _, s = self.status()
+        dead = s["m_1"]["nodes"]
+        agents = os.path.join(self.dir, "lost/.ssim/agents")
+        [generation] = os.listdir(agents)
+        with open(os.path.join(agents, generation, dead, "alive")) as f:
+            agent = int(f.read().split()[0])
+        keepers = [int(p) for p in sh(["pgrep", "-P", str(agent)], check=False).stdout.split()]
+        os.kill(agent, signal.SIGKILL)  # the node dies with everything on it
+        for k in keepers:
+            os.kill(k, signal.SIGKILL)
+        os.killpg(s["m_1"]["pid"], signal.SIGKILL)
+        self.assertEqual(run.wait(timeout=90), 0)
+        _, s = self.status()
+        self.assertEqual(s["m_0"]["status"], "completed")
+        self.assertEqual(s["m_0"]["earlier_attempts"], [], s["m_0"])  # never touched
+        self.assertEqual(s["m_1"]["status"], "completed")
+        self.assertNotEqual(s["m_1"]["nodes"], dead)
+        [earlier] = s["m_1"]["earlier_attempts"]
+        self.assertIn(f"node {dead} lost", earlier["reason"])
 
 
 class Pbs(Fake, SsimTestCase):

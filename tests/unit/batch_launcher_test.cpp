@@ -174,17 +174,19 @@ TEST_CASE("batch launcher: steps inside a PBS job go to their placed hosts") {
                                   "models:\n  - {name: t, exe: train, run: {ntasks: 3}}\n",
                                   dir.path.string());
   l.set_allocation(plan, Allocation{"6.pbs-sim", {"h1", "h2", "h3", "h4", "h5"}, {{"h4", 2}, {"h5", 2}}});
+  // Whole nodes: Open MPI's own binding stays (it is what a user of mpirun expects).
   CHECK(l.command(plan.steps[0]) ==
         std::vector<std::string>{"mpirun", "-np", "2", "--allow-run-as-root", "--host", "h2:2", "sim"});
-  // Packed: the nodes the pool gave it when it starts, its tasks spread over them.
+  // Packed: the nodes the pool gave it when it starts, its tasks spread over them, and
+  // unbound (each launch would bind its ranks to the same first cores of a shared node).
   REQUIRE(l.pool(plan).size() == 2);
   CHECK(l.pool(plan)[1].cpus == 2);
   CHECK(l.packs(plan.steps[2]));
   CHECK_FALSE(l.packs(plan.steps[0]));
   CHECK(l.command_on(plan.steps[2], Grant{{"h4", "h5"}, {2, 1}, {{}, {}}}) ==
-        std::vector<std::string>{"mpirun", "-np", "3", "--allow-run-as-root", "--host", "h4:2,h5:2", "train"});
+        std::vector<std::string>{"mpirun", "-np", "3", "--allow-run-as-root", "--bind-to", "none", "--host", "h4:2,h5:2", "train"});
   CHECK(l.database_command(0, "/db", {"db"}) ==
-        std::vector<std::string>{"mpirun", "-np", "1", "--allow-run-as-root", "--host", "h1:1", "db"});
+        std::vector<std::string>{"mpirun", "-np", "1", "--allow-run-as-root", "--bind-to", "none", "--host", "h1:1", "db"});
   CHECK(calls.empty());
 }
 
@@ -223,9 +225,17 @@ TEST_CASE("batch launcher: Slurm runs one-task packed steps through node agents 
   CHECK(calls.empty());
 }
 
-TEST_CASE("batch launcher: PBS and LSF have no agents: every step is their own") {
-  CHECK_FALSE(pbs::PbsScheduler().agent_command("1", {"h1"}, {"x"}));
-  CHECK_FALSE(lsf::LsfScheduler(false).agent_command("1", {"h1"}, {"x"}));
+TEST_CASE("batch launcher: PBS and LSF start their agents with one mpirun, CSM systems have none") {
+  const auto pbs = pbs::PbsScheduler().agent_command("1", {"h1", "h2"}, {"x"});
+  REQUIRE(pbs);
+  CHECK(pbs->front() == "mpirun");
+  CHECK(std::find(pbs->begin(), pbs->end(), "h1:1,h2:1") != pbs->end());
+  CHECK(pbs->back() == "h1,h2");  // --nodes-by-rank: each agent knows its node by ssim's name
+  const auto lsf = lsf::LsfScheduler(false).agent_command("1", {"h1"}, {"x"});
+  REQUIRE(lsf);
+  CHECK(lsf->front() == "mpirun");
+  // jsrun's resource sets hold their CPUs, and the launch node is no compute node.
+  CHECK_FALSE(lsf::LsfScheduler(true).agent_command("1", {"h1"}, {"x"}));
 }
 
 TEST_CASE("batch launcher: the merge never calls an unknown job completed") {

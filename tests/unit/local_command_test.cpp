@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "launchers/local/local_command.hpp"
 #include "tests/unit/helpers.hpp"
 
@@ -12,9 +14,9 @@ TEST_CASE("local commands: plain, mpirun with root and oversubscribe flags") {
   launchers::HostFacts user{false, 4}, root{true, 2};
   CHECK(launchers::local_command(s, user) == std::vector<std::string>{"sim", "a b"});
   s.res.ntasks = 4;  // auto with several tasks means mpirun
-  CHECK(launchers::local_command(s, user) == std::vector<std::string>{"mpirun", "-np", "4", "sim", "a b"});
+  CHECK(launchers::local_command(s, user) == std::vector<std::string>{"mpirun", "-np", "4", "--bind-to", "none", "sim", "a b"});
   CHECK(launchers::local_command(s, root) ==
-        std::vector<std::string>{"mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe", "sim", "a b"});
+        std::vector<std::string>{"mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "sim", "a b"});
   s.res.mpi = plan::MpiKind::None;
   CHECK(launchers::local_command(s, root) == std::vector<std::string>{"sim", "a b"});
   s.res.mpi = plan::MpiKind::Mpiexec;
@@ -32,7 +34,7 @@ TEST_CASE("with GPUs under mpirun each rank starts through the per-rank binder")
   s.res.mpi = plan::MpiKind::Mpirun;
   const launchers::HostFacts user{false, 8};
   CHECK(launchers::local_command(s, user, "/x/ssim-supervise") ==
-        std::vector<std::string>{"mpirun", "-np", "2", "/x/ssim-supervise", "--per-rank-gpus", "1", "--", "train"});
+        std::vector<std::string>{"mpirun", "-np", "2", "--bind-to", "none", "/x/ssim-supervise", "--per-rank-gpus", "1", "--", "train"});
 }
 
 TEST_CASE("hosts: on the local launcher give mpirun each host with its share of the slots") {
@@ -41,5 +43,28 @@ TEST_CASE("hosts: on the local launcher give mpirun each host with its share of 
   s.res.ntasks = 4;
   s.res.hosts = {"a", "b"};
   const launchers::HostFacts user{false, 8};
-  CHECK(launchers::local_command(s, user) == std::vector<std::string>{"mpirun", "-np", "4", "--host", "a:2,b:2", "sim"});
+  CHECK(launchers::local_command(s, user) == std::vector<std::string>{"mpirun", "-np", "4", "--bind-to", "none", "--host", "a:2,b:2", "sim"});
+}
+
+TEST_CASE("mpirun ranks are left unbound unless the step has its nodes to itself or asks for a binding") {
+  // Each mpirun binds its ranks from core 0: two 4-rank models on an 8-core machine would
+  // share cores 0-3 while 4-7 idle.
+  plan::Step s;
+  s.exe = "sim";
+  s.res.ntasks = 4;
+  const launchers::HostFacts user{false, 8};
+  const auto has_bind_none = [](const std::vector<std::string>& argv) {
+    for (size_t i = 0; i + 1 < argv.size(); ++i)
+      if (argv[i] == "--bind-to" && argv[i + 1] == "none") return true;
+    return false;
+  };
+  CHECK(has_bind_none(launchers::local_command(s, user)));
+  s.res.launcher_args = {{"map-by", "ppr:2:socket:pe=2"}};  // a binding of the user's: theirs alone
+  CHECK_FALSE(has_bind_none(launchers::local_command(s, user)));
+  s.res.launcher_args = {{"bind-to", "core"}};
+  const auto argv = launchers::local_command(s, user);
+  CHECK(std::count(argv.begin(), argv.end(), "--bind-to") == 1);
+  s.res.launcher_args.clear();
+  s.res.exclusive = true;
+  CHECK_FALSE(has_bind_none(launchers::local_command(s, user)));
 }
