@@ -4,7 +4,8 @@
 #  - 20 steps in a 4-node allocation, launch to all completed, against the same 20 on
 #    the local launcher in this script (the baseline);
 #  - 20 entities as jobs of their own: polls, and scheduler status commands per poll
-#    (must be at most 1, whatever the number of jobs).
+#    (must be at most 1, whatever the number of jobs);
+#  - PBS and LSF: 200 one-task members through the node agents against an mpirun each.
 #   tests/bench/bench_schedulers.sh   (after a build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,9 +24,9 @@ seconds() { grep -oP 'all ended \K[0-9.]+(?=s)' "$1/.ssim/ssim.log"; }
 polls() { grep -oP '\K[0-9]+(?= polls,)' "$1/.ssim/ssim.log"; }
 queries() { grep -oP 'polls, \K[0-9]+' "$1/.ssim/ssim.log"; }
 
-steps_yaml() {  # name launcher
-  printf 'experiment: {name: %s, path: %s, launcher: %s}\nensembles:\n  - {name: s, exe: /bin/true, replicas: 20, run: {exclusive: false}}\n' \
-    "$1" "$work/$1" "$2" > "$work/$1.yaml"
+steps_yaml() {  # name launcher [members]
+  printf 'experiment: {name: %s, path: %s, launcher: %s}\nensembles:\n  - {name: s, exe: /bin/true, replicas: %s, run: {exclusive: false}}\n' \
+    "$1" "$work/$1" "$2" "${3:-20}" > "$work/$1.yaml"
 }
 jobs_yaml() {  # name launcher
   printf 'experiment: {name: %s, path: %s, launcher: %s}\nensembles:\n  - {name: j, exe: /bin/sleep, args: ["1"], replicas: 20, batch: {nodes: 1}}\n' \
@@ -73,7 +74,19 @@ for s in pbs lsf; do
   fi
   for _ in $(seq 100); do [ -f "$env_file" ] && break; sleep 0.1; done  # the holder job starts
   steps_yaml ${s}_steps $s
-  (set -a; . <(grep -E '^(PBS_|LSB_|OMPI_MCA_plm_rsh_agent)' "$env_file" | sed "s/=\(.*\)/='\1'/"); "$ssim" run "$work/${s}_steps.yaml" > /dev/null 2>&1)
+  in_job() { (set -a; . <(grep -E '^(PBS_|LSB_|OMPI_MCA_plm_rsh_agent)' "$env_file" | sed "s/=\(.*\)/='\1'/"); "$@"); }
+  in_job "$ssim" run "$work/${s}_steps.yaml" > /dev/null 2>&1
+  # 200 one-task members: through the node agents (one mpirun), and as an mpirun each.
+  # (On the fakes about a third of those mpiruns take 5 s: the orted a fake host starts
+  # is a local process that outlives mpirun a while, and the supervisor waits for what a
+  # job leaves behind. On a real node that orted is remote; count on ~0.1-0.5 s each.)
+  steps_yaml ${s}_agents $s 200
+  in_job "$ssim" run "$work/${s}_agents.yaml" > /dev/null 2>&1
+  steps_yaml ${s}_mpiruns $s 200
+  SSIM_AGENTS=0 in_job "$ssim" run "$work/${s}_mpiruns.yaml" > /dev/null 2>&1
+  a=$(seconds "$work/${s}_agents"); m=$(seconds "$work/${s}_mpiruns")
+  printf '%-6s 200 members in the allocation: through agents %ss (%.0f/s), an mpirun each %ss (%.0f/s): %.1fx\n' \
+    "$s" "$a" "$(echo "200 / $a" | bc -l)" "$m" "$(echo "200 / $m" | bc -l)" "$(echo "$m / $a" | bc -l)"
   if [ $s = pbs ]; then qdel "$holder"; else bkill "$holder" > /dev/null; fi
   holder=""
   jobs_yaml ${s}_jobs $s
