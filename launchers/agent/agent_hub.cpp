@@ -51,7 +51,10 @@ std::string sequence_name(long n, const char* kind) {
 }  // namespace
 
 std::string new_agent_generation() {
-  return std::to_string(static_cast<long>(now_seconds())) + "-" + std::to_string(::getpid());
+  static int launches = 0;  // a run may start agents more than once (a node given a new one)
+  std::string name = std::to_string(static_cast<long>(now_seconds())) + "-" + std::to_string(::getpid());
+  if (launches++ > 0) name += "-" + std::to_string(launches);
+  return name;
 }
 
 AgentHub::AgentHub(const std::string& ssim_dir, std::string generation, const std::vector<std::string>& nodes,
@@ -156,15 +159,12 @@ std::string agent_lost(const std::string& agents_dir, const std::string& node) {
   return "";
 }
 
-std::map<std::string, std::string> AgentHub::lost_nodes() const {
-  std::map<std::string, std::string> out;
-  for (const auto& node : nodes_)
-    if (auto why = agent_lost(dir_, node); !why.empty()) {
-      const std::string prefix = "node " + node + " lost: ";  // said once: "node n2 is lost (...)"
-      if (why.rfind(prefix, 0) == 0) why = why.substr(prefix.size());
-      out.emplace(node, "lost (" + why + ")");
-    }
-  return out;
+std::string AgentHub::lost(const std::string& node) const {
+  auto why = agent_lost(dir_, node);
+  if (why.empty()) return "";
+  const std::string prefix = "node " + node + " lost: ";  // said once: "node n2 is lost (...)"
+  if (why.rfind(prefix, 0) == 0) why = why.substr(prefix.size());
+  return "lost (" + why + ")";
 }
 
 launch::JobStatus agent_job_status(const std::string& agents_dir, const std::string& node, const std::string& run_dir,

@@ -30,8 +30,9 @@ class AgentHub {
   void beat();
   // The run has ended: agents leave once idle.
   void finish();
-  // The nodes whose agent is lost (agent_lost).
-  std::map<std::string, std::string> lost_nodes() const;  // node -> why
+  const std::vector<std::string>& nodes() const { return nodes_; }
+  // Why the agent of `node` is lost ("lost (...)", from agent_lost), or "".
+  std::string lost(const std::string& node) const;
 
  private:
   void relay();
@@ -46,7 +47,8 @@ class AgentHub {
   long sent_ = 0;
 };
 
-// A new generation's name: unique per run of ssim (pid and time).
+// A new generation's name: unique per launch of agents (time, pid, and a count after the
+// first launch of this process).
 std::string new_agent_generation();
 
 // The agents folder of generation `generation` for a job in `run_dir` (its experiment's

@@ -311,8 +311,8 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
   for (const auto& j : jobs)
     if (!j.id.is(Kind::Job) && !j.id.is(Kind::Agent)) steps.push_back(j);
   const auto local = local_.poll(steps);
-  if (agents_) agents_->beat();
-  const auto agents_gone = agents_ended();
+  for (auto& l : agent_launches_) l.hub->beat();
+  std::map<const AgentLaunch*, std::optional<JobStatus>> launch_ended;  // asked once per poll
   check_nodes();
 
   std::vector<std::string> native(jobs.size()), ids;
@@ -332,19 +332,25 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
     const std::optional<JobStatus> scheduler = it == said.end() ? std::nullopt : std::optional(it->second);
     JobStatus s;
     if (const state::JobId& agent = jobs[i].id; agent.is(Kind::Agent)) {
-      const bool mine = agents_ && agent.job == agents_->generation();
-      const std::string dir = mine ? agents_->dir() : find_agents_dir(jobs[i].run_dir, agent.job);
+      const AgentLaunch* mine = launch_of_generation(agent.job);
+      const std::string dir = mine ? mine->hub->dir() : find_agents_dir(jobs[i].run_dir, agent.job);
       // Whether a node's agent is lost: asked once per node and poll, not per job.
       auto [why, first] = lost.try_emplace({dir, agent.node});
       if (first && !dir.empty()) why->second = agent_lost(dir, agent.node);
       s = agent_job_status(dir, agent.node, jobs[i].run_dir, why->second);
-      if (mine && agents_gone && !state::is_terminal(s.status)) {
+      if (mine && !state::is_terminal(s.status)) {
+        auto [gone, asked] = launch_ended.try_emplace(mine);
+        if (asked) gone->second = agents_ended(*mine);
+        if (!gone->second) {
+          out.push_back(s);
+          continue;
+        }
         const std::string step = s.native_id;
         s = status_from_file(jobs[i].run_dir);  // it may have ended just before its agent
         s.native_id = step;
         if (!state::is_terminal(s.status)) {
           s.status = Status::Failed;
-          s.reason = "the node agents' launch ended (" + describe_end(*agents_gone) + "; see " + agents_->dir() +
+          s.reason = "the node agents' launch ended (" + describe_end(*gone->second) + "; see " + mine->hub->dir() +
                      "/ssim-agents.err)";
         }
       }
@@ -458,8 +464,8 @@ void BatchLauncher::cancel(std::span<const JobRef> jobs, bool force) {
   for (const auto& j : jobs) {
     if (const state::JobId& agent = j.id; agent.is(Kind::Agent)) {
       if (::access(cancel_marker(j.run_dir).c_str(), F_OK) != 0) write_file_atomically(cancel_marker(j.run_dir), "");
-      const bool mine = agents_ && agent.job == agents_->generation();
-      const std::string dir = mine ? agents_->dir() : find_agents_dir(j.run_dir, agent.job);
+      const AgentLaunch* mine = launch_of_generation(agent.job);
+      const std::string dir = mine ? mine->hub->dir() : find_agents_dir(j.run_dir, agent.job);
       if (dir.empty()) continue;
       auto& c = to_agents[{dir, agent.node}];
       c.force = force;

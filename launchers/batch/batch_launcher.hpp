@@ -10,6 +10,7 @@
 #include <functional>
 #include <future>
 #include <map>
+#include <set>
 #include <memory>
 
 #include "launchers/agent/agent_hub.hpp"
@@ -95,9 +96,19 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   // Node agents: whether a step of `res` granted room on `nodes` nodes runs through
   // its node's agent, the agents' start (once, on every node of the pool), and theirs.
   bool via_agent(const plan::Resources& res, size_t nodes) const;
-  void start_agents();
+  // Node agents (batch_agents.cpp): the first launch covers the whole pool; a node
+  // whose agent was lost and that the scheduler took out of use and then back gets a
+  // launch of its own.
+  struct AgentLaunch {
+    std::unique_ptr<AgentHub> hub;
+    std::optional<JobRef> job;  // the launch command that runs them
+  };
   std::vector<JobRef> start_via_agents(std::vector<LaunchRequest> requests);
-  std::optional<JobStatus> agents_ended();
+  std::optional<JobStatus> agents_ended(const AgentLaunch& launch);
+  AgentHub& start_agents(const std::vector<std::string>& nodes);
+  const AgentLaunch* launch_of_generation(const std::string& generation) const;
+  std::string agent_lost_on(const std::string& node) const;  // "" while its agent is fine
+  void revive_agents();
   // Which nodes of the pool the scheduler took out of use (batch_nodes.cpp).
   void check_nodes();
   void take_node_answer(const CommandResult& answer);
@@ -131,8 +142,9 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::vector<std::string> query_ids_;   // what it asks about
   bool ask_again_ = false;               // the last answer switched sources: ask at once
   std::string ssim_dir_;                 // the experiment's .ssim folder (after prepare)
-  std::unique_ptr<AgentHub> agents_;     // once started
-  std::optional<JobRef> agents_job_;     // the launch that runs them
+  std::vector<AgentLaunch> agent_launches_;
+  std::map<std::string, size_t> agent_of_node_;  // node -> its current launch
+  std::set<std::string> down_after_loss_;        // lost agent, then out of use: a new agent once back
   std::future<CommandResult> node_query_;  // the node states asked for, in the background
   std::chrono::steady_clock::time_point next_node_query_{};
   std::map<std::string, std::string> out_of_use_;  // node -> why, per the last answer

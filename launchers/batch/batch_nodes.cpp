@@ -9,8 +9,8 @@ using namespace std::chrono_literals;
 
 std::map<std::string, std::string> BatchLauncher::lost_nodes() const {
   std::map<std::string, std::string> out = out_of_use_;
-  if (agents_)
-    for (auto& [node, why] : agents_->lost_nodes()) out[node] = why;  // lost says more than drained
+  for (const auto& [node, launch] : agent_of_node_)
+    if (auto why = agent_launches_[launch].hub->lost(node); !why.empty()) out[node] = why;  // says more than drained
   return out;
 }
 
@@ -19,6 +19,7 @@ std::map<std::string, std::string> BatchLauncher::lost_nodes() const {
 void BatchLauncher::take_node_answer(const CommandResult& answer) {
   if (answer.exit_code != 0) return;
   out_of_use_ = scheduler_->parse_out_of_use(answer);
+  revive_agents();
 }
 
 // Every 10 s while packed steps share the pool: in the background (a hung sinfo never

@@ -476,6 +476,45 @@ ensembles:
         self.assertLess(seen_at - drained_at, 25)
         with open(log) as f:
             self.assertIn(f"node {drained} is back in service: members are placed there again", f.read())
+    def test_a_node_whose_agent_was_lost_gets_a_new_one_once_repaired_and_resumed(self):
+        self.allocate(2)
+        self.write("experiment.yaml", """
+experiment: {name: revive, launcher: slurm}
+ensembles:
+  - {name: m, exe: /bin/sleep, args: ["3"], replicas: 48, retries: 1, run: {cpus_per_task: 2}}
+""")
+        run = self.run_until("revive", "m_0")
+        dead = self.status()[1]["m_0"]["nodes"]
+        first = self.agents_dir("revive")
+        with open(os.path.join(first, dead, "alive")) as f:
+            agent = int(f.read().split()[0])
+        keepers = [int(p) for p in sh("pgrep", "-P", str(agent), check=False).stdout.split()]
+        os.kill(agent, signal.SIGKILL)  # the agent dies with what it ran; the node stays up
+        for k in keepers:
+            os.kill(k, signal.SIGKILL)
+        log = os.path.join(self.dir, "revive/.ssim/ssim.log")
+
+        def logged(text):
+            with open(log) as f:
+                return text in f.read()
+        wait_for(lambda: logged(f"node {dead} is lost"), timeout=40, what="the agent to be lost")
+        # An administrator takes the node out, repairs it and gives it back.
+        self.addCleanup(sh, "scontrol", "update", f"nodename={dead}", "state=resume", check=False)
+        sh("scontrol", "update", f"nodename={dead}", "state=drain", "reason=ssim test")
+        wait_for(lambda: logged(f"node {dead}, whose agent was lost, is drained by slurm (ssim test)"),
+                 timeout=30, what="the drain to be seen")
+        sh("scontrol", "update", f"nodename={dead}", "state=resume")
+        wait_for(lambda: logged(f"node {dead} is back in service after its agent was lost"),
+                 timeout=30, what="the resume to be seen")
+        revived_at = time.time()
+        self.assertEqual(run.wait(timeout=240), 0)
+        _, s = self.status()
+        self.assertTrue(all(e["status"] == "completed" for e in s.values()))
+        later = [e for e in s.values() if e["start"] > revived_at]
+        self.assertTrue(any(e["nodes"] == dead for e in later), [(e["name"], e["nodes"]) for e in later])
+        self.assertEqual(len(os.listdir(os.path.dirname(first))), 2)  # the first launch, and the new agent's
+        self.assertTrue(logged(f"node {dead} is back in service: members are placed there again"))
+
 
 if __name__ == "__main__":
     unittest.main()
