@@ -19,6 +19,7 @@ cleanup() {
 }
 trap cleanup EXIT
 export SSIM_STATE_HOME=$work/state
+cd "$work"  # qsub and bsub leave the holder job's output where they are called
 
 seconds() { grep -oP 'all ended \K[0-9.]+(?=s)' "$1/.ssim/ssim.log"; }
 polls() { grep -oP '\K[0-9]+(?= polls,)' "$1/.ssim/ssim.log"; }
