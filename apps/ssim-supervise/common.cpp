@@ -59,6 +59,27 @@ bool write_atomically(const std::string& path, const std::string& text) {
   return true;
 }
 
+// A file that does not exist yet, written in place: no temporary and no rename (on ext4
+// each is a journaled change, and a member's first status is written once per job).
+// A reader that comes while it is written finds a cut text, which the status file's
+// reader takes for no file. One that exists already is replaced as write_atomically does.
+bool write_new(const std::string& path, const std::string& text) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return errno == EEXIST && write_atomically(path, text);
+  size_t off = 0;
+  while (off < text.size()) {
+    const ssize_t w = write(fd, text.data() + off, text.size() - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) break;
+    off += static_cast<size_t>(w);
+  }
+  if (close(fd) != 0 || off != text.size()) {
+    unlink(path.c_str());
+    return false;
+  }
+  return true;
+}
+
 // Who writes the status file, and on which node the job runs (the scheduler's name for
 // it, node_name.hpp): recorded with the outcome, so ssim knows where a job ran even when
 // the scheduler's accounting lags.

@@ -15,6 +15,8 @@ std::string start_ticks(const std::string& pid = "self");
 // Written, checked, then renamed: false when the new text could not be recorded (the
 // old file stays).
 bool write_atomically(const std::string& path, const std::string& text);
+// The same for a file that does not exist yet, written in place (a cut text until done).
+bool write_new(const std::string& path, const std::string& text);
 // The status file's writer fields: this process, its start, the node and host.
 ssim::state::StatusFile identity();
 // The last signal received, to pass on to the program (on_signal records it).

@@ -44,11 +44,12 @@ ssim::state::StatusFile g_me;  // who writes the status files: supervisor pid an
 
 // The job's status as `change` leaves it, on top of who writes it and when it began.
 template <typename Change>
-bool write_status(const Job& job, Change change) {
+bool write_status(const Job& job, Change change, bool first = false) {
   ssim::state::StatusFile st = g_me;
   st.start = job.start;
   change(st);
-  return write_atomically(ssim::state::status_file_path(job.run_dir), ssim::state::encode_status_file(st));
+  const std::string path = ssim::state::status_file_path(job.run_dir), text = ssim::state::encode_status_file(st);
+  return first ? write_new(path, text) : write_atomically(path, text);
 }
 
 std::vector<char*> pointers(std::vector<std::string>& v) {
@@ -150,7 +151,8 @@ void start(Job& job) {
   // The program's own start time, beside its pid: whoever signals its group later
   // checks it first, so a recycled pid is never taken for it.
   const std::string ticks = start_ticks(std::to_string(job.pid));
-  write_status(job, [&](ssim::state::StatusFile& st) { st.pid = job.pid, st.pid_start_ticks = ticks; });
+  // The first record of this attempt (ssim removed the last one's before the start).
+  write_status(job, [&](ssim::state::StatusFile& st) { st.pid = job.pid, st.pid_start_ticks = ticks; }, true);
 }
 
 void forward_to_job(int sig) {

@@ -139,7 +139,9 @@ void write_job_files(std::span<const LaunchRequest> requests) {
     ::unlink(status_file(r.run_dir).c_str());
     ::unlink(cancel_marker(r.run_dir).c_str());
     try {
-      write_file_atomically(state::job_file_path(r.run_dir), job_text(r, base_env), 0600);  // may hold SSDB_PASSWORD
+      // Written in place, not through a temporary and a rename (a third of the files a
+      // member costs on ext4): nothing reads it before the job is handed over, after this.
+      write_file_directly(state::job_file_path(r.run_dir), job_text(r, base_env), 0600);  // may hold SSDB_PASSWORD
     } catch (const std::exception& e) {
       throw EnvironmentError(std::string("cannot prepare ") + r.name + ": " + e.what());
     }
@@ -336,7 +338,9 @@ JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<in
   if (!host.empty() && host != here) return remote_status(job.run_dir, host);
   int supervisor_status = -1;
   if (const auto it = ended.find(supervisor.pid); it != ended.end()) supervisor_status = it->second;
-  const double cancelled_at = cancel_time(job.run_dir);
+  // Whether (and when) ssim asked it to stop matters only once it ended, or lost its
+  // supervisor: not asked at every poll of a running job (a stat per job and tick).
+  const auto cancelled_at = [&job] { return cancel_time(job.run_dir); };
   // The file is read before asking whether its writer lives, so a writer found dead may
   // have written (and ended) in between: read it once more before concluding anything.
   std::optional<state::StatusFile> j = read_status(job.run_dir);
@@ -348,20 +352,21 @@ JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<in
     if (supervisor_alive) {
       s.status = Status::Pending;
     } else {
-      s.status = cancelled_at > 0 ? Status::Cancelled : Status::Failed;
-      s.reason = cancelled_at > 0 ? "stopped by ssim"
-                                  : "its supervisor ended without recording the job (killed, or the disk is full)";
+      const double at = cancelled_at();
+      s.status = at > 0 ? Status::Cancelled : Status::Failed;
+      s.reason = at > 0 ? "stopped by ssim"
+                        : "its supervisor ended without recording the job (killed, or the disk is full)";
       s.end = now_seconds();
     }
     return s;
   }
-  if (j->exited) return from_exit(*j, cancelled_at);
+  if (j->exited) return from_exit(*j, cancelled_at());
   // The process that watches this job (its own, forked by the supervisor ssim started),
   // asked once: alive now means the file we read was current when we asked.
   const bool watcher_alive = process_alive(j->supervisor_pid, j->supervisor_start_ticks);
   if (!watcher_alive)
     if (auto again = read_status(job.run_dir)) j = std::move(again);
-  if (j->exited) return from_exit(*j, cancelled_at);
+  if (j->exited) return from_exit(*j, cancelled_at());
   if (watcher_alive) {
     s.status = Status::Running;
     s.start = j->start;
@@ -372,7 +377,7 @@ JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<in
   const bool unsaved = (supervisor_status >= 0 && WIFEXITED(supervisor_status) &&
                        WEXITSTATUS(supervisor_status) == kSupervisorUnsaved) ||
                       disk_full(job.run_dir);
-  return without_supervisor(job, *j, cancelled_at, unsaved);
+  return without_supervisor(job, *j, cancelled_at(), unsaved);
 }
 
 }  // namespace

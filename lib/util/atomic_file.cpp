@@ -21,6 +21,22 @@ namespace {
 }
 }  // namespace
 
+void write_file_directly(const std::string& path, const std::string& text, unsigned mode) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  if (fd < 0) cannot_write(path, errno);
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = n < 0 ? errno : ENOSPC;
+      ::close(fd);
+      cannot_write(path, err);
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) cannot_write(path, errno);
+}
+
 AtomicFileWriter::AtomicFileWriter(std::string path, unsigned mode)
     : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(getpid())) {
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);

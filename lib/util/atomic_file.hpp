@@ -28,6 +28,11 @@ class AtomicFileWriter {
   std::string buffer_;
 };
 
+// Writes `text` to `path` in place (created or truncated, then written): for a file no
+// one reads until the caller says it is complete, where the temporary and the rename of
+// write_file_atomically would be wasted. Throws EnvironmentError as it does.
+void write_file_directly(const std::string& path, const std::string& text, unsigned mode = 0644);
+
 // The whole file, or nullopt when it does not exist or cannot be read.
 std::optional<std::string> read_file(const std::string& path);
 
