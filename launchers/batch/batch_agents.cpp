@@ -20,7 +20,7 @@ bool BatchLauncher::via_agent(const plan::Resources& res, size_t nodes) const {
   return agents_possible_ && !ssim_dir_.empty();  // and placed in an allocation by this process
 }
 
-AgentHub& BatchLauncher::start_agents(const std::vector<std::string>& nodes) {
+void BatchLauncher::start_agents(const std::vector<std::string>& nodes) {
   AgentLaunch launch;
   launch.hub = std::make_unique<AgentHub>(ssim_dir_, new_agent_generation(), nodes, local_.wake_write_fd());
   std::vector<std::string> program = {supervisor_, "--agent", launch.hub->dir()};
@@ -36,7 +36,6 @@ AgentHub& BatchLauncher::start_agents(const std::vector<std::string>& nodes) {
   if (notes_) notes_("node agents started on " + join_hosts(nodes) + " (" + launch.hub->dir() + ")");
   for (const auto& n : nodes) agent_of_node_[n] = agent_launches_.size();
   agent_launches_.push_back(std::move(launch));
-  return *agent_launches_.back().hub;
 }
 
 const BatchLauncher::AgentLaunch* BatchLauncher::launch_of_generation(const std::string& generation) const {

@@ -105,7 +105,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   };
   std::vector<JobRef> start_via_agents(std::vector<LaunchRequest> requests);
   std::optional<JobStatus> agents_ended(const AgentLaunch& launch);
-  AgentHub& start_agents(const std::vector<std::string>& nodes);
+  void start_agents(const std::vector<std::string>& nodes);
   const AgentLaunch* launch_of_generation(const std::string& generation) const;
   std::string agent_lost_on(const std::string& node) const;  // "" while its agent is fine
   void revive_agents();

@@ -13,13 +13,15 @@
 
 namespace ssim::state {
 
-std::uintmax_t metrics_file_limit() {
-  if (const char* v = std::getenv("SSIM_METRICS_LIMIT"); v && *v) {
-    char* end = nullptr;
-    const unsigned long long n = std::strtoull(v, &end, 10);
-    if (*end == '\0' && n >= 4096) return n;
-  }
-  return 16u << 20;
+std::uintmax_t metrics_file_limit(std::string* problem) {
+  constexpr std::uintmax_t kDefault = 16u << 20;
+  const char* v = std::getenv("SSIM_METRICS_LIMIT");
+  if (!v || !*v) return kDefault;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(v, &end, 10);
+  if (*end == '\0' && n >= 4096 && v[0] != '-') return n;
+  if (problem) *problem = std::string("SSIM_METRICS_LIMIT=") + v + " is not a number of bytes of at least 4096: 16 MiB is used";
+  return kDefault;
 }
 
 std::vector<std::string_view> thin_metric_lines(std::string_view text, const Goal* goal) {

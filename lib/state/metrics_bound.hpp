@@ -18,8 +18,9 @@
 
 namespace ssim::state {
 
-// 16 MiB (about 180,000 points), or SSIM_METRICS_LIMIT (bytes) when set.
-std::uintmax_t metrics_file_limit();
+// 16 MiB (about 180,000 points), or SSIM_METRICS_LIMIT (bytes, at least 4096) when set;
+// a value that is not one is said in `problem` (and the default used).
+std::uintmax_t metrics_file_limit(std::string* problem = nullptr);
 
 // The lines of a metrics file to keep once it grew past its bound, in their order: of
 // each series (a metric and phase), every other point, and always its first, its last,

@@ -114,3 +114,20 @@ TEST_CASE("a metrics file whose lock a writer holds is left for the next time") 
   ::close(fd);
   CHECK(bound_metrics_file(path, 4096, nullptr));
 }
+
+TEST_CASE("the metrics limit comes from SSIM_METRICS_LIMIT, and a value that is no size is said") {
+  std::string problem;
+  ::unsetenv("SSIM_METRICS_LIMIT");
+  CHECK(metrics_file_limit(&problem) == (16u << 20));
+  CHECK(problem.empty());
+  ::setenv("SSIM_METRICS_LIMIT", "65536", 1);
+  CHECK(metrics_file_limit(&problem) == 65536);
+  CHECK(problem.empty());
+  for (const char* bad : {"64k", "100", "-5"}) {
+    ::setenv("SSIM_METRICS_LIMIT", bad, 1);
+    CHECK(metrics_file_limit(&problem) == (16u << 20));
+    CHECK(problem.find(std::string("SSIM_METRICS_LIMIT=") + bad) == 0);
+    problem.clear();
+  }
+  ::unsetenv("SSIM_METRICS_LIMIT");
+}
