@@ -330,6 +330,15 @@ class SlurmAgents(SlurmCase):
     def agents(self):
         return sh("pgrep", "-f", "ssim-supervise --agent", check=False).stdout.split()
 
+    def kill_agent(self, agents_dir, node):
+        """SIGKILL to the agent of `node` and to the keepers it forked, as a node's death would."""
+        with open(os.path.join(agents_dir, node, "alive")) as f:
+            agent = int(f.read().split()[0])
+        keepers = [int(p) for p in sh("pgrep", "-P", str(agent), check=False).stdout.split()]
+        os.kill(agent, signal.SIGKILL)
+        for k in keepers:
+            os.kill(k, signal.SIGKILL)
+
     def agents_dir(self, exp):
         base = os.path.join(self.dir, exp, ".ssim/agents")
         [generation] = os.listdir(base)
@@ -420,12 +429,7 @@ ensembles:
         on_dead = sorted(n for n, e in s.items() if e["nodes"] == dead)
         self.assertEqual(len(on_dead), 2)  # two of 2 CPUs on each 4-CPU node
         # The node dies: its agent and everything it started, at once.
-        with open(os.path.join(self.agents_dir("lost"), dead, "alive")) as f:
-            agent = int(f.read().split()[0])
-        keepers = [int(p) for p in sh("pgrep", "-P", str(agent), check=False).stdout.split()]
-        os.kill(agent, signal.SIGKILL)
-        for k in keepers:
-            os.kill(k, signal.SIGKILL)
+        self.kill_agent(self.agents_dir("lost"), dead)
         for name in on_dead:
             os.killpg(s[name]["pid"], signal.SIGKILL)
         self.assertEqual(run.wait(timeout=90), 0)  # the retries completed elsewhere
@@ -476,6 +480,7 @@ ensembles:
         self.assertLess(seen_at - drained_at, 25)
         with open(log) as f:
             self.assertIn(f"node {drained} is back in service: members are placed there again", f.read())
+
     def test_a_node_whose_agent_was_lost_gets_a_new_one_once_repaired_and_resumed(self):
         self.allocate(2)
         self.write("experiment.yaml", """
@@ -486,12 +491,7 @@ ensembles:
         run = self.run_until("revive", "m_0")
         dead = self.status()[1]["m_0"]["nodes"]
         first = self.agents_dir("revive")
-        with open(os.path.join(first, dead, "alive")) as f:
-            agent = int(f.read().split()[0])
-        keepers = [int(p) for p in sh("pgrep", "-P", str(agent), check=False).stdout.split()]
-        os.kill(agent, signal.SIGKILL)  # the agent dies with what it ran; the node stays up
-        for k in keepers:
-            os.kill(k, signal.SIGKILL)
+        self.kill_agent(first, dead)  # the agent dies with its keepers; the node stays up
         log = os.path.join(self.dir, "revive/.ssim/ssim.log")
 
         def logged(text):
