@@ -46,6 +46,20 @@ def processes_with_env(name, value):
     return found
 
 
+def kill_group_if_of(pgid, exp_id):
+    """SIGKILL to process group `pgid` only while its leader is a process of experiment
+    `exp_id`: a pid read from a status file may have ended and been reused since (pids
+    wrap at 32768 here, and a suite starts many thousands), by another test's process.
+    Returns whether it was sent."""
+    if pgid in processes_with_env("SSIM_EXPERIMENT_ID", exp_id):
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+            return True
+        except ProcessLookupError:
+            pass
+    return False
+
+
 def kill_processes_under(folder):
     """Kills every process of every experiment under `folder` (by its id in their
     environment) and every process running in a folder under it."""

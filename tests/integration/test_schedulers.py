@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 import unittest
 
-from ssimtest import SSIM, SsimTestCase, free_port, processes_with_env, wait_for
+from ssimtest import SSIM, SsimTestCase, free_port, kill_group_if_of, processes_with_env, wait_for
 
 FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures/fake-sched"))
 # What every entity prints to say where it ran: Slurm's node name, or the fake host.
@@ -337,7 +337,7 @@ class Fake(Schedulers):
         os.kill(agent, signal.SIGKILL)  # the node dies with everything on it
         for k in keepers:
             os.kill(k, signal.SIGKILL)
-        os.killpg(s["m_1"]["pid"], signal.SIGKILL)
+        self.assertTrue(kill_group_if_of(s["m_1"]["pid"], self.manifest("lost")["id"]))  # still running
         self.assertEqual(run.wait(timeout=90), 0)
         _, s = self.status()
         self.assertEqual(s["m_0"]["status"], "completed")

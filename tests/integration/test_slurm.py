@@ -8,7 +8,7 @@ import subprocess
 import time
 import unittest
 
-from ssimtest import SsimTestCase, free_port, wait_for
+from ssimtest import SsimTestCase, free_port, kill_group_if_of, wait_for
 
 EXAMPLES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../examples"))
 
@@ -431,7 +431,7 @@ ensembles:
         # The node dies: its agent and everything it started, at once.
         self.kill_agent(self.agents_dir("lost"), dead)
         for name in on_dead:
-            os.killpg(s[name]["pid"], signal.SIGKILL)
+            kill_group_if_of(s[name]["pid"], self.manifest("lost")["id"])
         self.assertEqual(run.wait(timeout=90), 0)  # the retries completed elsewhere
         _, s = self.status()
         for name, e in s.items():
