@@ -302,6 +302,8 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
   g_me = identity();
   g_job = Job{run_dir, name, 0, 0, {}, 0, false};
   g_node_env = node_env;
+  g_orphans.clear();  // a keeper of the local agent keeps one job after another
+  g_end = {};
   start(g_job);
   bool terminating = false;
   bool woke = false;
@@ -329,7 +331,10 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
     if (j.pid <= 0 && !j.unsaved && !woke) wake_ssim(), woke = true;
     if (j.pid <= 0 && !j.unsaved) {
       if (g_orphans.empty()) break;
-      if (terminating) {
+      // Stopped by ssim (its marker, written before the program was signalled): what it
+      // detached ends too. Asked of the file, not by a signal to this process, which may
+      // be keeping another job by the time a signal meant for this one would arrive.
+      if (terminating || access((j.run_dir + "/.ssim-cancelled").c_str(), F_OK) == 0) {
         end_orphans();
         break;
       }

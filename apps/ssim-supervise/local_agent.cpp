@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <set>
+#include <map>
 #include <string>
 
 #include "apps/ssim-supervise/keeper.hpp"
@@ -20,41 +20,128 @@ namespace supervise {
 
 namespace {
 
+// A keeper process and the pipe the agent hands it jobs on. A keeper keeps one job at a
+// time; once the job (and what it detached) ended it says so on the agent's idle pipe
+// and waits for the next one: a fork and an exit saved per member.
+struct Keeper {
+  int jobs = -1;  // write end of its job pipe; -1 once closed (it leaves when idle)
+  bool busy = true;
+};
+
 struct LocalAgent {
-  std::set<pid_t> keepers;
+  std::map<pid_t, Keeper> keepers;
   std::string received;  // bytes read from ssim and not yet a whole job
   bool ssim_gone = false;
+  bool pipes_closed = false;
   int code = 0;
   sigset_t waited{};
   int signals = -1;
+  int idle[2] = {-1, -1};  // keepers write "PID\n" when their job ended
 };
 
+bool write_all(int fd, const std::string& text) {
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// "RUN_DIR\0NAME\0" at the front of `buffer`, taken off it; false while incomplete.
+bool take_record(std::string& buffer, std::string& run_dir, std::string& name) {
+  const size_t end_dir = buffer.find('\0');
+  if (end_dir == std::string::npos) return false;
+  const size_t end_name = buffer.find('\0', end_dir + 1);
+  if (end_name == std::string::npos) return false;
+  run_dir = buffer.substr(0, end_dir);
+  name = buffer.substr(end_dir + 1, end_name - end_dir - 1);
+  buffer.erase(0, end_name + 1);
+  return true;
+}
+
+// A keeper's life: the job it was forked for, then each job the agent sends, until the
+// agent closes its pipe. Idle, it waits with every signal unblocked: an outside SIGTERM
+// (which the agent passes on) ends it there and then.
+[[noreturn]] void keeper_loop(std::string run_dir, std::string name, int jobs, int idle, const sigset_t& waited) {
+  std::string received;
+  sigset_t none;
+  sigemptyset(&none);
+  while (true) {
+    const int code = keep_job(run_dir, name, waited);
+    if (code != 0) _exit(code);  // kExitUnsaved: the agent passes it on to ssim
+    const std::string me = std::to_string(getpid()) + "\n";
+    if (!write_all(idle, me)) _exit(0);
+    while (!take_record(received, run_dir, name)) {
+      while (waitpid(-1, nullptr, WNOHANG) > 0) {
+      }
+      pollfd fd{jobs, POLLIN, 0};
+      if (ppoll(&fd, 1, nullptr, &none) < 0 && errno != EINTR) _exit(0);
+      if (!fd.revents) continue;
+      char buffer[4096];
+      const ssize_t n = read(jobs, buffer, sizeof buffer);
+      if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) _exit(0);  // the agent is done
+      if (n > 0) received.append(buffer, static_cast<size_t>(n));
+    }
+  }
+}
+
 void start_job(LocalAgent& a, const std::string& run_dir, const std::string& name) {
+  for (auto& [pid, k] : a.keepers) {
+    if (k.busy || k.jobs < 0) continue;
+    if (write_all(k.jobs, run_dir + std::string(1, '\0') + name + std::string(1, '\0'))) {
+      k.busy = true;
+      return;
+    }
+    close(k.jobs);  // it is going away: another one, or a new one
+    k.jobs = -1;
+  }
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    fail_to_keep(run_dir, name, std::string("ssim: the agent cannot make a pipe: ") + std::strerror(errno));
+    return;
+  }
   const pid_t pid = fork();
   if (pid == 0) {
-    // The keeper holds neither ssim's socket (ssim must see the agent's end as the end)
-    // nor the agent's signal descriptor.
+    // The keeper holds neither ssim's socket (ssim must see the agent's end as the end),
+    // nor the agent's signal descriptor, nor any other keeper's job pipe (each keeper
+    // must see its own pipe's end).
     const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null >= 0) dup2(null, 0);
     close(a.signals);
-    _exit(keep_job(run_dir, name, a.waited));
+    close(a.idle[0]);
+    close(pipe_fds[1]);
+    for (const auto& [other, k] : a.keepers)
+      if (k.jobs >= 0) close(k.jobs);
+    keeper_loop(run_dir, name, pipe_fds[0], a.idle[1], a.waited);
   }
-  if (pid > 0) a.keepers.insert(pid);
-  else fail_to_keep(run_dir, name, std::string("ssim: the agent cannot fork: ") + std::strerror(errno));
+  close(pipe_fds[0]);
+  if (pid > 0) {
+    a.keepers[pid] = Keeper{pipe_fds[1], true};
+  } else {
+    close(pipe_fds[1]);
+    fail_to_keep(run_dir, name, std::string("ssim: the agent cannot fork: ") + std::strerror(errno));
+  }
+}
+
+// Keepers whose job ended: free for the next one.
+void read_idle(LocalAgent& a) {
+  char buffer[4096];
+  const ssize_t n = read(a.idle[0], buffer, sizeof buffer);
+  if (n <= 0) return;
+  std::string text(buffer, static_cast<size_t>(n));
+  size_t at = 0;
+  for (size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1) {
+    const auto it = a.keepers.find(static_cast<pid_t>(std::atol(text.substr(at, nl - at).c_str())));
+    if (it != a.keepers.end()) it->second.busy = false;
+  }
 }
 
 // Jobs arrive as "RUN_DIR\0NAME\0": any byte but NUL may be in a path.
 void take_jobs(LocalAgent& a) {
-  size_t at = 0;
-  while (true) {
-    const size_t end_dir = a.received.find('\0', at);
-    if (end_dir == std::string::npos) break;
-    const size_t end_name = a.received.find('\0', end_dir + 1);
-    if (end_name == std::string::npos) break;
-    start_job(a, a.received.substr(at, end_dir - at), a.received.substr(end_dir + 1, end_name - end_dir - 1));
-    at = end_name + 1;
-  }
-  a.received.erase(0, at);
+  std::string run_dir, name;
+  while (take_record(a.received, run_dir, name)) start_job(a, run_dir, name);
 }
 
 void read_from_ssim(LocalAgent& a) {
@@ -72,7 +159,10 @@ void reap(LocalAgent& a) {
   int status = 0;
   pid_t pid;
   while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-    a.keepers.erase(pid);
+    if (const auto it = a.keepers.find(pid); it != a.keepers.end()) {
+      if (it->second.jobs >= 0) close(it->second.jobs);
+      a.keepers.erase(it);
+    }
     if (WIFEXITED(status) && WEXITSTATUS(status) == kExitUnsaved) a.code = kExitUnsaved;  // passed on to ssim
   }
 }
@@ -90,21 +180,28 @@ int local_agent_main() {
   for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&a.waited, sig);
   sigprocmask(SIG_SETMASK, &a.waited, nullptr);  // keepers inherit it: they take them with sigtimedwait
   a.signals = signalfd(-1, &a.waited, SFD_CLOEXEC | SFD_NONBLOCK);
-  if (a.signals < 0) {
-    std::fprintf(stderr, "ssim-supervise --local-agent: signalfd: %s\n", std::strerror(errno));
+  if (a.signals < 0 || pipe2(a.idle, O_CLOEXEC) != 0) {
+    std::fprintf(stderr, "ssim-supervise --local-agent: %s\n", std::strerror(errno));
     return 3;
   }
+  signal(SIGPIPE, SIG_IGN);  // a keeper gone before its job was handed over: write fails, another is used
   while (!a.ssim_gone || !a.keepers.empty()) {
-    pollfd fds[2] = {{a.signals, POLLIN, 0}, {a.ssim_gone ? -1 : 0, POLLIN, 0}};
-    if (poll(fds, 2, 1000) < 0 && errno != EINTR) break;
+    pollfd fds[3] = {{a.signals, POLLIN, 0}, {a.ssim_gone ? -1 : 0, POLLIN, 0}, {a.idle[0], POLLIN, 0}};
+    if (poll(fds, 3, 1000) < 0 && errno != EINTR) break;
+    if (fds[2].revents) read_idle(a);
     if (fds[1].revents) read_from_ssim(a);
     signalfd_siginfo info{};
     while (read(a.signals, &info, sizeof info) == static_cast<ssize_t>(sizeof info)) {
       const int sig = static_cast<int>(info.ssi_signo);
       if (sig != SIGCHLD)  // ended from outside: each keeper passes it to its job
-        for (pid_t k : a.keepers) kill(k, sig);
+        for (const auto& [k, keeper] : a.keepers) kill(k, sig);
     }
     reap(a);
+    if (a.ssim_gone && !a.pipes_closed) {  // no job will come: idle keepers leave, busy ones after theirs
+      for (auto& [k, keeper] : a.keepers)
+        if (keeper.jobs >= 0) close(keeper.jobs), keeper.jobs = -1;
+      a.pipes_closed = true;
+    }
   }
   return a.code;
 }

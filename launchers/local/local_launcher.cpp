@@ -447,13 +447,9 @@ void LocalLauncher::cancel(std::span<const JobRef> jobs, bool force) {
     const auto j = read_status(job.run_dir);
     if (j && !j->exited) signal_group(j->pid, j->pid_start_ticks, sig);
     signal_detached(job.run_dir, sig);
-    // The job's own supervisor ends what the job detaches after this moment, once the
-    // job has ended (it always gets SIGTERM: it kills them itself after a grace).
-    if (j) {
-      const SupervisorRef watcher{j->supervisor_pid, j->supervisor_start_ticks};
-      if (watcher.pid > 1 && !watcher.ticks.empty() && process_alive(watcher.pid, watcher.ticks))
-        ::kill(watcher.pid, SIGTERM);
-    }
+    // The job's keeper ends what the job detaches after this moment once the job has
+    // ended: it sees the marker. It is not signalled: a keeper of the run's agent may
+    // already be keeping the next job.
   }
 }
 
