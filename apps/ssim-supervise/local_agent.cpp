@@ -37,6 +37,7 @@ struct LocalAgent {
   sigset_t waited{};
   int signals = -1;
   int idle[2] = {-1, -1};  // keepers write "PID\n" when their job ended
+  std::string idle_said;   // what was read of it and is not yet a whole line
 };
 
 bool write_all(int fd, const std::string& text) {
@@ -130,12 +131,14 @@ void read_idle(LocalAgent& a) {
   char buffer[4096];
   const ssize_t n = read(a.idle[0], buffer, sizeof buffer);
   if (n <= 0) return;
-  std::string text(buffer, static_cast<size_t>(n));
+  std::string& text = a.idle_said;  // a burst of ends may be cut between two reads
+  text.append(buffer, static_cast<size_t>(n));
   size_t at = 0;
   for (size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1) {
     const auto it = a.keepers.find(static_cast<pid_t>(std::atol(text.substr(at, nl - at).c_str())));
     if (it != a.keepers.end()) it->second.busy = false;
   }
+  text.erase(0, at);
 }
 
 // Jobs arrive as "RUN_DIR\0NAME\0": any byte but NUL may be in a path.
