@@ -137,16 +137,22 @@ bool reap(Agent& a) {
   return ended;
 }
 
+// "a,b,,c" -> {a, b, "", c} (the supervisor links no ssim library: lib/util/split is not here).
+std::vector<std::string> comma_list(const std::string& list) {
+  std::vector<std::string> out;
+  for (size_t at = 0; at <= list.size();) {
+    const size_t comma = std::min(list.find(',', at), list.size());
+    out.push_back(list.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
+
 // Started by mpirun (PBS, LSF): rank i runs on the i-th node ssim named, by that name,
 // whatever this host calls itself (a PBS_NODEFILE may say pn1 where gethostname says
 // pn1.cluster). The keepers forked from here record it as their node.
 bool name_node_by_rank(const std::string& list) {
-  std::vector<std::string> nodes;
-  for (size_t at = 0; at <= list.size();) {
-    const size_t comma = std::min(list.find(',', at), list.size());
-    nodes.push_back(list.substr(at, comma - at));
-    at = comma + 1;
-  }
+  const auto nodes = comma_list(list);
   for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}) {
     const char* v = std::getenv(var);
     if (!v || !*v) continue;
@@ -170,14 +176,8 @@ int agent_main(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--node-env" && i + 1 < argc) {
-      std::string list = argv[++i];
-      size_t at = 0;
-      while (at <= list.size()) {
-        const size_t comma = std::min(list.find(',', at), list.size());
-        const std::string var = list.substr(at, comma - at);
+      for (const auto& var : comma_list(argv[++i]))
         if (const char* v = var.empty() ? nullptr : std::getenv(var.c_str())) a.node_env.push_back(var + "=" + v);
-        at = comma + 1;
-      }
     } else if (arg == "--nodes-by-rank" && i + 1 < argc) {
       nodes_by_rank = argv[++i];
     } else if (arg == "--id" && i + 1 < argc) {
