@@ -27,6 +27,7 @@
 #include "apps/ssim-supervise/common.hpp"
 #include "apps/ssim-supervise/keeper.hpp"
 #include "apps/ssim-supervise/local_agent.hpp"
+#include "apps/ssim-supervise/rank.hpp"
 #include "apps/ssim-supervise/step_modes.hpp"
 
 #include <signal.h>
@@ -45,7 +46,7 @@ using namespace supervise;
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--record-step") == 0) return record_step_and_wait(argc, argv);
-  if (argc > 1 && std::strcmp(argv[1], "--per-rank-gpus") == 0) return per_rank_gpus(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "--rank") == 0) return rank_main(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--wrap") == 0) return wrap_and_wait(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--colocated-db") == 0) return colocated_db_main(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--agent") == 0) return agent_main(argc, argv);

@@ -155,47 +155,4 @@ int wrap_and_wait(int argc, char** argv) {
   return signaled ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
-// One job, in a process of its own (forked from the supervisor, no exec): it is a child
-// subreaper, so whatever the job detaches (double fork + setsid) is re-parented here
-// and belongs to this job alone. It writes the job's status, then stays while detached
-// processes remain; SIGTERM forwards to the job and, once the job has ended, ends them.
-// ssim run's wake pipe (SSIM_WAKE_FD): a byte when a job's outcome is written, so the
-// engine starts the next entity at once rather than on its next tick. -1: none.
-// Under mpirun: `ssim-supervise --per-rank-gpus K -- PROGRAM...` keeps, of the devices
-// ssim gave the entity (CUDA_VISIBLE_DEVICES), the K that belong to this rank (by its
-// local rank), so that two ranks never share a device, then becomes PROGRAM.
-int per_rank_gpus(int argc, char** argv) {
-  if (argc < 5 || std::strcmp(argv[3], "--") != 0) {
-    std::fprintf(stderr, "usage: ssim-supervise --per-rank-gpus K -- PROGRAM [ARGS...]\n");
-    return 2;
-  }
-  const long k = std::strtol(argv[2], nullptr, 10);
-  long rank = 0;
-  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMI_LOCAL_RANK"})
-    if (const char* v = std::getenv(var); v && *v) {
-      rank = std::strtol(v, nullptr, 10);
-      break;
-    }
-  const char* all = std::getenv("CUDA_VISIBLE_DEVICES");
-  std::vector<std::string> ids;
-  std::string id;
-  for (const char* p = all ? all : ""; ; ++p) {
-    if (*p == ',' || *p == '\0') {
-      if (!id.empty()) ids.push_back(id);
-      id.clear();
-      if (*p == '\0') break;
-    } else {
-      id += *p;
-    }
-  }
-  std::string mine;
-  for (long i = rank * k; i < (rank + 1) * k && i < static_cast<long>(ids.size()); ++i)
-    mine += (mine.empty() ? "" : ",") + ids[static_cast<size_t>(i)];
-  for (const char* var : {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"}) setenv(var, mine.c_str(), 1);
-  setenv("SSIM_RANK_GPUS", mine.c_str(), 1);  // ssim.distributed: these are this rank's own
-  execvp(argv[4], argv + 4);
-  std::fprintf(stderr, "ssim: cannot start %s: %s\n", argv[4], std::strerror(errno));
-  return 127;
-}
-
 }  // namespace supervise

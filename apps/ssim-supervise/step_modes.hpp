@@ -13,7 +13,5 @@ std::string expand_braces(const std::string& tmpl, bool& complete);
 int record_step_and_wait(int argc, char** argv);
 // --wrap STATUS_FILE [--node-variable NAME] -- PROGRAM...
 int wrap_and_wait(int argc, char** argv);
-// --per-rank-gpus K -- PROGRAM...
-int per_rank_gpus(int argc, char** argv);
 
 }  // namespace supervise

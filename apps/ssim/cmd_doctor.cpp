@@ -60,6 +60,8 @@ Part python_module(launch::CommandRunner& runner) {
                             std::chrono::seconds(30));
   part.found = r.exit_code == 0;
   part.version = how + (part.found ? ", imports ssim from " + first_line(r.out) : "");
+  // docs/experiment-file.md "setup": a module or venv picks the Python of entities with setup lines.
+  if (how == "built for") part.version += "; entities with setup: lines run the python their setup puts first on the PATH";
   std::string why = r.err;  // its last line: "ModuleNotFoundError: No module named 'numpy'"
   while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
   why = why.substr(why.find_last_of('\n') == std::string::npos ? 0 : why.find_last_of('\n') + 1);

@@ -13,7 +13,7 @@
 #include "lib/session/current_state.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/util/proc_stat.hpp"
-#include "lib/util/program_errors.hpp"
+#include "lib/state/entity_error.hpp"
 #include "lib/session/experiment_ref.hpp"
 #include "apps/ssim/status_format.hpp"
 #include "apps/ssim/status_summary.hpp"
@@ -118,7 +118,7 @@ Action add_status(CLI::App& app) {
         int tails = 0;
         for (auto& e : s.manifest.entities)
           if (e.status == state::Status::Failed && e.type != state::EntityKind::Database && tails++ < 200)
-            if (const auto last = last_program_lines(e.run_dir + "/" + e.name + ".err", 1); !last.empty())
+            if (const auto last = state::entity_last_error(e.run_dir, e.name, 1); !last.empty())
               e.reason += " | " + last;
         // Clear the screen only on a terminal; piped output gets one block per refresh.
         // The table first: a metric column no entity reported is an error before anything is printed.

@@ -20,11 +20,13 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launch::Launche
     if (s.setup.empty() || own_job) {
       out << "  command: " << shell_join(launch::step_argv(launcher, s)) << "\n";
     } else {
-      // What /bin/sh runs: the setup lines, then the command with its arguments as
-      // given ("$@"), never re-split.
-      out << "  step script (/bin/sh):\n";
+      // What bash runs: the setup lines (errexit, pipefail), then the command with its
+      // arguments as given ("$@"), never re-split.
+      out << "  step script (bash; the first setup line that fails fails the step):\n";
       for (const auto& line : s.setup) out << "    " << line << "\n";
       out << "    exec " << shell_join(launcher.command(s)) << "\n";
+      if (s.exe.find('/') == std::string::npos)
+        out << "  program: " << s.exe << ", found on the PATH the setup lines leave\n";
     }
     if (const std::string script = own_job ? launcher.batch()->batch_script(s) : ""; !script.empty()) {
       out << "  batch script (" << launcher.batch()->batch_script_path(s) << "):\n";

@@ -4,7 +4,7 @@
 #include "apps/ssim/status_table.hpp"
 #include "lib/util/clock.hpp"
 
-#include "lib/util/program_errors.hpp"
+#include "lib/state/entity_error.hpp"
 
 namespace ssim::app {
 
@@ -32,7 +32,7 @@ void print_run_end(std::ostream& out, const state::Manifest& m, const std::strin
     ++failed;
     if (shown++ >= 10) continue;
     std::string line = "  " + e.name + "  " + e.reason;
-    if (const auto last = last_program_lines(e.run_dir + "/" + e.name + ".err", 1); !last.empty()) line += " | " + last;
+    if (const auto last = state::entity_last_error(e.run_dir, e.name, 1); !last.empty()) line += " | " + last;
     if (const auto p = params_text(e); !p.empty()) line += "  [" + p + "]";
     out << line << "\n";
   }

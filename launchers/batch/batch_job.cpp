@@ -2,6 +2,7 @@
 
 #include "launchers/ranks/rank_command.hpp"
 
+#include "lib/launch/setup_script.hpp"
 #include "lib/plan/resources.hpp"
 
 #include <cstdlib>
@@ -24,7 +25,7 @@ std::string script_body(const BatchJob& job) {
   s += "set -e\n";
   s += "cd " + shell_quote(job.run_dir) + "\n";
   for (const auto& [k, v] : job.env) s += "export " + k + "=" + shell_quote(v) + "\n";
-  for (const auto& line : job.setup) s += line + "\n";
+  s += launch::setup_prelude(job.setup);  // what setup: means everywhere
   std::string words;
   for (const auto& w : job.command) {
     const std::string var = job_variable_of(w);

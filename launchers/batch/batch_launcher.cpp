@@ -1,6 +1,7 @@
 #include "launchers/batch/batch_launcher.hpp"
 #include "lib/util/experiment_dir.hpp"
 
+#include "lib/state/rank_ends.hpp"
 #include "lib/state/status_file.hpp"
 
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "launchers/batch/merge_status.hpp"
+#include "launchers/ranks/rank_wrapper.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
@@ -72,6 +74,7 @@ void BatchLauncher::index_steps(const plan::Plan& plan) {
     steps_[s.name] = i;
   }
   setup_ = plan.setup;
+  if (plan.database) interface_ = plan.database->interface;
   if (plan.database) database_ = StepInfo{plan.database->res, {}, plan.setup};
 }
 
@@ -134,7 +137,12 @@ std::vector<std::string> BatchLauncher::command_on(const plan::Step& step, const
 }
 
 std::vector<std::string> BatchLauncher::command_for(const plan::Step& step, const StepInfo& i) const {
-  return launch(step.name, i, step.run_dir, task_program(step, supervisor_)).argv;
+  std::vector<std::string> program = task_program(step, supervisor_);
+  // Several ranks get their wiring from the rank wrapper; a lone one has it in its
+  // environment (plan::step_env).
+  if (i.res.ntasks > 1 && launcher_for(i.res, i.placement) != RankLauncher::Plain)
+    program = through_rank_wrapper(supervisor_, step, RankAddress{false, interface_}, std::move(program));
+  return launch(step.name, i, step.run_dir, program).argv;
 }
 
 std::vector<PoolNode> BatchLauncher::pool(const plan::Plan&) const { return allocation_.placement().pool; }
@@ -265,7 +273,7 @@ std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests
   for (size_t k = 0; k < requests.size(); ++k) {
     LaunchRequest r = requests[k];
     ::unlink((r.run_dir + "/.ssim-step").c_str());
-    ::unlink(state::step_ends_path(r.run_dir).c_str());
+    state::forget_last_attempt(r.run_dir);  // rank ends, step ends, rank 0's address, a failed setup line
     if (::geteuid() == 0) {  // Open MPI refuses root unless told
       r.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT", "1");
       r.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");

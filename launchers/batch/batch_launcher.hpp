@@ -128,6 +128,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::map<std::string, StepInfo> steps_;
   StepInfo database_;
   std::vector<std::string> setup_;  // experiment.setup, for batch scripts
+  std::string interface_;           // orchestrator.interface: rank 0's address follows it too
   int queries_ = 0;
   Clock clock_ = [] { return std::chrono::steady_clock::now(); };
   std::chrono::steady_clock::time_point next_query_{};

@@ -1,6 +1,7 @@
 #include "launchers/local/local_command.hpp"
 
 #include "launchers/ranks/rank_command.hpp"
+#include "launchers/ranks/rank_wrapper.hpp"
 
 #include "lib/launch/launcher.hpp"
 
@@ -28,8 +29,10 @@ std::vector<std::string> local_command(const plan::Step& step, const HostFacts& 
   auto program = task_program(step, supervisor);
   const plan::MpiKind mpi = local_mpi(step);
   if (mpi != plan::MpiKind::Mpirun && mpi != plan::MpiKind::Mpiexec) return program;
-  if (step.res.gpus_per_task > 0)
-    program.insert(program.begin(), {supervisor, "--per-rank-gpus", std::to_string(step.res.gpus_per_task), "--"});
+  // Every rank on this machine unless `hosts:` spreads them. A lone rank's wiring is in
+  // its environment (plan::step_env).
+  if (step.res.ntasks > 1)
+    program = through_rank_wrapper(supervisor, step, RankAddress{step.res.hosts.empty(), ""}, std::move(program));
   RankContext context;
   context.is_root = host.is_root;
   context.oversubscribe = step.res.ntasks * std::max(1, step.res.cpus_per_task) > host.cores;

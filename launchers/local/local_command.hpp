@@ -22,8 +22,8 @@ plan::MpiKind local_mpi(const plan::Step& step);
 // `mpirun -np N [flags] exe args...`. Open MPI refuses to run as root without
 // --allow-run-as-root, and refuses more ranks than cores without --oversubscribe;
 // `hosts:` become --host with each host's slots.
-// `supervisor`: with gpus_per_task under mpirun, each rank starts through
-// `SUPERVISOR --per-rank-gpus K --`, which gives it its own K of the entity's devices.
+// `supervisor`: under mpirun, each rank starts through `SUPERVISOR --rank ... --`
+// (launchers/ranks/rank_wrapper.hpp): its RANK, MASTER_ADDR..., its own GPUs, its end.
 std::vector<std::string> local_command(const plan::Step& step, const HostFacts& host,
                                        const std::string& supervisor = "ssim-supervise");
 

@@ -5,6 +5,7 @@
 #include "launchers/local/local_launcher.hpp"
 
 #include "lib/state/job_file.hpp"
+#include "lib/state/rank_ends.hpp"
 #include "lib/state/status_file.hpp"
 
 #include "lib/launch/devices.hpp"
@@ -138,6 +139,7 @@ void write_job_files(std::span<const LaunchRequest> requests) {
     // A rerun (--resume) must not read the previous attempt's files.
     ::unlink(status_file(r.run_dir).c_str());
     ::unlink(cancel_marker(r.run_dir).c_str());
+    state::forget_last_attempt(r.run_dir);
     try {
       // Written in place, not through a temporary and a rename (a third of the files a
       // member costs on ext4): nothing reads it before the job is handed over, after this.

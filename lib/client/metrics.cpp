@@ -1,5 +1,7 @@
 #include "lib/client/metrics.hpp"
 
+#include "lib/client/rank_info.hpp"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -119,16 +121,7 @@ Writer& writer() {
 
 }  // namespace
 
-int rank() {
-  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID", "PALS_RANKID",
-                           "JSM_NAMESPACE_RANK", "RANK"})
-    if (const char* v = std::getenv(name); v && *v) {
-      char* end = nullptr;
-      const long r = std::strtol(v, &end, 10);
-      if (*end == '\0' && r >= 0) return static_cast<int>(r);
-    }
-  return 0;
-}
+int rank() { return rank_info().rank; }  // the one answer: RANK (set by ssim), else the launcher's
 
 void log(const std::string& name, double value, std::optional<long long> step, std::optional<long long> epoch,
          const std::string& phase) {

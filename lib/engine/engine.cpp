@@ -45,23 +45,9 @@ void Engine::add_steps(const plan::Plan& plan) {
   for (const auto& s : plan.steps) steps_[s.name] = &s;
   bool packs = false;
   for (const auto& s : plan.steps) packs = packs || launcher_.packs(s);
-  if (packs && pool_.empty()) pool_ = launch::NodePool(launcher_.pool(plan));
-  for (const auto& s : plan.steps) {
-    if (pool_.empty() || !launcher_.packs(s) || asks_.count(s.name)) continue;
-    // Most ask what the step says (pointed at, not copied: 100,000 members).
-    if (pool_.nodes().size() != 1 || pool_.never_fits(s.res).empty()) {
-      asks_[s.name] = &s.res;
-      continue;
-    }
-    // Bigger than the whole machine (the local launcher; an allocation refuses it
-    // before anything starts): it runs alone, on all of it.
-    plan::Resources ask = s.res;
-    ask.gpus_per_task *= std::max(1, ask.ntasks);
-    ask.ntasks = 1, ask.tasks_per_node = 0, ask.nodes = 0, ask.node_cpus = 0;
-    ask.cpus_per_task = std::max(1, pool_.nodes()[0].cpus);
-    log_->info("{} asks for more CPUs than the {} here: it runs alone", s.name, pool_.nodes()[0].cpus);
-    asks_[s.name] = &alone_asks_.emplace_back(ask);
-  }
+  if (packs && schedule_.pool().empty()) schedule_.set_pool(launch::NodePool(launcher_.pool(plan)));
+  for (const auto& s : plan.steps)
+    if (const std::string note = schedule_.add_step(s, launcher_.packs(s)); !note.empty()) log_->info("{}", note);
 }
 
 void Engine::emit(const Event& e) {
@@ -99,74 +85,47 @@ void Engine::save_soon() {
   if (clock_->steady() - last_save_ >= interval) save();
 }
 
-namespace {
-// One task of one CPU and no device: when that does not fit, no packed step does.
-bool is_smallest(const plan::Resources& r) {
-  return r.ntasks <= 1 && r.cpus_per_task <= 1 && r.gpus_per_task == 0 && r.node_cpus == 0 && r.nodes <= 1;
-}
-}  // namespace
-
+// What may start is decided by the Schedule (schedule.hpp); here it is done: cancelled
+// entities are recorded and said, the others started, and waiting gangs get their note.
 bool Engine::start_ready() {
   bool changed = false;
-  bool again = true;
-  std::vector<state::EntityRecord*> to_start;
   // experiment.max_running: the entities started and not yet ended count against it.
   int running = 0;
   if (plan_.max_running > 0)
     for (const auto& r : m_.entities)
       if (!is_database(r) && !is_outer_batch(r) && (r.status == Status::Pending || r.status == Status::Running))
         ++running;
-  const int room = plan_.max_running > 0 ? plan_.max_running : INT_MAX;
   throttled_ = throttled_by_room_ = false;
-  const double now = clock_->now();
-  while (again) {  // a cancellation can make a later entity cancellable in the same pass
-    again = false;
-    std::vector<const plan::Resources*> refused;  // asks the pool said no to in this pass
-    for (auto& r : m_.entities) {
-      if (r.status != Status::New || r.held || is_database(r) || is_outer_batch(r)) continue;
-      if (r.retry_at > now) continue;  // a retry waiting out its backoff
-      bool ready = true;
-      std::string blocked_by;
-      for (const auto& a : r.after) {
-        const auto* dep = m_.find(a);
-        if (!dep) continue;
-        if (dep->status == Status::Completed && dep->exit_code == 0) continue;
-        ready = false;
-        if (state::is_terminal(dep->status)) blocked_by = a + " " + to_string(dep->status);
-      }
-      for (const auto& a : r.after_any) {  // run regardless: only that they have ended
-        const auto* dep = m_.find(a);
-        if (dep && !state::is_terminal(dep->status)) ready = false;
-      }
-      if (!blocked_by.empty()) {
-        r.status = Status::Cancelled;
-        r.reason = "not started: after " + blocked_by;
-        r.end = clock_->now();
-        emit(entity_event(r.name, to_string(r.type), r.status, std::nullopt, r.reason));
-        log_->info("{} cancelled: {}", r.name, r.reason);
-        changed = again = true;
-        continue;
-      }
-      if (!ready) continue;
-      if (running + static_cast<int>(to_start.size()) >= room) {
-        throttled_ = true;  // waits for a free slot
-        continue;
-      }
-      if (!take_room(r, refused)) {
-        throttled_ = throttled_by_room_ = true;  // waits for CPUs or GPUs
-        // Not even one CPU is free, and every entity is a packed one that waits on
-        // nothing: nothing further can start or be cancelled in this pass.
-        if (only_packed_ && is_smallest(*refused.back())) break;
-        continue;
-      }
-      to_start.push_back(&r);
+  while (true) {  // a cancellation can make a later entity cancellable, or startable
+    const Pass pass = schedule_.next(m_, clock_->now(), plan_.max_running, running);
+    throttled_ = throttled_ || pass.throttled;
+    throttled_by_room_ = throttled_by_room_ || pass.throttled_by_room;
+    for (const auto& [i, why] : pass.wait) {
+      auto& r = m_.entities[i];
+      if (r.reason == why) continue;
+      r.reason = why;
+      dirty_ = true;
     }
-    if (!to_start.empty()) {
+    for (const auto& [i, why] : pass.cancel) {
+      auto& r = m_.entities[i];
+      r.status = Status::Cancelled;
+      r.reason = why;
+      r.end = clock_->now();
+      emit(entity_event(r.name, to_string(r.type), r.status, std::nullopt, r.reason));
+      log_->info("{} cancelled: {}", r.name, r.reason);
+    }
+    if (!pass.start.empty()) {
+      std::vector<state::EntityRecord*> to_start;
+      for (size_t i : pass.start) {
+        auto& r = m_.entities[i];
+        if (r.reason.rfind("waiting ", 0) == 0) r.reason.clear();  // a gang's note: it starts now
+        to_start.push_back(&r);
+      }
       running += static_cast<int>(to_start.size());
       start_batch(to_start);
-      to_start.clear();
-      changed = again = true;
     }
+    if (pass.empty()) break;
+    changed = true;
   }
   return changed;
 }
@@ -186,7 +145,7 @@ std::string Engine::where_it_runs(const state::EntityRecord& r) const {
   static const std::string host = host_name();  // once, not per start
   if (plan_.launcher == "local") return host;
   std::string nodes;
-  if (const launch::Grant* g = pool_.held_by(r.name)) nodes = join(g->nodes, ",");
+  if (const launch::Grant* g = schedule_.pool().held_by(r.name)) nodes = join(g->nodes, ",");
   if (!nodes.empty()) return nodes;
   const launch::JobAllocation* allocation = launcher_.allocation();
   return allocation ? allocation->placed_nodes(r.name) : "";
@@ -209,7 +168,7 @@ launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
     if (plan_.database->batch) req.batch = std::make_shared<const spec::BatchSettings>(*plan_.database->batch);
   } else {
     const plan::Step& step = *steps_.at(r.name);
-    const launch::Grant* grant = pool_.held_by(r.name);
+    const launch::Grant* grant = schedule_.pool().held_by(r.name);
     req.argv = launch::step_argv(launcher_, step, grant);
     req.env = plan::step_env(step);
     req.batch = step.batch;
@@ -354,7 +313,7 @@ bool Engine::retire_lost_nodes() {
   bool retired = false, restored = false;
   const auto lost = launcher_.lost_nodes();
   for (const auto& [node, why] : lost)
-    if (pool_.retire(node)) {
+    if (schedule_.pool().retire(node)) {
       // why: "lost (its ssim agent ...)", "drained by slurm (bad dimm)"
       log_->warn("node {} is {}: nothing more is placed there", node, why);
       emit(text_event(EventKind::Warning, "node " + node + " is " + why + ": nothing more is placed there"));
@@ -362,7 +321,7 @@ bool Engine::retire_lost_nodes() {
       retired = true;
     }
   for (auto it = retired_nodes_.begin(); it != retired_nodes_.end();) {
-    if (lost.count(*it) || !pool_.restore(*it)) {
+    if (lost.count(*it) || !schedule_.pool().restore(*it)) {
       ++it;
       continue;
     }
@@ -373,9 +332,9 @@ bool Engine::retire_lost_nodes() {
   }
   if (!retired) return restored;
   for (auto& r : m_.entities) {
-    const auto ask = asks_.find(r.name);
-    if (r.status != Status::New || ask == asks_.end()) continue;
-    const std::string why = pool_.never_fits(*ask->second);
+    const plan::Resources* ask = schedule_.ask(r.name);
+    if (r.status != Status::New || !ask) continue;
+    const std::string why = schedule_.pool().never_fits(*ask);
     if (why.empty()) continue;
     r.status = Status::Failed;
     r.reason = "cannot run: " + why;
@@ -386,39 +345,11 @@ bool Engine::retire_lost_nodes() {
   return true;
 }
 
-// A packed step starts only with room of its own on the pool's nodes.
-// `refused`: asks that did not fit in this pass; one of the same size does not either,
-// so a full pool costs one try per kind of member, not one per waiting member.
-bool Engine::take_room(const state::EntityRecord& r, std::vector<const plan::Resources*>& refused) {
-  // What each entity asks, by its place in the manifest: no lookup by name per entity
-  // and tick (100,000 members wait at once).
-  if (ask_of_.size() != m_.entities.size()) {
-    ask_of_.clear();
-    only_packed_ = true;
-    for (const auto& e : m_.entities) {
-      const auto it = asks_.find(e.name);
-      ask_of_.push_back(it == asks_.end() ? nullptr : it->second);
-      if (!is_database(e) && !is_outer_batch(e))
-        only_packed_ = only_packed_ && ask_of_.back() && e.after.empty() && e.after_any.empty();
-    }
-  }
-  const plan::Resources* asked = ask_of_[static_cast<size_t>(&r - m_.entities.data())];
-  if (!asked) return true;
-  const plan::Resources& ask = *asked;
-  for (const auto* no : refused)
-    if (no->ntasks == ask.ntasks && no->cpus_per_task == ask.cpus_per_task && no->gpus_per_task == ask.gpus_per_task &&
-        no->tasks_per_node == ask.tasks_per_node && no->nodes == ask.nodes && no->node_cpus == ask.node_cpus)
-      return false;
-  if (pool_.take(r.name, ask)) return true;
-  refused.push_back(&ask);
-  return false;
-}
-
 // An entity that ended (or waits to be retried) gives its CPUs and devices back.
 void Engine::release_room() {
-  for (const auto& name : pool_.holders()) {
+  for (const auto& name : schedule_.pool().holders()) {
     const auto* r = m_.find(name);
-    if (!r || state::is_terminal(r->status) || r->status == Status::New) pool_.release(name);
+    if (!r || state::is_terminal(r->status) || r->status == Status::New) schedule_.pool().release(name);
   }
 }
 

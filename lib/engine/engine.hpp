@@ -14,6 +14,7 @@
 #include "lib/launch/node_pool.hpp"
 #include "lib/engine/database_control.hpp"
 #include "lib/engine/progress.hpp"
+#include "lib/engine/schedule.hpp"
 #include "lib/engine/waiter.hpp"
 #include "lib/plan/plan.hpp"
 #include "lib/state/manifest.hpp"
@@ -97,7 +98,6 @@ class Engine {
   bool poll();
   bool retire_lost_nodes();
   bool schedule_retries();
-  bool take_room(const state::EntityRecord& r, std::vector<const plan::Resources*>& refused);
   void release_room();
   void interrupted(const std::string& why);
   bool handle_stop_requests();
@@ -143,11 +143,7 @@ class Engine {
   std::chrono::steady_clock::time_point last_counts_{};  // the progress display's last counts
   bool counted_once_ = false;  // how long the last save took
   std::chrono::steady_clock::time_point last_save_{};  // an entity waits for CPUs or GPUs
-  launch::NodePool pool_;        // where packed steps take their CPUs and GPUs
-  std::map<std::string, const plan::Resources*> asks_;
-  std::deque<plan::Resources> alone_asks_;  // the asks that differ from their step's (run alone)
-  std::vector<const plan::Resources*> ask_of_;  // asks_ by manifest index (null: not packed)
-  bool only_packed_ = false;  // every entity is packed and waits on no other (with ask_of_)  // what each packed step takes from pool_
+  Schedule schedule_;  // what may start: readiness, room on the node pool, gangs (schedule.hpp)
   std::chrono::steady_clock::time_point next_ping_{};
   std::chrono::steady_clock::time_point next_sample_{};  // shard samples (shard_samples.hpp)
   void sample_database();

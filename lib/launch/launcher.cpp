@@ -38,16 +38,6 @@ std::vector<std::string> task_program(const plan::Step& step, const std::string&
   return argv;
 }
 
-std::vector<std::string> with_setup(const std::vector<std::string>& setup, std::vector<std::string> argv) {
-  if (setup.empty()) return argv;
-  std::string script;
-  for (const auto& line : setup) script += line + "\n";
-  script += "exec \"$@\"";
-  std::vector<std::string> out = {"/bin/sh", "-c", script, "ssim-setup"};
-  out.insert(out.end(), std::make_move_iterator(argv.begin()), std::make_move_iterator(argv.end()));
-  return out;
-}
-
 std::vector<std::string> step_argv(const Launcher& launcher, const plan::Step& step, const Grant* grant) {
   if (step.batch && launcher.batch()) return launcher.command(step);
   return with_setup(step.setup, grant ? launcher.command_on(step, *grant) : launcher.command(step));

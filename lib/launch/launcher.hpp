@@ -12,6 +12,7 @@
 
 #include "lib/launch/job_allocation.hpp"
 #include "lib/launch/node_pool.hpp"
+#include "lib/launch/setup_script.hpp"
 #include "lib/plan/plan.hpp"
 #include "lib/state/job_id.hpp"
 #include "lib/state/status.hpp"
@@ -159,11 +160,6 @@ void drain_wake_fd(int fd);
 // What runs in each task of `step`: its program and arguments, through
 // `supervisor --colocated-db ... --` when it has a colocated database.
 std::vector<std::string> task_program(const plan::Step& step, const std::string& supervisor);
-
-// `argv` preceded by the experiment's setup lines (`module load ...`): run by /bin/sh,
-// which then execs the command with its arguments passed as "$@", never re-split. As is
-// when there are no setup lines.
-std::vector<std::string> with_setup(const std::vector<std::string>& setup, std::vector<std::string> argv);
 
 // What ssim runs for `step` (on `grant`, when packed): the launcher's command, with the
 // step's setup lines in front unless the step is a batch job of its own (its script has

@@ -20,41 +20,6 @@
 
 namespace ssim::orchestrator {
 
-std::string resolve_bind_address(const std::string& interface, bool local) {
-  if (interface.empty()) {
-    if (local) return "127.0.0.1";
-    char host[256] = {0};
-    gethostname(host, sizeof host - 1);
-    addrinfo hints{}, *res = nullptr;
-    hints.ai_family = AF_INET;
-    if (getaddrinfo(host, nullptr, &hints, &res) != 0 || !res)
-      throw std::runtime_error(std::string("cannot resolve this node's hostname ") + host);
-    char buf[INET_ADDRSTRLEN];
-    inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(res->ai_addr)->sin_addr, buf, sizeof buf);
-    freeaddrinfo(res);
-    return buf;
-  }
-  ifaddrs* list = nullptr;
-  if (getifaddrs(&list) != 0) throw std::runtime_error("cannot list network interfaces");
-  std::string found, names;
-  for (ifaddrs* i = list; i; i = i->ifa_next) {
-    if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET) continue;
-    if (names.find(std::string(" ") + i->ifa_name + ",") == std::string::npos)
-      names += std::string(" ") + i->ifa_name + ",";
-    if (interface == i->ifa_name && found.empty()) {
-      char buf[INET_ADDRSTRLEN];
-      inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr, buf, sizeof buf);
-      found = buf;
-    }
-  }
-  freeifaddrs(list);
-  if (found.empty()) {
-    if (!names.empty()) names.pop_back();
-    throw std::runtime_error("no IPv4 address on interface " + interface + " (this node has:" + names + ")");
-  }
-  return found;
-}
-
 std::string port_holder(int port) {
   // /proc/net/tcp: local_address is HEXIP:HEXPORT, state 0A is LISTEN, inode is field 10.
   std::string inode;

@@ -3,12 +3,12 @@
 // whether a port is free.
 #include <string>
 
+#include "lib/util/node_address.hpp"
+
 namespace ssim::orchestrator {
 
-// The IPv4 address of `interface`; with no interface, loopback when `local`, else the
-// address this node's hostname resolves to. Throws std::runtime_error naming the
-// interfaces that exist when `interface` is not one of them.
-std::string resolve_bind_address(const std::string& interface, bool local);
+// resolve_bind_address: lib/util/node_address.hpp, shared with the trainers' rank 0.
+using ssim::resolve_bind_address;
 
 // "" when `port` can be bound on `address`, else a one-line reason that names the
 // process holding it when it can be found.

@@ -32,7 +32,13 @@ std::string to_string(StepKind kind) { return kind == StepKind::Model ? "model" 
 Env step_env(const Step& s) {
   Env env;
   const SharedEnv* shared = s.shared_env.get();
-  env.reserve((shared ? shared->from_file.size() : 0) + 9 + s.parameters.size());
+  env.reserve((shared ? shared->from_file.size() : 0) + 15 + s.parameters.size());
+  // A lone rank's wiring (several ranks get theirs from the rank wrapper): first, so
+  // that the file's env: wins. MASTER_PORT 0: any free port, as no other rank connects.
+  if (s.res.rank_env && s.res.ntasks <= 1)
+    for (const auto& [k, v] : {std::pair<const char*, const char*>{"RANK", "0"}, {"WORLD_SIZE", "1"}, {"LOCAL_RANK", "0"},
+                               {"LOCAL_WORLD_SIZE", "1"}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", "0"}})
+      env.emplace_back(k, v);
   if (shared) {
     env.insert(env.end(), shared->from_file.begin(), shared->from_file.end());
     if (shared->database) env.emplace_back("SSDB", kSsdbPlaceholder);
@@ -69,6 +75,7 @@ struct Builder {
   const spec::ExperimentSpec& spec;
   Plan& plan;
   std::string python_;  // what a bare python3 or python becomes
+  bool python_chosen_ = false;  // ...even after setup lines (experiment.python, SSIM_PYTHON)
   std::map<std::string, std::vector<std::string>> members;  // entity name -> step names
 
   std::string abs_path(const std::string& p) const {
@@ -155,7 +162,11 @@ struct Builder {
     };
     const std::string& file = spec.file;
     s.exe = substitute_at(file, e.field + ".exe", e.exe, lookup);
-    if ((s.exe == "python3" || s.exe == "python") && !python_.empty()) s.exe = python_;
+    // A bare name is found where the step runs, after its setup lines: a module's or a
+    // venv's python, unless a Python was chosen explicitly.
+    const bool has_setup = !plan.setup.empty() || !e.setup.empty();
+    if ((s.exe == "python3" || s.exe == "python") && !python_.empty() && (!has_setup || python_chosen_))
+      s.exe = python_;
     if (s.exe.find('/') != std::string::npos && fs::path(s.exe).is_relative())
       s.exe = abs_path(s.exe);
     for (size_t i = 0; i < e.args.size(); ++i)
@@ -182,6 +193,7 @@ struct Builder {
 
     s.batch = batch;
     s.retries = e.retries;
+    s.gang = e.gang;
     s.goal = goal;
     s.colocated_db = colocated_db;
     if (e.colocated_db) s.res.node_cpus = e.colocated_db->cpus;
@@ -267,7 +279,7 @@ Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
   std::string python = spec.python.empty() ? context.python : spec.python;
   if (python.find('/') != std::string::npos && fs::path(python).is_relative())
     python = (fs::path(spec.base_dir) / python).lexically_normal().string();
-  Builder b{spec, plan, python, {}};
+  Builder b{spec, plan, python, !spec.python.empty() || context.python_chosen, {}};
   size_t steps = 0;  // reserved: 100,000 steps grown by doubling would hold twice the memory at a time
   for (const auto& e : spec.entities) steps += spec::member_count(e);
   if (steps < (size_t{1} << 24)) plan.steps.reserve(steps);

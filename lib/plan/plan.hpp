@@ -27,6 +27,7 @@ struct Resources {
   std::string time;
   bool exclusive = false;  // whole nodes (default: when nodes: is given)
   bool agent = true;       // inside an allocation, a one-task step may run through a node's agent
+  bool rank_env = true;    // RANK, WORLD_SIZE, MASTER_ADDR... set for every rank (docs/distributed.md)
   std::vector<std::string> hosts;
   MpiKind mpi = MpiKind::Auto;
   std::vector<std::pair<std::string, std::string>> launcher_args;
@@ -64,6 +65,7 @@ struct Step {
   std::vector<std::string> after_any;  // step names that must have ended first, whatever the outcome
   std::vector<std::string> incoming;   // step names it reads from (SSKEYIN)
   int retries = 0;                 // reruns after a failure (not after a cancellation)
+  bool gang = false;               // a member of an ensemble whose members start together
   std::shared_ptr<const spec::Goal> goal;  // goal: (one shared by an ensemble's members)
   std::vector<std::string> setup;  // experiment.setup, then the entity's own setup lines
   // Shared by an entity's steps (one per member of a 100,000-member ensemble otherwise).
@@ -124,6 +126,9 @@ struct PlanContext {
   // What `exe: python3` (or python) becomes when the file has no experiment.python:
   // $SSIM_PYTHON, else the interpreter ssim's module is built for; "" leaves it to PATH.
   std::string python;
+  // `python` was asked for ($SSIM_PYTHON), so it wins over the PATH that setup lines
+  // leave; the built-for default does not (a `module load` or venv picks the Python).
+  bool python_chosen = false;
 };
 
 // Throws spec::SpecError for values that are wrong after substitution.

@@ -13,6 +13,7 @@ json resources_json(const Resources& r) {
   if (r.gpus_per_task) j["gpus_per_task"] = r.gpus_per_task;
   if (!r.time.empty()) j["time"] = r.time;
   if (!r.agent) j["agent"] = false;
+  if (!r.rank_env) j["rank_env"] = false;
   if (!r.hosts.empty()) j["hosts"] = r.hosts;
   if (!r.launcher_args.empty()) {
     json a = json::object();

@@ -92,8 +92,8 @@ Resources resolve_resources(const std::string& file, const std::string& field,
                         "expected a time like \"02:00:00\" or \"1-00:00:00\" (minutes and seconds up to 59), got \"" +
                             spec::printable(v) + "\"");
       res.time = v;
-    } else if (key == "exclusive" || key == "agent") {
-      bool& flag = key == "agent" ? res.agent : res.exclusive;
+    } else if (key == "exclusive" || key == "agent" || key == "rank_env") {
+      bool& flag = key == "agent" ? res.agent : key == "rank_env" ? res.rank_env : res.exclusive;
       exclusive_given = exclusive_given || key == "exclusive";
       if (v == "true" || v == "yes") flag = true;
       else if (v == "false" || v == "no") flag = false;

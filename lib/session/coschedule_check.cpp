@@ -4,7 +4,9 @@
 #include <map>
 #include <set>
 
+#include "lib/engine/schedule.hpp"
 #include "lib/launch/node_pool.hpp"
+#include "lib/util/errors.hpp"
 
 namespace ssim::session {
 
@@ -52,6 +54,19 @@ std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const lau
                   "(run.cpus_per_task, run.ntasks), raise max_running, or use more nodes");
   }
   return out;
+}
+
+void check_gangs(const plan::Plan& plan, const launch::Launcher& launcher) {
+  bool any = false;
+  for (const auto& s : plan.steps) any = any || s.gang;
+  if (!any) return;
+  engine::Schedule schedule;  // the engine's own rules, on the pool the run would have
+  bool packs = false;
+  for (const auto& s : plan.steps) packs = packs || launcher.packs(s);
+  if (packs && !plan.oversubscribe) schedule.set_pool(launch::NodePool(launcher.pool(plan)));
+  for (const auto& s : plan.steps) schedule.add_step(s, launcher.packs(s));
+  const auto refused = schedule.gangs_that_never_fit(plan.max_running);
+  if (!refused.empty()) throw UsageError(refused.front());
 }
 
 }  // namespace ssim::session

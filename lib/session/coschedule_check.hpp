@@ -14,4 +14,8 @@ namespace ssim::session {
 // One warning per reading entity (or ensemble) that cannot run beside its inputs.
 std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const launch::Launcher& launcher);
 
+// Throws UsageError (exit 2, before anything is written) for an ensemble with
+// `gang: true` whose members together can never fit the pool: they would wait for ever.
+void check_gangs(const plan::Plan& plan, const launch::Launcher& launcher);
+
 }  // namespace ssim::session

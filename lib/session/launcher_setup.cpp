@@ -59,6 +59,11 @@ void check_environment(const plan::Plan& plan, const launch::Launcher& launcher,
   if (submits && !submit.empty() && find_on_path(submit).empty())
     missing("the " + launcher.name() + " launcher submits jobs with", submit, "run ssim where the scheduler's commands are");
   if (whole_batch) return;  // the rest runs inside the job, where setup lines may bring it in
+  // setup: lines run in bash (lib/launch/setup_script.hpp), here where the launcher is local.
+  bool any_setup = !plan.setup.empty();
+  for (const auto& s : plan.steps) any_setup = any_setup || !s.setup.empty();
+  if (any_setup && launcher.name() == "local" && find_on_path("bash").empty())
+    missing("setup: lines run in", "bash", "install bash (Debian: apt-get install bash), or drop the setup: lines");
   // Where this ssim starts the database itself, its program must be here.
   if (plan.database && !plan.database->external() && launcher.name() == "local" &&
       find_on_path(plan.database->binary).empty())

@@ -45,6 +45,7 @@ Loaded load(const std::string& file, const std::string& launcher_override) {
   const std::string requested = launcher_override.empty() ? l.spec.launcher : launcher_override;
   context.launcher = launch::resolve_launcher(requested, [](const char* n) { return std::getenv(n); });
   context.python = entity_python();
+  context.python_chosen = std::getenv("SSIM_PYTHON") && *std::getenv("SSIM_PYTHON");
   l.plan = plan::build_plan(l.spec, context);
   return l;
 }

@@ -7,7 +7,7 @@
 #include "lib/util/user_file.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/proc_stat.hpp"
-#include "lib/util/program_errors.hpp"
+#include "lib/state/entity_error.hpp"
 #include "ssim_version.hpp"
 
 namespace ssim::session {
@@ -20,7 +20,7 @@ report::ReportInput report_input(const CurrentState& s) {
   in.experiment_file = read_file(s.manifest.file).value_or("");
   for (const auto& e : s.manifest.entities)  // the first 200 failures, as the report shows them
     if (e.status == state::Status::Failed && in.stderr_tails.size() < 200)
-      in.stderr_tails[e.name] = last_program_lines(e.run_dir + "/" + e.name + ".err", 10);  // not mpirun's banner
+      in.stderr_tails[e.name] = state::entity_last_error(e.run_dir, e.name, 10);  // not mpirun's banner
   in.db_samples = orchestrator::read_samples(s.manifest.path);
   for (const auto& e : s.manifest.entities)
     if (e.type != state::EntityKind::Database)

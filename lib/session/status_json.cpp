@@ -7,7 +7,7 @@
 #include "lib/state/metrics.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/processes.hpp"
-#include "lib/util/program_errors.hpp"
+#include "lib/state/entity_error.hpp"
 
 namespace ssim::session {
 
@@ -53,7 +53,7 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
       j["goal"] = std::move(g);
     }
     if (e.status == state::Status::Failed && e.type != state::EntityKind::Database && tails++ < 200)
-      j["last_error"] = last_program_lines(e.run_dir + "/" + e.name + ".err", 1);  // its own, not mpirun's banner
+      j["last_error"] = state::entity_last_error(e.run_dir, e.name, 1);  // its own, not mpirun's banner
     entities.push_back(std::move(j));
   }
   nlohmann::json out = {{"experiment", m.experiment}, {"path", m.path},         {"id", m.id},

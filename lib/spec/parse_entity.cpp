@@ -15,7 +15,7 @@ const std::vector<std::string> kModelKeys = {"name",  "exe",      "args",  "env"
                                              "params", "run",     "files", "incoming",
                                              "after", "after_any", "after_each", "batch", "key_prefixing", "retries",
                                              "setup", "colocated_db", "goal"};
-const std::vector<std::string> kEnsembleOnlyKeys = {"replicas", "strategy", "samples", "seed"};
+const std::vector<std::string> kEnsembleOnlyKeys = {"replicas", "strategy", "samples", "seed", "gang"};
 
 Files read_files(const YamlReader& r, const YAML::Node& node, const std::string& field) {
   Files files;
@@ -153,6 +153,7 @@ Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::strin
   if (kind == EntityKind::Model) return e;
 
   if (auto n = node["replicas"]) e.replicas = r.integer(n, f("replicas"), 1, 1000000);
+  if (auto n = node["gang"]) e.gang = r.boolean(n, f("gang"));
   const YAML::Node strategy = node["strategy"];
   if (strategy) {
     const std::string s = r.choice(strategy, f("strategy"), {"all_perm", "step", "random"});

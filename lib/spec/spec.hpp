@@ -117,6 +117,7 @@ struct Entity {
   std::optional<ColocatedDb> colocated_db;
   // Ensembles only.
   int replicas = 1;
+  bool gang = false;  // ensembles: every member starts together, or none holds room (docs/distributed.md)
   Strategy strategy = Strategy::AllPerm;
   std::optional<int> samples;
   std::optional<uint64_t> seed;

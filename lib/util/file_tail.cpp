@@ -1,12 +1,46 @@
 #include "lib/util/file_tail.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ssim {
 
+namespace {
+
+// A regular file opened for reading, or -1: a FIFO or device planted in a run directory
+// must not block or steer its reader (opened without blocking, then checked).
+int open_regular(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return -1;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+}  // namespace
+
+std::optional<std::string> read_regular_file(const std::string& path, long max_bytes) {
+  const int fd = open_regular(path);
+  if (fd < 0) return std::nullopt;
+  std::string text(static_cast<size_t>(max_bytes) + 1, '\0');
+  size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  if (got > static_cast<size_t>(max_bytes)) return std::nullopt;
+  text.resize(got);
+  return text;
+}
+
 std::string last_lines(const std::string& path, int lines, long max_bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = open_regular(path);
   if (fd < 0) return "";
   const off_t size = ::lseek(fd, 0, SEEK_END);
   const off_t from = size > max_bytes ? size - max_bytes : 0;

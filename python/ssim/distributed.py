@@ -1,10 +1,16 @@
-"""Rank, world size and rendezvous address of a trainer rank, from whatever started it:
-Open MPI's mpirun (OMPI_COMM_WORLD_*), Slurm's srun (SLURM_PROCID, ...), or
-torchrun-style variables (RANK, WORLD_SIZE, MASTER_ADDR). And a one-call
-torch.distributed set-up on top: gloo on CPU, nccl with one GPU per local rank."""
+"""Rank, world size and rendezvous address of a trainer rank. ssim sets RANK,
+WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR and MASTER_PORT for every rank
+before the program starts, on every launcher (docs/distributed.md), so plain
+`init_process_group(init_method="env://")` works; these functions read the same one
+answer (ssim._rank, shared with the C, C++ and Fortran clients), falling back to the rank
+launcher's own variables where an entity turned ssim's off (`run: {rank_env: false}`).
+And a one-call torch.distributed set-up on top: gloo on CPU, nccl with one GPU per local
+rank."""
 import os
 import re
 import socket
+
+from ._rank import rank_info
 
 
 def _first_host(nodelist):
@@ -21,28 +27,19 @@ def _first_host(nodelist):
 def launch_info():
     """(rank, world_size, local_rank, master_addr, master_port) for this process."""
     env = os.environ
-    if "OMPI_COMM_WORLD_RANK" in env:
-        rank = int(env["OMPI_COMM_WORLD_RANK"])
-        size = int(env["OMPI_COMM_WORLD_SIZE"])
-        local = int(env.get("OMPI_COMM_WORLD_LOCAL_RANK", 0))
-        # mpirun on one node here; across nodes, set MASTER_ADDR (e.g. in the experiment's env).
-        addr = env.get("MASTER_ADDR", "127.0.0.1")
-    elif "SLURM_PROCID" in env and "SLURM_NTASKS" in env:
-        rank = int(env["SLURM_PROCID"])
-        size = int(env["SLURM_NTASKS"])
-        local = int(env.get("SLURM_LOCALID", 0))
-        addr = env.get("MASTER_ADDR") or _first_host(env.get("SLURM_STEP_NODELIST", env.get("SLURM_JOB_NODELIST", "127.0.0.1")))
+    rank, size, local, _local_size, source = rank_info(env)
+    addr = env.get("MASTER_ADDR", "")
+    if not addr and source == "SLURM_PROCID":
+        # Without ssim's wiring, srun's first node is rank 0's (block distribution).
+        addr = _first_host(env.get("SLURM_STEP_NODELIST", env.get("SLURM_JOB_NODELIST", "")))
         if addr and not re.match(r"^\d+\.\d+\.\d+\.\d+$", addr):
             try:
                 addr = socket.gethostbyname(addr)
             except OSError:
                 pass
-    else:
-        rank = int(env.get("RANK", 0))
-        size = int(env.get("WORLD_SIZE", 1))
-        local = int(env.get("LOCAL_RANK", 0))
-        addr = env.get("MASTER_ADDR", "127.0.0.1")
-    port = int(env.get("MASTER_PORT", 0)) or _default_port()
+    if not addr:
+        addr = "127.0.0.1"  # mpirun by hand on one machine; ssim says where rank 0 is
+    port = int(env.get("MASTER_PORT", "") or 0) or _default_port()
     return rank, size, local, addr, port
 
 

@@ -18,18 +18,14 @@ import os
 import threading
 import time
 
-_RANK_VARIABLES = ("OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID", "PALS_RANKID",
-                   "JSM_NAMESPACE_RANK", "RANK")
+from ._rank import rank_info
+
 FLUSH_SECONDS = 1.0
 
 
 def rank():
-    """This process's rank as its launcher tells it (0 when alone)."""
-    for name in _RANK_VARIABLES:
-        value = os.environ.get(name, "")
-        if value.isdigit():
-            return int(value)
-    return 0
+    """This process's rank (0 when alone): RANK, set by ssim, else its launcher's."""
+    return rank_info()[0]
 
 
 def _append_locked(path, data):

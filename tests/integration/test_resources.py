@@ -32,8 +32,8 @@ models:
         self.assertEqual(self.ssim("logs", "m", check=0).stdout, "hello|two  spaces|m; rm -rf /\n")
         self.assertEqual(self.ssim("logs", "own", check=0).stdout, "hello again\n")  # its own lines come after
         dry = self.ssim("run", "experiment.yaml", "--dry-run", check=0).stdout
-        # The step script as /bin/sh runs it: the lines, then exec with the arguments quoted.
-        self.assertIn("  step script (/bin/sh):\n    export GREETING=hello\n    PATH=$PWD/tools:$PATH\n"
+        # The step script as bash runs it: the lines, then exec with the arguments quoted.
+        self.assertIn("  step script (bash; the first setup line that fails fails the step):\n    export GREETING=hello\n    PATH=$PWD/tools:$PATH\n"
                       "    exec /bin/sh -c 'printf \"%s|%s|%s\\n\" \"$GREETING\" \"$1\" \"$2\"' sh 'two  spaces' 'm; rm -rf /'\n", dry)
 
 

@@ -71,6 +71,32 @@ models:
         self.assertEqual({n: s[n]["nodes"] for n in got}, got)  # the NODES column says where each ran
         self.assertTrue(all(e["status"] == "completed" for e in s.values()), s)
 
+    def test_ddp_trainer_across_two_nodes_meets_at_rank_zero(self):
+        # A plain env:// DDP script, one rank on each of two nodes: every rank is told the
+        # same MASTER_ADDR, rank 0's node as the other reaches it (not loopback), and the
+        # weights are one process's on the same global batch.
+        from test_distributed import TRAIN, assert_same_weights, ranks_told, single_process_weights
+        self.allocate(2)
+        shutil.copy(TRAIN, self.dir)
+        self.yaml("""models:
+  - name: train
+    exe: /usr/bin/python3
+    args: [train_dist.py]
+    run: {ntasks: 2, nodes: 2}
+    files: {copy: [train_dist.py]}
+    env: {OMP_NUM_THREADS: "1"}
+""", name="ddp")
+        p = self.ssim("run", "experiment.yaml", check=0, timeout=240)
+        _, s = self.status()
+        self.assertEqual(s["train"]["status"], "completed", p.stdout + p.stderr + str(s))
+        told = ranks_told(os.path.join(self.dir, "ddp/train"), 2)
+        self.assertEqual([t["RANK"] for t in told], ["0", "1"])
+        self.assertEqual([t["LOCAL_RANK"] for t in told], ["0", "0"])  # one a node
+        self.assertEqual(len({t["host"] for t in told}), 2, told)
+        self.assertEqual(len({(t["MASTER_ADDR"], t["MASTER_PORT"]) for t in told}), 1, told)
+        self.assertFalse(told[0]["MASTER_ADDR"].startswith("127."), told)
+        assert_same_weights(self, told[0]["weights"], single_process_weights())
+
     def test_failing_step_reports_exit_code_3(self):
         self.allocate(1)
         self.yaml("models:\n  - {name: bad, exe: /bin/sh, args: [-c, 'exit 3']}\n")

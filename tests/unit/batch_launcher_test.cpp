@@ -175,8 +175,17 @@ TEST_CASE("batch launcher: steps inside a PBS job go to their placed hosts") {
                                   dir.path.string());
   l.set_allocation(plan, Allocation{"6.pbs-sim", {"h1", "h2", "h3", "h4", "h5"}, {{"h4", 2}, {"h5", 2}}});
   // Whole nodes: Open MPI's own binding stays (it is what a user of mpirun expects).
+  // Each rank through the rank wrapper (RANK, MASTER_ADDR..., its end recorded).
+  auto ranks = [](const plan::Step& s, int n, const std::string& exe) {
+    return std::vector<std::string>{"/s/ssim-supervise", "--rank", "--size", std::to_string(n), "--ends",
+                                    s.run_dir + "/.ssim-rank-ends", "--master", s.run_dir + "/.ssim-rank0", "--", exe};
+  };
+  auto with = [](std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
   CHECK(l.command(plan.steps[0]) ==
-        std::vector<std::string>{"mpirun", "-np", "2", "--allow-run-as-root", "--host", "h2:2", "sim"});
+        with({"mpirun", "-np", "2", "--allow-run-as-root", "--host", "h2:2"}, ranks(plan.steps[0], 2, "sim")));
   // Packed: the nodes the pool gave it when it starts, its tasks spread over them, and
   // unbound (each launch would bind its ranks to the same first cores of a shared node).
   REQUIRE(l.pool(plan).size() == 2);
@@ -184,7 +193,8 @@ TEST_CASE("batch launcher: steps inside a PBS job go to their placed hosts") {
   CHECK(l.packs(plan.steps[2]));
   CHECK_FALSE(l.packs(plan.steps[0]));
   CHECK(l.command_on(plan.steps[2], Grant{{"h4", "h5"}, {2, 1}, {{}, {}}}) ==
-        std::vector<std::string>{"mpirun", "-np", "3", "--allow-run-as-root", "--bind-to", "none", "--host", "h4:2,h5:2", "train"});
+        with({"mpirun", "-np", "3", "--allow-run-as-root", "--bind-to", "none", "--host", "h4:2,h5:2"},
+             ranks(plan.steps[2], 3, "train")));
   CHECK(l.database_command(0, "/db", {"db"}) ==
         std::vector<std::string>{"mpirun", "-np", "1", "--allow-run-as-root", "--bind-to", "none", "--host", "h1:1", "db"});
   CHECK(calls.empty());

@@ -7,16 +7,33 @@
 
 using namespace ssim;
 
+namespace {
+// What each of several ranks starts through (launchers/ranks/rank_wrapper.hpp).
+std::vector<std::string> wrapper(const std::string& supervisor, int ranks, std::vector<std::string> more = {}) {
+  std::vector<std::string> w = {supervisor, "--rank", "--size", std::to_string(ranks), "--ends", "/r/.ssim-rank-ends",
+                                "--master", "/r/.ssim-rank0"};
+  w.insert(w.end(), more.begin(), more.end());
+  w.push_back("--");
+  return w;
+}
+std::vector<std::string> operator+(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+}  // namespace
+
 TEST_CASE("local commands: plain, mpirun with root and oversubscribe flags") {
   plan::Step s;
   s.exe = "sim";
   s.args = {"a b"};
+  s.run_dir = "/r";
   launchers::HostFacts user{false, 4}, root{true, 2};
   CHECK(launchers::local_command(s, user) == std::vector<std::string>{"sim", "a b"});
   s.res.ntasks = 4;  // auto with several tasks means mpirun
-  CHECK(launchers::local_command(s, user) == std::vector<std::string>{"mpirun", "-np", "4", "--bind-to", "none", "sim", "a b"});
+  const auto ranks = wrapper("ssim-supervise", 4, {"--loopback"}) + std::vector<std::string>{"sim", "a b"};
+  CHECK(launchers::local_command(s, user) == std::vector<std::string>{"mpirun", "-np", "4", "--bind-to", "none"} + ranks);
   CHECK(launchers::local_command(s, root) ==
-        std::vector<std::string>{"mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "sim", "a b"});
+        std::vector<std::string>{"mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"} + ranks);
   s.res.mpi = plan::MpiKind::None;
   CHECK(launchers::local_command(s, root) == std::vector<std::string>{"sim", "a b"});
   s.res.mpi = plan::MpiKind::Mpiexec;
@@ -26,24 +43,29 @@ TEST_CASE("local commands: plain, mpirun with root and oversubscribe flags") {
         std::vector<std::string>{"mpiexec", "-np", "1", "--bind-to", "none", "sim", "a b"});
 }
 
-TEST_CASE("with GPUs under mpirun each rank starts through the per-rank binder") {
+TEST_CASE("with GPUs under mpirun each rank starts through the rank wrapper, which gives it its own") {
   plan::Step s;
   s.exe = "train";
+  s.run_dir = "/r";
   s.res.ntasks = 2;
   s.res.gpus_per_task = 1;
   s.res.mpi = plan::MpiKind::Mpirun;
   const launchers::HostFacts user{false, 8};
   CHECK(launchers::local_command(s, user, "/x/ssim-supervise") ==
-        std::vector<std::string>{"mpirun", "-np", "2", "--bind-to", "none", "/x/ssim-supervise", "--per-rank-gpus", "1", "--", "train"});
+        std::vector<std::string>{"mpirun", "-np", "2", "--bind-to", "none"} +
+            wrapper("/x/ssim-supervise", 2, {"--loopback", "--gpus", "1"}) + std::vector<std::string>{"train"});
 }
 
 TEST_CASE("hosts: on the local launcher give mpirun each host with its share of the slots") {
   plan::Step s;
   s.exe = "sim";
+  s.run_dir = "/r";
   s.res.ntasks = 4;
   s.res.hosts = {"a", "b"};
   const launchers::HostFacts user{false, 8};
-  CHECK(launchers::local_command(s, user) == std::vector<std::string>{"mpirun", "-np", "4", "--bind-to", "none", "--host", "a:2,b:2", "sim"});
+  // Ranks on other hosts: rank 0 says its address as they reach it, not loopback.
+  CHECK(launchers::local_command(s, user) == std::vector<std::string>{"mpirun", "-np", "4", "--bind-to", "none", "--host", "a:2,b:2"} +
+                                                 wrapper("ssim-supervise", 4) + std::vector<std::string>{"sim"});
 }
 
 TEST_CASE("mpirun ranks are left unbound unless the step has its nodes to itself or asks for a binding") {

@@ -1,5 +1,6 @@
 // The PBS part of the batch layer, on outputs recorded from a real OpenPBS.
 #include <catch2/catch.hpp>
+#include "lib/launch/setup_script.hpp"
 
 #include "lib/util/errors.hpp"
 
@@ -140,8 +141,8 @@ TEST_CASE("pbs: scripts ask for chunks, walltime, placement and dependencies") {
              "#PBS -l select=2:ncpus=8:mpiprocs=4:ngpus=4\n#PBS -l walltime=26:03:04\n#PBS -l place=scatter\n"
              "#PBS -W depend=afterok:7.pbs-sim:8.pbs-sim\n#PBS -o \"/runs/x y/train.out\"\n"
              "#PBS -e \"/runs/x y/train.err\"\n#PBS -k oed\n#PBS -m abe\n"
-             "# Written by ssim. Runs in /runs/x y.\nset -e\ncd '/runs/x y'\nmodule load cuda\n"
-             "exec python3 'it'\\''s'\n");
+             "# Written by ssim. Runs in /runs/x y.\nset -e\ncd '/runs/x y'\n" +
+             ssim::launch::setup_prelude({"module load cuda"}) + "exec python3 'it'\\''s'\n");
   job.whole_nodes = true;
   CHECK_THAT(pbs_script(job), Catch::Contains("#PBS -l select=2\n") && Catch::Contains("place=scatter:excl"));
   job.settings.options = {{"l", spec::Text{"mem=1gb\n#PBS -q evil", {}}}};

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "lib/launch/setup_script.hpp"
 #include "lib/util/errors.hpp"
 
 #include "launchers/slurm/hostlist.hpp"
@@ -125,7 +126,9 @@ TEST_CASE("batch scripts: directives, resources, setup as written, the command q
   CHECK_THAT(s, Catch::Contains("#SBATCH --gres=gpu:2\n#SBATCH --comment=\"two words\"\n"));
   CHECK_THAT(s, Catch::Contains("cd '/runs/x y/train'\n"));
   CHECK_THAT(s, Catch::Contains("export NOTE='it'\\''s $(danger)'\n"));
-  CHECK_THAT(s, Catch::Contains("module load pytorch\nexec srun python3 'a b' '$(rm -rf /)'\n"));
+  // The setup line as written, in the one setup script every launcher runs (errexit, pipefail).
+  CHECK_THAT(s, Catch::Contains(ssim::launch::setup_prelude(job.setup) + "exec srun python3 'a b' '$(rm -rf /)'\n"));
+  CHECK_THAT(s, Catch::Contains("{ module load pytorch\n} 2>"));
   job.settings.options = {{"comment", spec::Text{"a\nb", {}}}};
   CHECK_THROWS_AS(sbatch_script(job), ssim::UsageError);
 }
@@ -153,4 +156,31 @@ TEST_CASE("slurm: CPUs per node of an allocation, from the job's environment and
   CHECK(b.slots.at("n4") == 4);
   CHECK(s.parse_cpus_per_node(CommandResult{0, "32\n16\n", ""}) == 16);
   CHECK(s.parse_cpus_per_node(CommandResult{1, "", "sinfo: error"}) == 0);
+}
+
+TEST_CASE("batch scripts: the user's options replace ssim's lines for the same thing, never doubled") {
+  BatchJob job;
+  job.name = "train";
+  job.res.ntasks = 1;
+  job.res.gpus_per_task = 1;
+  job.run_dir = "/r";
+  job.out = "/r/train.out";
+  job.err = "/r/train.err";
+  job.command = {"python3"};
+  job.settings.options = {{"output", spec::Text{"/scratch/%j.out", {}}}, {"gres", spec::Text{"gpu:a100:1", {}}}};
+  const std::string s = sbatch_script(job);
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("#SBATCH --output=") == 1);
+  CHECK_THAT(s, Catch::Contains("#SBATCH --output=/scratch/%j.out\n"));
+  CHECK_THAT(s, Catch::Contains("#SBATCH --error=/r/train.err\n"));  // not asked: ssim's
+  CHECK(count("gpu") == 1);  // the user's gres, not a second --gpus-per-task
+  // The experiment as one job: whole nodes, unless the options say how much it takes.
+  job.whole_nodes = true;
+  CHECK_THAT(sbatch_script(job), !Catch::Contains("--exclusive"));
+  job.settings.options.clear();
+  CHECK_THAT(sbatch_script(job), Catch::Contains("#SBATCH --exclusive\n"));
 }

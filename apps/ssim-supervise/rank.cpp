@@ -1,0 +1,268 @@
+// The rank wrapper: `ssim-supervise --rank [OPTIONS] -- PROGRAM...`, what every rank of
+// a multi-rank (or MPI) entity starts through, on every launcher (docs/distributed.md).
+//
+//   --size N            the entity's ranks, when the launcher does not say
+//   --master FILE       rank 0 writes its address and a free port there; the others wait
+//                       for it (MASTER_ADDR, MASTER_PORT), unless the entity's env sets them
+//   --loopback          rank 0's address is 127.0.0.1 (every rank on this machine)
+//   --interface NAME    rank 0's address is that interface's (orchestrator.interface)
+//   --gpus K            this rank keeps K of the entity's devices, by its local rank
+//   --ends FILE         append how the rank ended (lib/state/rank_ends.hpp)
+//   --no-env            leave RANK and the rest as they are (run: {rank_env: false})
+//
+// It sets RANK, WORLD_SIZE, LOCAL_RANK and LOCAL_WORLD_SIZE from the launcher's own
+// variables (lib/client/rank_info.hpp), then runs PROGRAM as its child, passing on the
+// signals a launcher sends, and its stderr through, keeping the last lines for the record.
+#include "apps/ssim-supervise/rank.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "apps/ssim-supervise/common.hpp"
+#include "apps/ssim-supervise/node_name.hpp"
+#include "lib/client/rank_info.hpp"
+#include "lib/state/rank_ends.hpp"
+#include "lib/util/node_address.hpp"
+
+extern char** environ;
+
+namespace supervise {
+
+namespace {
+
+struct RankOptions {
+  int size = 0;
+  std::string master, interface, ends;
+  bool loopback = false, no_env = false;
+  int gpus = 0;
+  char** program = nullptr;
+};
+
+bool parse(int argc, char** argv, RankOptions& o) {
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    if (a == "--") {
+      o.program = i + 1 < argc ? argv + i + 1 : nullptr;
+      return o.program != nullptr;
+    }
+    const char* v = nullptr;
+    if (a == "--loopback") o.loopback = true;
+    else if (a == "--no-env") o.no_env = true;
+    else if (a == "--size" && (v = value())) o.size = std::atoi(v);
+    else if (a == "--gpus" && (v = value())) o.gpus = std::atoi(v);
+    else if (a == "--master" && (v = value())) o.master = v;
+    else if (a == "--interface" && (v = value())) o.interface = v;
+    else if (a == "--ends" && (v = value())) o.ends = v;
+    else return false;
+  }
+  return false;
+}
+
+void set(const char* name, const std::string& value) { setenv(name, value.c_str(), 1); }
+
+// Of the devices ssim gave the entity, the K of this local rank: no two ranks share one.
+void keep_own_gpus(int k, int local_rank) {
+  const char* all = std::getenv("CUDA_VISIBLE_DEVICES");
+  std::vector<std::string> ids;
+  std::stringstream in(all ? all : "");
+  for (std::string id; std::getline(in, id, ',');)
+    if (!id.empty()) ids.push_back(id);
+  std::string mine;
+  for (long i = static_cast<long>(local_rank) * k; i < static_cast<long>(local_rank + 1) * k && i < static_cast<long>(ids.size()); ++i)
+    mine += (mine.empty() ? "" : ",") + ids[static_cast<size_t>(i)];
+  for (const char* var : {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"}) set(var, mine);
+  set("SSIM_RANK_GPUS", mine);  // ssim.distributed: these are this rank's own
+}
+
+// MASTER_ADDR and MASTER_PORT: rank 0 says where it is, the others read it. 0, or the
+// exit code when rank 0 never said.
+int meet_rank_zero(const RankOptions& o, int rank) {
+  const char* addr = std::getenv("MASTER_ADDR");
+  const char* port = std::getenv("MASTER_PORT");
+  if (addr && *addr && port && *port) return 0;  // the entity's env chose both
+  if (rank == 0) {
+    std::string address = addr && *addr ? addr : "";
+    try {
+      if (address.empty()) address = ssim::resolve_bind_address(o.interface, o.loopback);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ssim: rank 0 has no address for the other ranks: %s\n", e.what());
+      return 1;
+    }
+    const int chosen = port && *port ? std::atoi(port) : ssim::free_port_on(address);
+    set("MASTER_ADDR", address);
+    set("MASTER_PORT", std::to_string(chosen));
+    write_atomically(o.master, address + " " + std::to_string(chosen) + "\n");
+    return 0;
+  }
+  double wait = 600;
+  if (const char* t = std::getenv("SSIM_MASTER_TIMEOUT"); t && *t) wait = std::atof(t);
+  const double deadline = now() + wait;
+  auto delay = std::chrono::milliseconds(5);
+  while (true) {
+    std::ifstream in(o.master);
+    std::string a, p;
+    if (in >> a >> p) {
+      set("MASTER_ADDR", a);
+      set("MASTER_PORT", p);
+      return 0;
+    }
+    if (now() > deadline) {
+      std::fprintf(stderr, "ssim: rank %d: rank 0 did not say its address within %.0f s (%s)\n", rank, wait,
+                   o.master.c_str());
+      return 1;
+    }
+    std::this_thread::sleep_for(delay);  // a file another node writes: nothing to wait on but time
+    delay = std::min(delay * 2, std::chrono::milliseconds(100));
+  }
+}
+
+constexpr int kRankSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+
+// Copies the program's stderr through until it closes (or, once the program has ended,
+// until it is quiet: a daemon it left may hold it), keeping the last 16 KiB.
+void pass_stderr(int fd, pid_t pid, int& status, std::string& tail) {
+  bool ended = false;
+  char buf[4096];
+  while (true) {
+    pollfd p{fd, POLLIN, 0};
+    const int ready = poll(&p, 1, ended ? 100 : 200);
+    if (ready > 0) {
+      const ssize_t n = read(fd, buf, sizeof buf);
+      if (n <= 0) break;
+      for (ssize_t off = 0; off < n;) {
+        const ssize_t w = write(2, buf + off, static_cast<size_t>(n - off));
+        if (w <= 0) break;
+        off += w;
+      }
+      tail.append(buf, static_cast<size_t>(n));
+      if (tail.size() > 32768) tail.erase(0, tail.size() - 16384);
+    } else if (ended) {
+      break;
+    }
+    if (g_forward) {
+      kill(pid, g_forward);
+      g_forward = 0;
+    }
+    if (!ended && waitpid(pid, &status, WNOHANG) == pid) ended = true;
+  }
+  if (!ended)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      if (g_forward) kill(pid, g_forward);
+      g_forward = 0;
+    }
+}
+
+// The last line of `tail` that is not blank.
+std::string last_line(const std::string& tail) {
+  size_t end = tail.size();
+  while (end > 0) {
+    while (end > 0 && (tail[end - 1] == '\n' || tail[end - 1] == '\r' || tail[end - 1] == ' ')) --end;
+    const size_t start = tail.rfind('\n', end ? end - 1 : 0);
+    const std::string line = tail.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1));
+    if (!line.empty()) return line;
+    if (start == std::string::npos) break;
+    end = start;
+  }
+  return "";
+}
+
+}  // namespace
+
+int rank_main(int argc, char** argv) {
+  RankOptions o;
+  if (!parse(argc, argv, o)) {
+    std::fprintf(stderr, "usage: ssim-supervise --rank [--size N] [--master FILE] [--loopback] [--interface NAME] "
+                         "[--gpus K] [--ends FILE] [--no-env] -- PROGRAM [ARGS...]\n");
+    return 2;
+  }
+  ssim::RankInfo r = ssim::rank_info();
+  // ssim knows how many ranks it started; a launcher may not say (PMIx alone).
+  if (o.size > r.rank) {
+    if (r.local_size == r.size && r.local_rank == r.rank) r.local_size = o.size;  // the guess of one node
+    r.size = o.size;
+  }
+  if (!o.no_env) {
+    set("RANK", std::to_string(r.rank));
+    set("WORLD_SIZE", std::to_string(r.size));
+    set("LOCAL_RANK", std::to_string(r.local_rank));
+    set("LOCAL_WORLD_SIZE", std::to_string(r.local_size));
+    if (!o.master.empty())
+      if (const int rc = meet_rank_zero(o, r.rank); rc != 0) return rc;
+  }
+  if (o.gpus > 0) keep_own_gpus(o.gpus, r.local_rank);
+
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : kRankSignals) sigaction(sig, &sa, nullptr);
+  int pipe_fds[2] = {-1, -1};
+  const bool capture = !o.ends.empty() && pipe2(pipe_fds, O_CLOEXEC) == 0;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (capture) posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  for (int sig : kRankSignals) sigaddset(&defaults, sig);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, o.program[0], &actions, &attr, o.program, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (capture) close(pipe_fds[1]);
+  if (rc != 0) {
+    std::fprintf(stderr, "ssim: cannot start %s: %s\n", o.program[0], std::strerror(rc));
+    return 127;
+  }
+  int status = 0;
+  std::string tail;
+  if (capture) {
+    pass_stderr(pipe_fds[0], pid, status, tail);
+    close(pipe_fds[0]);
+  } else {
+    while (waitpid(pid, &status, 0) < 0) {
+      if (errno != EINTR) return 127;
+      if (g_forward) kill(pid, g_forward);
+      g_forward = 0;
+    }
+  }
+  const int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+  if (!o.ends.empty()) {
+    ssim::state::RankEnd e;
+    e.rank = r.rank, e.exit_code = code, e.signal = signal, e.end = now(), e.host = node_name();
+    if (code != 0 || signal != 0) e.said = last_line(tail);
+    const std::string line = ssim::state::encode_rank_end(e);
+    const int fd = open(o.ends.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd >= 0) {
+      (void)!write(fd, line.data(), line.size());  // one write: ranks' lines never mix
+      close(fd);
+    }
+  }
+  if (signal) {  // ends as the program did, so the launcher reports the same
+    std::signal(signal, SIG_DFL);
+    kill(getpid(), signal);
+    return 128 + signal;
+  }
+  return code;
+}
+
+}  // namespace supervise

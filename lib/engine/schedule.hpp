@@ -1,0 +1,62 @@
+#pragma once
+// What may start now, as data (ninja's Plan beside its Builder): given the manifest, the
+// time and experiment.max_running, one pass says which entities to cancel (and why),
+// which to start (their room on the node pool already taken) and which wait with a note.
+// No I/O, no launcher: the engine applies the decisions (events, journal, the launcher).
+// Rules: `after:` and `after_any:` readiness, cancellation when what it waits for did not
+// complete, retry backoff, held entities, max_running, packing on the node pool (CPUs,
+// GPUs, nodes; lost nodes leave the pool), and gangs (`gang: true` on an ensemble):
+// all members get their room together, or none holds any while they wait.
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lib/launch/node_pool.hpp"
+#include "lib/plan/plan.hpp"
+#include "lib/state/manifest.hpp"
+
+namespace ssim::engine {
+
+struct Pass {
+  std::vector<std::pair<size_t, std::string>> cancel;  // manifest index, reason
+  std::vector<size_t> start;                            // manifest index; room taken
+  std::vector<std::pair<size_t, std::string>> wait;     // manifest index, why it waits (a note)
+  bool throttled = false;          // something ready waits for max_running or room
+  bool throttled_by_room = false;  // ...for CPUs, GPUs or nodes
+  bool empty() const { return cancel.empty() && start.empty(); }
+};
+
+class Schedule {
+ public:
+  // The pool packed steps take their room from (empty: the scheduler places steps).
+  void set_pool(launch::NodePool pool) { pool_ = std::move(pool); }
+  launch::NodePool& pool() { return pool_; }
+  const launch::NodePool& pool() const { return pool_; }
+
+  // A step joins: what it takes from the pool when `packs`, and its gang. Returns a note
+  // for the log when it asks more than the one machine has (it then runs alone, on all of it).
+  std::string add_step(const plan::Step& s, bool packs);
+  const plan::Resources* ask(const std::string& name) const;
+
+  // One pass over `m` at `now`; `running` counts the entities started and not ended.
+  Pass next(const state::Manifest& m, double now, int max_running, int running);
+
+  // Gangs whose members together need more than the whole pool, or more than
+  // experiment.max_running: they would wait for ever (refused before anything starts).
+  std::vector<std::string> gangs_that_never_fit(int max_running = 0) const;
+
+ private:
+  bool take_room(const state::Manifest& m, size_t index, std::vector<const plan::Resources*>& refused);
+  void index_asks(const state::Manifest& m);
+
+  launch::NodePool pool_;
+  std::map<std::string, const plan::Resources*> asks_;
+  std::deque<plan::Resources> alone_asks_;      // asks that differ from their step's (run alone)
+  std::vector<const plan::Resources*> ask_of_;  // asks_ by manifest index (null: not packed)
+  bool only_packed_ = false;                    // every entity is packed and waits on nothing
+  std::map<std::string, std::vector<std::string>> gangs_;  // ensemble -> its members
+  std::map<std::string, std::string> gang_of_;             // member -> its gang
+};
+
+}  // namespace ssim::engine

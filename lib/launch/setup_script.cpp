@@ -1,0 +1,83 @@
+#include "lib/launch/setup_script.hpp"
+
+#include "lib/state/setup_failure.hpp"
+#include "lib/util/shell_quote.hpp"
+
+namespace ssim::launch {
+
+namespace {
+
+// Loads the site's module command on first use: the exported function when the calling
+// shell had one (bash imports it), else the init script of Lmod ($LMOD_PKG, $LMOD_CMD)
+// or Environment Modules ($MODULESHOME), else the ones /etc/profile.d would have run.
+// Init scripts are not written for errexit, so they run without it.
+constexpr const char* kModuleLoader = R"SH(__ssim_module_init() {
+  local o=$- p= f
+  shopt -qo pipefail && p=1
+  set +e +o pipefail
+  unset -f module ml
+  for f in ${LMOD_PKG:+"$LMOD_PKG/init/bash"} ${LMOD_CMD:+"${LMOD_CMD%/libexec/*}/init/bash"} \
+      ${MODULESHOME:+"$MODULESHOME/init/bash"} /etc/profile.d/lmod.sh /etc/profile.d/modules.sh \
+      /usr/share/lmod/lmod/init/bash /usr/share/modules/init/bash; do
+    if [ -r "$f" ]; then . "$f" >/dev/null 2>&1; declare -F module >/dev/null && break; fi
+  done
+  case $o in *e*) set -e ;; esac
+  [ -z "$p" ] || set -o pipefail
+  declare -F module >/dev/null && return 0
+  echo "ssim: no module command here: neither Lmod nor Environment Modules was found (\$LMOD_PKG, \$MODULESHOME, /etc/profile.d)" >&2
+  return 127
+}
+if ! declare -F module >/dev/null; then
+  module() { __ssim_module_init && module "$@"; }
+  ml() { __ssim_module_init && ml "$@"; }
+fi
+)SH";
+
+// On the way out before the program started: what the failed line printed, then one
+// line naming it, on stderr; the same in the run directory for the entity's note.
+constexpr const char* kFailureTrap = R"SH(__ssim_failed() {
+  local rc=$?
+  [ "$rc" -ne 0 ] || return 0
+  [ "$__ssim_err" = /dev/null ] || cat "$__ssim_err" >&2
+  printf 'ssim: setup line %s failed (exit %s): %s\n' "$__ssim_n" "$rc" "$__ssim_text" >&2
+  { printf '%s\n%s\n%s\n' "$__ssim_n" "$rc" "$__ssim_text"
+    [ "$__ssim_err" = /dev/null ] || cat "$__ssim_err"; } >"$__ssim_dir/)SH";
+
+}  // namespace
+
+std::string setup_prelude(const std::vector<std::string>& setup) {
+  if (setup.empty()) return "";
+  const std::string failed = state::kSetupFailedFile;
+  std::string s = "# setup: lines (docs/experiment-file.md): bash, errexit and pipefail, the first failure ends the step\n";
+  s += "__ssim_dir=$PWD\n";
+  s += "rm -f \"$__ssim_dir/" + failed + "\" 2>/dev/null\n";
+  s += "__ssim_err=$__ssim_dir/" + std::string(state::kSetupStderrFile) + "\n";
+  s += "{ : >\"$__ssim_err\"; } 2>/dev/null || __ssim_err=/dev/null\n";
+  s += kModuleLoader;
+  s += kFailureTrap + failed + "\" 2>/dev/null\n";
+  s += "  [ \"$__ssim_err\" = /dev/null ] || rm -f \"$__ssim_err\"\n}\n";
+  s += "trap __ssim_failed EXIT\nset -eo pipefail\n";
+  for (size_t i = 0; i < setup.size(); ++i) {
+    std::string flat = setup[i];
+    for (char& c : flat)
+      if (c == '\n' || c == '\r') c = ' ';
+    s += "__ssim_n=" + std::to_string(i + 1) + " __ssim_text=" + shell_quote(flat) + "\n";
+    // A group, not a subshell: what the line sets stays. Its stderr is kept until it has
+    // ended, for the note, then passed on.
+    s += "{ " + setup[i] + "\n} 2>\"$__ssim_err\"\n";
+    s += "[ \"$__ssim_err\" = /dev/null ] || cat \"$__ssim_err\" >&2 || true\n";
+  }
+  s += "trap - EXIT\nset +eo pipefail\n";
+  s += "[ \"$__ssim_err\" = /dev/null ] || rm -f \"$__ssim_err\"\n";
+  s += "unset __ssim_dir __ssim_err __ssim_n __ssim_text\n";
+  return s;
+}
+
+std::vector<std::string> with_setup(const std::vector<std::string>& setup, std::vector<std::string> argv) {
+  if (setup.empty()) return argv;
+  std::vector<std::string> out = {"bash", "-c", setup_prelude(setup) + "exec \"$@\"", "ssim-setup"};
+  out.insert(out.end(), std::make_move_iterator(argv.begin()), std::make_move_iterator(argv.end()));
+  return out;
+}
+
+}  // namespace ssim::launch

@@ -1,0 +1,78 @@
+#include "lib/state/rank_ends.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "lib/state/setup_failure.hpp"
+#include "lib/state/step_ends.hpp"
+#include "lib/util/file_tail.hpp"
+#include "lib/util/split.hpp"
+#include "lib/util/utf8.hpp"
+
+namespace ssim::state {
+
+std::string encode_rank_end(const RankEnd& e) {
+  std::string said = e.said.size() > 1000 ? e.said.substr(0, 1000) : e.said;
+  nlohmann::json j = {{"rank", e.rank}, {"exit", e.exit_code}, {"signal", e.signal},
+                      {"end", e.end},   {"host", e.host},      {"said", sanitized_utf8(said, false)}};
+  return j.dump() + "\n";
+}
+
+std::vector<RankEnd> parse_rank_ends(const std::string& text) {
+  std::vector<RankEnd> out;
+  for (const auto& line : split(text, '\n')) {
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object() || !j.contains("rank") || !j["rank"].is_number_integer()) continue;
+    RankEnd e;
+    e.rank = j["rank"].get<int>();
+    e.exit_code = j.value("exit", 0);
+    e.signal = j.value("signal", 0);
+    e.end = j.value("end", 0.0);
+    e.host = j.value("host", "");
+    e.said = j.value("said", "");
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::optional<RankEnd> first_failed_rank(const std::vector<RankEnd>& ends) {
+  std::optional<RankEnd> first;
+  for (const auto& e : ends)
+    if (!e.clean() && (!first || e.end < first->end)) first = e;
+  return first;
+}
+
+std::string describe_rank_failure(const std::vector<RankEnd>& ends) {
+  const auto first = first_failed_rank(ends);
+  if (!first || ends.size() < 2) return "";
+  std::string s = "rank " + std::to_string(first->rank) + " failed first (" +
+                  (first->signal ? "signal " + std::to_string(first->signal) : "exit " + std::to_string(first->exit_code)) +
+                  (first->host.empty() ? "" : ", on " + first->host) + ")";
+  if (!first->said.empty()) s += ": " + first->said;
+  std::vector<int> after;
+  for (const auto& e : ends)
+    if (!e.clean() && e.rank != first->rank) after.push_back(e.rank);
+  std::sort(after.begin(), after.end());
+  if (!after.empty()) {
+    std::string list;
+    for (size_t i = 0; i < after.size() && i < 8; ++i) list += (i ? ", " : "") + std::to_string(after[i]);
+    if (after.size() > 8) list += " and " + std::to_string(after.size() - 8) + " more";
+    s += "; rank" + std::string(after.size() > 1 ? "s " : " ") + list + " ended after rank " +
+         std::to_string(first->rank) + " failed";
+  }
+  return s;
+}
+
+std::vector<RankEnd> read_rank_ends(const std::string& run_dir) {
+  return parse_rank_ends(read_regular_file(run_dir + "/" + kRankEndsFile, 4 << 20).value_or(""));
+}
+
+void forget_last_attempt(const std::string& run_dir) {
+  for (const std::string name : {kRankEndsFile, kRankZeroFile, kSetupFailedFile})
+    ::unlink((run_dir + "/" + name).c_str());
+  ::unlink(step_ends_path(run_dir).c_str());
+}
+
+}  // namespace ssim::state

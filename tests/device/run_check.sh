@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The GPU device check (tests/device/README.md). Builds ssim's Python module for this
+# machine's python3, runs tests/device/experiment.yaml on the local launcher with the
+# carried ssim and redis-server, checks that the trainer trained on exactly the GPU ssim
+# gave it and reported metrics, and prints one verdict line:
+#   DEVICE CHECK PASS: ...   or   DEVICE CHECK FAIL: ...
+#   tests/device/run_check.sh [BUNDLE]        (default .device, from tests/device/bundle.sh)
+# Without a GPU (a rehearsal) it says REHEARSAL and trains on the CPU, with a pretend device.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bundle=$(cd "${1:-$root/.device}" && pwd) || { echo "DEVICE CHECK FAIL: no bundle (tests/device/bundle.sh)"; exit 1; }
+py=${PYTHON:-python3}
+start=$(date +%s)
+work=${DEVICE_CHECK_DIR:-/tmp/ssim-device-check}
+log=${OUT:-$work}/device-check.log
+mkdir -p "$(dirname "$log")"
+verdict() {  # PASS|FAIL TEXT
+  echo "DEVICE CHECK $1: $2 ($(( $(date +%s) - start )) s)"
+  [ "$1" = PASS ] || { echo "--- the last lines of $log:"; tail -40 "$log"; }
+  [ "$1" = PASS ]; exit $?
+}
+if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+  gpu=1 kind=DEVICE
+else
+  gpu=0 kind=REHEARSAL
+fi
+{
+  echo "== $kind on $(uname -n): $($py --version 2>&1) at $(command -v "$py"); $(ldd --version 2>&1 | head -1)"
+  [ "$gpu" = 1 ] && nvidia-smi -L
+} >"$log" 2>&1
+
+# 1. The Python module for this interpreter, from the checkout's sources (16 at a time).
+pkg=$bundle/build/python/ssim
+mkdir -p "$pkg" "$work/obj"
+cp "$root"/python/ssim/*.py "$pkg/"
+ext=$($py -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+includes=$($py -m pybind11 --includes 2>/dev/null) ||
+  includes="-I$($py -c 'import sysconfig; print(sysconfig.get_paths()["include"])') -I/usr/include"
+sources=("$root/python/module.cpp")
+for f in dtype wire_format hash_slot tensor dataset connection router bulk client client_datasets client_servers \
+         layout metrics model_record client_models rank_info; do sources+=("$root/lib/client/$f.cpp"); done
+objs=()
+for s in "${sources[@]}"; do
+  o=$work/obj/$(basename "$s" .cpp).o
+  objs+=("$o")
+  g++ -std=c++20 -O1 -fPIC -fvisibility=hidden $includes -I"$root" -I"$bundle/include" -c "$s" -o "$o" >>"$log" 2>&1 &
+done
+wait
+g++ -shared -o "$pkg/_ssim$ext" "${objs[@]}" -L"$bundle/lib" -lhiredis -Wl,-rpath,"$bundle/lib" >>"$log" 2>&1 ||
+  verdict FAIL "the Python module did not build for $py"
+export PATH=$bundle/bin:$PATH LD_LIBRARY_PATH=$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export SSIM_PYTHON=$(command -v "$py")
+PYTHONPATH=$bundle/build/python "$py" -c "import ssim, ssim.metrics, ssim.distributed" >>"$log" 2>&1 ||
+  verdict FAIL "the Python module does not import in $py"
+ssim=$bundle/build/apps/ssim/ssim
+"$ssim" --version >>"$log" 2>&1 || verdict FAIL "the carried ssim does not run here (its libraries?)"
+echo "== module built in $(( $(date +%s) - start )) s" >>"$log"
+
+# 2. The experiment: producers stream, the trainer trains on the GPU ssim gave it.
+rm -rf "$work/run"; mkdir -p "$work/run"
+cp "$root"/tests/device/{experiment.yaml,producer.py,trainer.py} "$work/run/"
+if [ "$gpu" = 1 ]; then export DEVICE_CHECK_WANT_CUDA=1; else export SSIM_GPUS=0; fi
+(cd "$work/run" && timeout 300 "$ssim" run experiment.yaml) >>"$log" 2>&1
+rc=$?
+(cd "$work/run" && "$ssim" status device_check) >>"$log" 2>&1
+[ "$rc" = 0 ] || verdict FAIL "ssim run exited $rc"
+seen=$work/run/device_check/trainer/seen.json
+[ -f "$seen" ] || verdict FAIL "the trainer wrote no seen.json"
+metrics=$(ls "$work"/run/device_check/trainer/metrics.*.ndjson 2>/dev/null | head -1)
+[ -n "$metrics" ] || verdict FAIL "the trainer reported no metrics"
+points=$(wc -l <"$metrics")
+# 3. The device it saw is the one ssim gave it, and only that one.
+given=$(tr '\0' '\n' <"$work/run/device_check/trainer/.ssim-job" | sed -n 's/^CUDA_VISIBLE_DEVICES=//p' | tail -1)
+result=$("$py" - "$seen" "$given" "$gpu" <<'PY'
+import json, subprocess, sys
+seen, given, gpu = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3] == "1"
+problems = []
+if seen["cuda_visible_devices"] != given:
+    problems.append(f"CUDA_VISIBLE_DEVICES {seen['cuda_visible_devices']!r}, ssim gave {given!r}")
+if gpu:
+    if not seen["device"].startswith("cuda"):
+        problems.append(f"trained on {seen['device']}")
+    if seen["device_count"] != 1:
+        problems.append(f"saw {seen['device_count']} devices, not the one given")
+    uuids = subprocess.run(["nvidia-smi", "--query-gpu=index,uuid", "--format=csv,noheader"], capture_output=True,
+                           text=True).stdout.strip().splitlines()
+    want = {i.strip(): u.strip() for i, u in (l.split(",") for l in uuids)}.get(given, "")
+    if want and seen.get("uuid") and seen["uuid"].replace("GPU-", "") not in want:
+        problems.append(f"device uuid {seen['uuid']} is not nvidia-smi's {want} for index {given}")
+if seen["accuracy"] < 0.9:
+    problems.append(f"accuracy {seen['accuracy']:.2f}")
+print("; ".join(problems) if problems else
+      f"trained on {seen['device']} {seen.get('name', '(CPU rehearsal)')} = device {given} given by ssim, "
+      f"accuracy {seen['accuracy']:.3f}, {seen['steps']} steps")
+PY
+)
+case "$result" in
+  "trained on"*) verdict PASS "$kind: $result, $points metric points" ;;
+  *) verdict FAIL "$result" ;;
+esac
