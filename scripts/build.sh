@@ -9,7 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
-options=(-DSSIM_FORTRAN=ON -DSSIM_PYTHON=ON -DSSIM_EXAMPLES=ON -DBUILD_TESTING=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+# -USSIM_INFERENCE: the quickstart's OFF, kept in the cache, must not hide the inference
+# service from a full build after it (the option's default: on where libtorch is found).
+options=(-DSSIM_FORTRAN=ON -DSSIM_PYTHON=ON -DSSIM_EXAMPLES=ON -DBUILD_TESTING=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -USSIM_INFERENCE)
 targets=()
 case "${1:-}" in
   "") ;;
