@@ -10,6 +10,7 @@
 
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/clock.hpp"
+#include "lib/util/file_tail.hpp"
 #include "lib/util/proc_stat.hpp"
 #include "lib/util/random_hex.hpp"
 
@@ -37,8 +38,11 @@ std::vector<ControlRequest> pending_requests(const std::string& experiment_path,
     const std::string file = entry->d_name;
     if (file.size() <= 5 || file.compare(file.size() - 5, 5, ".json") != 0) continue;  // also skips temporaries
     const std::string id = file.substr(0, file.size() - 5);
-    const auto text = read_file(dir + "/" + file);
-    const auto j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+    // Only a small regular file of this user's, opened without blocking: a FIFO or a
+    // stranger's file in the folder must neither hang the runner nor steer it.
+    const auto text = read_regular_file(dir + "/" + file, 64 * 1024, true);
+    if (!text) continue;
+    const auto j = nlohmann::json::parse(*text, nullptr, false);
     if (!j.is_object() || !j.contains("names") || !j["names"].is_array()) {
       ::unlink((dir + "/" + file).c_str());
       continue;
@@ -72,7 +76,7 @@ bool request_pending(const std::string& experiment_path, RequestKind kind, const
 
 std::optional<std::string> take_refusal(const std::string& experiment_path, RequestKind kind, const std::string& id) {
   const std::string file = request_dir(experiment_path, kind) + "/" + id + ".answer";
-  auto text = read_file(file);
+  auto text = read_regular_file(file, 64 * 1024, true);
   if (!text) return std::nullopt;
   ::unlink(file.c_str());
   while (!text->empty() && text->back() == '\n') text->pop_back();

@@ -10,11 +10,11 @@ namespace {
 
 // A regular file opened for reading, or -1: a FIFO or device planted in a run directory
 // must not block or steer its reader (opened without blocking, then checked).
-int open_regular(const std::string& path) {
+int open_regular(const std::string& path, bool own_only = false) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return -1;
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (own_only && st.st_uid != ::geteuid())) {
     ::close(fd);
     return -1;
   }
@@ -23,8 +23,8 @@ int open_regular(const std::string& path) {
 
 }  // namespace
 
-std::optional<std::string> read_regular_file(const std::string& path, long max_bytes) {
-  const int fd = open_regular(path);
+std::optional<std::string> read_regular_file(const std::string& path, long max_bytes, bool own_only) {
+  const int fd = open_regular(path, own_only);
   if (fd < 0) return std::nullopt;
   std::string text(static_cast<size_t>(max_bytes) + 1, '\0');
   size_t got = 0;

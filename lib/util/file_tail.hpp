@@ -10,7 +10,8 @@ namespace ssim {
 std::string last_lines(const std::string& path, int lines, long max_bytes = 8192);
 
 // A whole regular file of at most `max_bytes`, never blocking; nullopt when it is
-// missing, not a regular file, or larger.
-std::optional<std::string> read_regular_file(const std::string& path, long max_bytes);
+// missing, not a regular file, or larger, and with `own_only`, when another user owns
+// it (a FIFO, a device or a stranger's file planted where ssim reads must not steer it).
+std::optional<std::string> read_regular_file(const std::string& path, long max_bytes, bool own_only = false);
 
 }  // namespace ssim

@@ -404,6 +404,22 @@ class NeverTwice(SsimTestCase):
         self.ssim("stop", "det1", check=0)
         run.communicate(timeout=30)
 
+    def test_a_fifo_among_the_control_requests_blocks_nothing(self):
+        # A FIFO (or a stranger's file) in the stop-requests folder: opened without
+        # blocking and skipped, so the runner keeps serving real requests.
+        self.write("experiment.yaml", "experiment:\n  name: fifo\nmodels:\n"
+                   "  - {name: a, exe: /bin/sleep, args: ['300']}\n  - {name: b, exe: /bin/sleep, args: ['300']}\n")
+        run = self.run_until("fifo", "a")
+        folder = os.path.join(self.dir, "fifo/.ssim/stop-requests")
+        os.makedirs(folder, exist_ok=True)
+        os.mkfifo(os.path.join(folder, "planted.json"))
+        p = self.ssim("stop", "fifo", "a", timeout=30)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        wait_for(lambda: self.status("fifo")[1]["a"]["status"] == "cancelled", timeout=20, what="a stopped")
+        self.assertEqual(self.status("fifo")[1]["b"]["status"], "running")
+        self.ssim("stop", "fifo", timeout=30, check=0)
+        self.assertEqual(run.wait(timeout=30), 1)
+
     def test_two_runs_of_one_file_at_once_exactly_one_runs(self):
         self.write("experiment.yaml", "experiment:\n  name: race\nmodels:\n  - {name: m, exe: /bin/sleep, args: ['0.5']}\n")
         for attempt in range(5):
