@@ -76,7 +76,12 @@ class _Writer:
             points, self.pending = self.pending, []
         if not points:
             return
-        lines = [_line(*p) for p in points]  # serialised here, off the training loop's path
+        lines = []
+        for p in points:  # serialised here, off the training loop's path
+            try:
+                lines.append(_line(*p))
+            except (TypeError, ValueError, OverflowError):
+                pass  # refused at the call; never let one point end the writer
         _append_locked(self._file(), "".join(lines).encode())
 
     def _flush_every_second(self):
@@ -84,8 +89,8 @@ class _Writer:
             time.sleep(FLUSH_SECONDS)
             try:
                 self.flush()
-            except OSError:
-                pass  # a full disk: the next flush tries again; never kills the program
+            except Exception:  # noqa: BLE001 - a full disk, anything: the next flush tries again
+                pass
 
 
 _writer = _Writer()
@@ -112,12 +117,31 @@ def _line(name, value, r, now, step, epoch, phase):
 _checked_names = set()
 
 
+def _whole(what, v):
+    """A step or epoch as an int: a whole, finite number (numpy's too), else an error
+    at the call rather than a lost writer later."""
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        raise TypeError(f"{what} must be a whole number, got {v!r}")
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be a whole number, got {v!r}") from None
+    if not math.isfinite(f) or f != int(f) or f < 0:
+        raise ValueError(f"{what} must be a whole number of 0 or more, got {v!r}")
+    return int(f)
+
+
 def log(name=None, value=None, step=None, epoch=None, phase=None, **values):
     """Records one metric (`log("loss", 0.31, step=120)`) or several at once
     (`log(loss=0.31, acc=0.9, step=120)`); `epoch` and `phase` ("train", "val") are
     optional. Cheap enough for every batch: it only appends to a buffer."""
     if name is not None:
         values = {name: value, **values}
+    step, epoch = _whole("step", step), _whole("epoch", epoch)
+    if phase is not None and not isinstance(phase, str):
+        raise TypeError(f"phase must be a string such as 'train', got {phase!r}")
     now = time.time()
     r = _rank
     points = []

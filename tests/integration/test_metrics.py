@@ -213,3 +213,28 @@ class Bounded(SsimTestCase):
         self.assertGreaterEqual(len(thinned), 2, thinned)
         written = json.loads(self.ssim("metrics", "bounded", "writer", "--json", check=0).stdout)
         self.assertEqual(sorted(p["step"] for p in written), list(range(700)))
+
+
+class BadPoints(SsimTestCase):
+    """A bad step or epoch is refused at the call; the writer lives on and loses nothing else."""
+
+    def test_bad_arguments_are_refused_at_the_call_and_later_points_are_kept(self):
+        script = ("import ssim.metrics as m\n"
+                  "for bad in ('x', float('nan'), float('inf'), 1.5, -1, True):\n"
+                  "    for key in ('step', 'epoch'):\n"
+                  "        try:\n"
+                  "            m.log('loss', 1.0, **{key: bad})\n"
+                  "        except (TypeError, ValueError):\n"
+                  "            pass\n"
+                  "        else:\n"
+                  "            raise SystemExit(f'{key}={bad!r} was taken')\n"
+                  "m.log('loss', 0.5, step=3.0, epoch=1)\n"
+                  "import time; time.sleep(1.3)\n"  # one flush by the writer thread
+                  "m.log('loss', 0.25, step=4)\n")
+        self.write("experiment.yaml", "experiment: {name: bad}\nmodels:\n"
+                   f"  - {{name: t, exe: /usr/bin/python3, args: [-c, {json.dumps(script)}]}}\n")
+        p = self.ssim("run", "experiment.yaml", timeout=120)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        with open(os.path.join(self.dir, "bad/t/metrics.0.ndjson")) as f:
+            points = [json.loads(line) for line in f]
+        self.assertEqual([(x["value"], x["step"]) for x in points], [(0.5, 3), (0.25, 4)])
