@@ -5,7 +5,7 @@
 // it forks a keeper per job, with the same guarantees as the local supervisor, and
 // leaves when ssim says the run ended, or when ssim is gone and its jobs have ended.
 // --node-env: variables of its node passed on to the jobs over ssim's environment;
-// --id: the scheduler's id of its step ("{SLURM_JOB_ID}.{SLURM_STEP_ID}"), recorded.
+// --id: the scheduler's id of its step (a template of its variables, from the launcher), recorded.
 
 namespace supervise {
 

@@ -1,4 +1,5 @@
 #include "apps/ssim-supervise/local_agent.hpp"
+#include "launchers/job_environment.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -175,7 +176,7 @@ void reap(LocalAgent& a) {
 int local_agent_main() {
   // As a supervisor: out of ssim's session (or only its process group inside a PBS or
   // LSF job, whose daemons end a job by its session).
-  if (std::getenv("PBS_JOBID") || std::getenv("LSB_JOBID")) setpgid(0, 0);
+  if (ssim::launchers::job_ends_with_its_session([](const char* n) { return std::getenv(n); })) setpgid(0, 0);
   else setsid();
   take_wake_fd();
   LocalAgent a;

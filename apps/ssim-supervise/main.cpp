@@ -29,6 +29,7 @@
 #include "apps/ssim-supervise/local_agent.hpp"
 #include "apps/ssim-supervise/rank.hpp"
 #include "apps/ssim-supervise/step_modes.hpp"
+#include "launchers/job_environment.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -58,7 +59,7 @@ int main(int argc, char** argv) {
   // Out of ssim's session: a terminal hang-up or Ctrl-C does not reach us. Inside a PBS
   // or LSF job, only out of its process group: their execution daemons end a job by
   // signalling its session, and what ssim started must end with the job.
-  if (std::getenv("PBS_JOBID") || std::getenv("LSB_JOBID")) setpgid(0, 0);
+  if (ssim::launchers::job_ends_with_its_session([](const char* n) { return std::getenv(n); })) setpgid(0, 0);
   else setsid();
   take_wake_fd();
   sigset_t waited;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/session/batch_submit.hpp"
+#include "launchers/job_environment.hpp"
 #include "lib/session/launcher_setup.hpp"
 #include "apps/ssim/cli_options.hpp"
 #include "lib/session/load.hpp"
@@ -77,10 +78,7 @@ Action add_run(CLI::App& app) {
     choose_auto_port(l);  // exit 2 before anything starts, once, not 127 per member
     // A PBS or LSF batch job ends when its script does, and its execution daemon then
     // ends everything the job started: a detached run would be killed with it.
-    const char* pbs_env = std::getenv("PBS_ENVIRONMENT");
-    const char* lsf_interactive = std::getenv("LSB_INTERACTIVE");
-    const bool in_batch_script = (pbs_env && std::string(pbs_env) == "PBS_BATCH") ||
-                                 (std::getenv("LSB_JOBID") && !(lsf_interactive && std::string(lsf_interactive) == "Y"));
+    const bool in_batch_script = launchers::in_batch_script([](const char* n) { return std::getenv(n); });
     if (o->detach && in_batch_script && !o->dry_run)
       throw UsageError("--detach inside a batch job script: the job ends when its script does, and with it "
                        "everything ssim starts; run ssim run without --detach there (ssim status and ssim stop "

@@ -29,6 +29,7 @@ class LocalLauncher : public Launcher {
   // allocation whose scheduler names nodes its own way; "" on a machine of its own.
   void set_node_variable(std::string name) { node_variable_ = std::move(name); }
   std::string name() const override { return "local"; }
+  bool runs_here() const override { return true; }
   std::vector<std::string> command(const plan::Step& step) const override;
   // This machine, one node: its CPUs (not counted with experiment.oversubscribe) and,
   // when an entity asks for GPUs, its devices.

@@ -143,7 +143,7 @@ void Engine::keep_earlier_output(const state::EntityRecord& r) {
 
 std::string Engine::where_it_runs(const state::EntityRecord& r) const {
   static const std::string host = host_name();  // once, not per start
-  if (plan_.launcher == "local") return host;
+  if (plan::runs_here(plan_)) return host;
   std::string nodes;
   if (const launch::Grant* g = schedule_.pool().held_by(r.name)) nodes = join(g->nodes, ",");
   if (!nodes.empty()) return nodes;

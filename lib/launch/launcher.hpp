@@ -80,6 +80,8 @@ class Launcher {
  public:
   virtual ~Launcher() = default;
   virtual std::string name() const = 0;
+  // Every step runs on this machine (the local launcher): no scheduler, no other node.
+  virtual bool runs_here() const { return false; }
   // The command line `start` would run for `step` (for --dry-run and launching).
   virtual std::vector<std::string> command(const plan::Step& step) const = 0;
   // Packing (node_pool.hpp): the nodes whose CPUs and GPUs packed steps share (the

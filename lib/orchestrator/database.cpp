@@ -80,7 +80,7 @@ std::vector<std::string> shard_command(const std::string& ssim_exe, const plan::
   const auto& db = *plan.database;
   std::vector<std::string> argv = {ssim_exe, "_database", "--port", std::to_string(shard.port)};
   if (!db.interface.empty()) argv.insert(argv.end(), {"--interface", db.interface});
-  if (plan.launcher == "local") argv.push_back("--loopback-default");
+  if (plan::runs_here(plan)) argv.push_back("--loopback-default");
   if (db.shards > 1) argv.push_back("--cluster");
   if (db.inference.enabled) argv.push_back("--inference");
   if (db.inference.threads > 0) argv.insert(argv.end(), {"--inference-threads", std::to_string(db.inference.threads)});

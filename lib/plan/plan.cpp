@@ -172,7 +172,7 @@ struct Builder {
     for (size_t i = 0; i < e.args.size(); ++i)
       s.args.push_back(substitute_at(file, spec::index_field(e.field + ".args", i), e.args[i], lookup));
     s.res = resolve_resources(file, e.field + ".run", e.run, lookup);
-    if (plan.launcher == "local" && (s.res.mpi == MpiKind::Srun || s.res.mpi == MpiKind::Aprun ||
+    if (runs_here(plan) && (s.res.mpi == MpiKind::Srun || s.res.mpi == MpiKind::Aprun ||
                                      s.res.mpi == MpiKind::Jsrun)) {
       fail_mpi_needs_scheduler(e);
     }

@@ -131,6 +131,10 @@ struct PlanContext {
   bool python_chosen = false;
 };
 
+// Whether every step runs on this machine (the local launcher): outside launchers/, the
+// one place that knows that launcher's name.
+inline bool runs_here(const Plan& plan) { return plan.launcher == "local"; }
+
 // Throws spec::SpecError for values that are wrong after substitution.
 Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context);
 

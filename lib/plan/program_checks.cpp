@@ -45,7 +45,7 @@ bool provided_by_files(const Step& s) {
 }  // namespace
 
 void check_programs(const spec::ExperimentSpec& spec, const Plan& plan) {
-  if (plan.launcher != "local") return;  // the compute nodes' PATH and file systems decide
+  if (!runs_here(plan)) return;  // the compute nodes' PATH and file systems decide
   const char* env_path = std::getenv("PATH");
   std::set<std::string> checked;
   for (const auto& e : spec.entities) {

@@ -27,7 +27,7 @@ std::vector<std::string> in_batch_command(const std::string& file) {
 
 Loaded load_for_batch(const std::string& file, const std::string& launcher_option) {
   Loaded l = load_to_run(file, launcher_option);
-  if (l.plan.launcher == "local" && l.spec.launcher == "auto" && launcher_option.empty()) {
+  if (plan::runs_here(l.plan) && l.spec.launcher == "auto" && launcher_option.empty()) {
     const std::string scheduler = launch::submit_launcher(launch::program_on_path);
     if (!scheduler.empty()) return load_to_run(file, scheduler);
   }

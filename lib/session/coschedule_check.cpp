@@ -45,7 +45,7 @@ std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const lau
             std::to_string(group.size());
     else if (total > 0 && need > total)
       why = "together they need " + std::to_string(need) + " CPUs and " +
-            (launcher.name() == "local" ? "this machine has " : "the allocation has ") + std::to_string(total);
+            (launcher.runs_here() ? "this machine has " : "the allocation has ") + std::to_string(total);
     if (why.empty()) continue;
     said.insert(who);
     out.push_back(who + " reads from " + inputs + " (incoming:) while they run, but " + why +

@@ -62,10 +62,10 @@ void check_environment(const plan::Plan& plan, const launch::Launcher& launcher,
   // setup: lines run in bash (lib/launch/setup_script.hpp), here where the launcher is local.
   bool any_setup = !plan.setup.empty();
   for (const auto& s : plan.steps) any_setup = any_setup || !s.setup.empty();
-  if (any_setup && launcher.name() == "local" && find_on_path("bash").empty())
+  if (any_setup && launcher.runs_here() && find_on_path("bash").empty())
     missing("setup: lines run in", "bash", "install bash (Debian: apt-get install bash), or drop the setup: lines");
   // Where this ssim starts the database itself, its program must be here.
-  if (plan.database && !plan.database->external() && launcher.name() == "local" &&
+  if (plan.database && !plan.database->external() && launcher.runs_here() &&
       find_on_path(plan.database->binary).empty())
     missing("the database needs", plan.database->binary, "install redis-server (Debian) or give orchestrator.binary a full path");
   if (!plan.setup.empty()) return;  // setup lines (module load ...) may bring the rest in
@@ -77,14 +77,14 @@ void check_environment(const plan::Plan& plan, const launch::Launcher& launcher,
     if (argv.empty() || argv[0] == step.exe || found.count(argv[0])) continue;
     if (find_on_path(argv[0]).empty())
       missing(step.name + " is started with", argv[0],
-              launcher.name() == "local" ? "install MPI (Debian: openmpi-bin) or choose run.mpi: none"
+              launcher.runs_here() ? "install MPI (Debian: openmpi-bin) or choose run.mpi: none"
                                          : "run ssim inside a " + launcher.name() + " job, where its commands are");
     found.insert(argv[0]);
   }
 }
 
 void check_gpus(const plan::Plan& plan, const launch::Launcher& launcher) {
-  if (launcher.name() != "local") return;  // schedulers get gpus_per_task as their own request
+  if (!launcher.runs_here()) return;  // schedulers get gpus_per_task as their own request
   std::optional<launch::GpuList> pool;
   for (const auto& s : plan.steps) {
     const int need = s.res.gpus_per_task * s.res.ntasks;

@@ -53,7 +53,7 @@ Loaded load(const std::string& file, const std::string& launcher_override) {
 Loaded load_to_run(const std::string& file, const std::string& launcher_override) {
   Loaded l = load(file, launcher_override);
   const std::string requested = launcher_override.empty() ? l.spec.launcher : launcher_override;
-  if (requested == "auto" && l.plan.launcher == "local" && wants_submission(l.plan)) {
+  if (requested == "auto" && plan::runs_here(l.plan) && wants_submission(l.plan)) {
     // batch: means "a job of its own": on a login node, auto is the scheduler installed
     // here (none: the run says batch: is ignored).
     const std::string scheduler = launch::submit_launcher(launch::program_on_path);
@@ -76,12 +76,12 @@ void choose_auto_port(Loaded& l) {
   // Free here when ssim starts the database here; inside an allocation the shard's node
   // decides, and a port taken there is reported by the shard.
   const auto& db = *l.plan.database;
-  const std::string address = orchestrator::resolve_bind_address(db.interface, l.plan.launcher == "local");
+  const std::string address = orchestrator::resolve_bind_address(db.interface, plan::runs_here(l.plan));
   l.plan.database->port = orchestrator::free_port_base(address, db.shards, db.shards > 1);
 }
 
 void check_ports(const plan::Plan& plan) {
-  if (!plan.database || plan.database->external() || plan.launcher != "local") return;
+  if (!plan.database || plan.database->external() || !plan::runs_here(plan)) return;
   const auto& db = *plan.database;
   const std::string address = orchestrator::resolve_bind_address(db.interface, true);
   for (int i = 0; i < db.shards; ++i)

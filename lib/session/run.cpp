@@ -139,7 +139,7 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
     if (!req.resume) check_ports(plan);
     for (const auto& w : coscheduling_warnings(plan, *checked.launcher)) notes("warning: " + w);
   }
-  if (plan.launcher == "local")
+  if (plan::runs_here(plan))
     for (const auto& s : plan.steps)
       if (s.batch) {
         notes("warning: " + s.name + ": batch: needs a scheduler; the local launcher runs it directly");
