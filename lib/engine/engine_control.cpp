@@ -1,0 +1,183 @@
+// Control from outside the run: `ssim stop` and `ssim start` requests (control_request.hpp),
+// held entities, and SIGINT/SIGTERM.
+#include "lib/engine/engine.hpp"
+#include "lib/util/split.hpp"
+
+#include <climits>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
+
+#include "lib/engine/event_log.hpp"
+#include "lib/engine/failure_pointer.hpp"
+#include "lib/engine/refresh.hpp"
+#include "lib/state/start_journal.hpp"
+#include "lib/state/control_request.hpp"
+#include "lib/plan/resources.hpp"
+#include "lib/engine/stop.hpp"
+#include "lib/orchestrator/database.hpp"
+#include "lib/util/atomic_file.hpp"
+#include "lib/util/layout.hpp"
+#include "lib/util/proc_stat.hpp"
+#include "lib/util/self_exe.hpp"
+#include "lib/util/clock.hpp"
+#include "lib/util/errors.hpp"
+
+namespace ssim::engine {
+
+using state::Status;
+
+// `ssim stop` from another shell or host (control_request.hpp): named entities are stopped
+// here, by the process that would otherwise start them; a request for everything ends
+// the run as SIGTERM does. Returns true when the run must end.
+bool Engine::handle_stop_requests() {
+  const auto requests = state::pending_requests(m_.path, state::RequestKind::Stop);
+  bool everything = false;
+  for (const auto& r : requests) {
+    if (r.names.empty()) {
+      everything = true;
+      continue;  // acknowledged once everything is stopped
+    }
+    const std::string list = join(r.names, " ");
+    log_->info("ssim stop from {}: stopping {}", r.host, list);
+    stopped_.insert(r.names.begin(), r.names.end());
+    std::vector<std::pair<std::string, Status>> before;
+    for (const auto& e : m_.entities) before.emplace_back(e.name, e.status);
+    stop_entities(m_, launcher_, r.names, "stopped by ssim stop", kStopGrace, *clock_, *db_);
+    for (size_t i = 0; i < before.size(); ++i) {
+      auto& e = m_.entities[i];
+      // An attempt that failed on its own as the stop came, with attempts left: the
+      // stop ended the entity's retries, so it is cancelled, as it would have been a
+      // moment later.
+      const auto step = steps_.find(e.name);
+      if (e.status == Status::Failed && !state::is_terminal(before[i].second) && step != steps_.end() &&
+          e.attempt <= step->second->retries) {
+        e.status = Status::Cancelled;
+        e.reason = "stopped by ssim stop (attempt " + std::to_string(e.attempt) + " had just failed: " + e.reason + ")";
+      }
+      if (e.status != before[i].second)
+        emit(entity_event(e.name, to_string(e.type), e.status, e.exit_code, e.reason));
+    }
+    save();
+    state::acknowledge_request(m_.path, state::RequestKind::Stop, r.id);
+  }
+  if (!everything) return false;
+  interrupted("ssim stop");
+  for (const auto& r : requests)
+    if (r.names.empty()) state::acknowledge_request(m_.path, state::RequestKind::Stop, r.id);
+  return true;
+}
+
+bool Engine::handle_start_requests(const EngineHooks& hooks) {
+  const auto requests = state::pending_requests(m_.path, state::RequestKind::Start);
+  for (const auto& r : requests) {
+    log_->info("ssim start from {}: {}", r.host, join(r.names, " "));
+    std::string refusal;
+    try {
+      refusal = start_entities(r.names, hooks);
+    } catch (const std::exception& e) {
+      refusal = e.what();
+    }
+    if (!refusal.empty()) log_->warn("ssim start refused: {}", refusal);
+    save();
+    state::acknowledge_request(m_.path, state::RequestKind::Start, r.id, refusal);
+  }
+  return !requests.empty();
+}
+
+// Returns why nothing was started, or "" when every name was acted on.
+std::string Engine::start_entities(const std::vector<std::string>& names, const EngineHooks& hooks) {
+  auto known = [&](const std::string& n) {
+    for (const auto& e : m_.entities)
+      if (e.name == n || e.ensemble == n) return true;
+    return false;
+  };
+  std::vector<std::string> unknown;
+  for (const auto& n : names)
+    if (!known(n)) unknown.push_back(n);
+  if (!unknown.empty() && hooks.reload) {
+    added_plans_.push_back(hooks.reload());
+    add_entities(added_plans_.back());
+    std::erase_if(unknown, known);
+  }
+  if (!unknown.empty())
+    return "no entity " + join(unknown, ", ") + " in experiment " + m_.experiment +
+           (hooks.reload ? " (nor in " + plan_.file + ")" : "");
+  for (const auto& n : names) {
+    const auto* e = m_.find(n);
+    if (e && is_database(*e)) return n + " is the database: it starts with the run";
+  }
+  for (auto& e : m_.entities) {
+    if (is_database(e) || is_outer_batch(e)) continue;
+    if (std::find(names.begin(), names.end(), e.name) == names.end() &&
+        (e.ensemble.empty() || std::find(names.begin(), names.end(), e.ensemble) == names.end()))
+      continue;
+    stopped_.erase(e.name);
+    stopped_.erase(e.ensemble);
+    if (e.held) {
+      e.held = false;
+      e.reason.clear();
+    } else if (state::is_terminal(e.status)) {  // ended: it runs again, as a new attempt
+      e.earlier_attempts.push_back(state::attempt_record(e));
+      e.status = Status::New;
+      e.job_id.clear();
+      e.pid = 0;
+      e.reason.clear();
+      e.retry_at = 0;
+    } else {
+      continue;  // running, or about to: nothing to do
+    }
+    emit(entity_event(e.name, to_string(e.type), e.status, std::nullopt, "started by ssim start"));
+  }
+  return "";
+}
+
+// Entities in the file that the run does not know yet join it, held until asked for.
+void Engine::add_entities(const plan::Plan& plan) {
+  add_steps(plan);
+  size_t added = 0;
+  for (auto& r : new_manifest(plan, m_.id).entities) {
+    if (m_.find(r.name)) continue;
+    r.held = true;
+    r.reason = kHeldReason;
+    m_.entities.push_back(std::move(r));
+    ++added;
+  }
+  if (added) emit(text_event(EventKind::Info, std::to_string(added) + " entities added from " + plan.file));
+}
+
+bool Engine::waits_on_held(const state::EntityRecord& r, int depth) const {
+  if (r.held) return true;
+  if (r.status != Status::New || depth > 64) return false;
+  for (const auto* list : {&r.after, &r.after_any})
+    for (const auto& a : *list)
+      if (const auto* dep = m_.find(a); dep && waits_on_held(*dep, depth + 1)) return true;
+  return false;
+}
+
+// The run ends with entities nobody asked for: they never started.
+void Engine::cancel_held() {
+  for (auto& e : m_.entities) {
+    if (e.status != Status::New || is_database(e) || is_outer_batch(e)) continue;
+    e.status = Status::Cancelled;
+    e.reason = e.held ? "not started: held, and no ssim start asked for it" : "not started: waits on a held entity";
+    e.held = false;
+    e.end = clock_->now();
+    emit(entity_event(e.name, to_string(e.type), e.status, std::nullopt, e.reason));
+  }
+}
+
+void Engine::interrupted(const std::string& why) {
+  log_->warn("{} received: stopping every entity", why);
+  emit(text_event(EventKind::Info, why + " received: stopping everything"));
+  stop_entities(m_, launcher_, {}, why == "ssim stop" ? "stopped by ssim stop" : "interrupted by " + why, kStopGrace,
+                *clock_, *db_);
+  for (auto& e : m_.entities) e.held = false;
+  report_failed_snapshots();
+  save();
+}
+
+}  // namespace ssim::engine
