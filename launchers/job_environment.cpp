@@ -12,7 +12,8 @@ bool set(const char* value) { return value && *value; }
 bool job_ends_with_its_session(const JobGetenv& getenv) { return set(getenv("PBS_JOBID")) || set(getenv("LSB_JOBID")); }
 
 bool in_batch_script(const JobGetenv& getenv) {
-  return is(getenv("PBS_ENVIRONMENT"), "PBS_BATCH") || (set(getenv("LSB_JOBID")) && !is(getenv("LSB_INTERACTIVE"), "Y"));
+  return is(getenv("PBS_ENVIRONMENT"), "PBS_BATCH") ||
+         (set(getenv("LSB_JOBID")) && !is(getenv("LSB_INTERACTIVE"), "Y"));
 }
 
 }  // namespace ssim::launchers

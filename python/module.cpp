@@ -38,26 +38,37 @@ DType dtype_of_array(const py::array& a, const std::string& override_name) {
 
 py::dtype numpy_dtype(DType t) {
   switch (t) {
-    case DType::F64: return py::dtype("float64");
-    case DType::F32: return py::dtype("float32");
-    case DType::F16: return py::dtype("float16");
-    case DType::BF16: return py::dtype("uint16");  // numpy has no bfloat16: raw bits
-    case DType::I8: return py::dtype("int8");
-    case DType::I16: return py::dtype("int16");
-    case DType::I32: return py::dtype("int32");
-    case DType::I64: return py::dtype("int64");
-    case DType::U8: return py::dtype("uint8");
-    case DType::U16: return py::dtype("uint16");
-    case DType::U32: return py::dtype("uint32");
-    case DType::U64: return py::dtype("uint64");
-    case DType::Bool: return py::dtype("bool");
+    case DType::F64:
+      return py::dtype("float64");
+    case DType::F32:
+      return py::dtype("float32");
+    case DType::F16:
+      return py::dtype("float16");
+    case DType::BF16:
+      return py::dtype("uint16");  // numpy has no bfloat16: raw bits
+    case DType::I8:
+      return py::dtype("int8");
+    case DType::I16:
+      return py::dtype("int16");
+    case DType::I32:
+      return py::dtype("int32");
+    case DType::I64:
+      return py::dtype("int64");
+    case DType::U8:
+      return py::dtype("uint8");
+    case DType::U16:
+      return py::dtype("uint16");
+    case DType::U32:
+      return py::dtype("uint32");
+    case DType::U64:
+      return py::dtype("uint64");
+    case DType::Bool:
+      return py::dtype("bool");
   }
   throw py::type_error("unknown dtype");
 }
 
-std::vector<uint64_t> dims_of(const py::array& a) {
-  return std::vector<uint64_t>(a.shape(), a.shape() + a.ndim());
-}
+std::vector<uint64_t> dims_of(const py::array& a) { return std::vector<uint64_t>(a.shape(), a.shape() + a.ndim()); }
 
 // What put_tensor and friends accept: a numpy array; a torch tensor (a CPU tensor's
 // memory is used in place, through .numpy(); bfloat16 travels as its raw bits and is
@@ -69,8 +80,9 @@ py::array as_array(const py::object& obj, std::string* dtype, bool writable = fa
   if (py::str(type.attr("__module__")).cast<std::string>() == "torch" && py::hasattr(obj, "detach")) {
     py::object t = obj.attr("detach")();  // same memory, without autograd
     if (py::str(t.attr("device").attr("type")).cast<std::string>() != "cpu") {
-      if (writable) throw py::value_error("unpack_tensor needs a CPU tensor (this one is on " +
-                                         py::str(t.attr("device")).cast<std::string>() + ")");
+      if (writable)
+        throw py::value_error("unpack_tensor needs a CPU tensor (this one is on " +
+                              py::str(t.attr("device")).cast<std::string>() + ")");
       t = t.attr("cpu")();
     }
     if (py::str(t.attr("dtype")).cast<std::string>() == "torch.bfloat16") {
@@ -114,20 +126,24 @@ PYBIND11_MODULE(_ssim, m) {
   py::class_<Dataset>(m, "Dataset")
       .def(py::init<std::string>(), py::arg("name"))
       .def_property_readonly("name", &Dataset::name)
-      .def("add_tensor",
-           [](Dataset& d, const std::string& name, const py::object& obj, std::string dtype) {
-             const py::array a = contiguous(as_array(obj, &dtype));
-             d.add_tensor(name, a.data(), dims_of(a), dtype_of_array(a, dtype));
-           },
-           py::arg("name"), py::arg("array"), py::arg("dtype") = "")
-      .def("get_tensor", [](const Dataset& d, const std::string& name) { return view_of(d.get_tensor(name)); },
-           py::arg("name"), "The dataset's tensor `name`, as a numpy array.")
+      .def(
+          "add_tensor",
+          [](Dataset& d, const std::string& name, const py::object& obj, std::string dtype) {
+            const py::array a = contiguous(as_array(obj, &dtype));
+            d.add_tensor(name, a.data(), dims_of(a), dtype_of_array(a, dtype));
+          },
+          py::arg("name"), py::arg("array"), py::arg("dtype") = "")
+      .def(
+          "get_tensor", [](const Dataset& d, const std::string& name) { return view_of(d.get_tensor(name)); },
+          py::arg("name"), "The dataset's tensor `name`, as a numpy array.")
       .def("tensor_names", &Dataset::tensor_names)
       .def("add_meta_string", &Dataset::add_meta_string)
       .def("add_meta_scalar",
            [](Dataset& d, const std::string& field, py::object v) {
-             if (py::isinstance<py::int_>(v) && !py::isinstance<py::bool_>(v)) d.add_meta_scalar(field, v.cast<int64_t>());
-             else d.add_meta_scalar(field, v.cast<double>());
+             if (py::isinstance<py::int_>(v) && !py::isinstance<py::bool_>(v))
+               d.add_meta_scalar(field, v.cast<int64_t>());
+             else
+               d.add_meta_scalar(field, v.cast<double>());
            })
       .def("get_meta_strings", &Dataset::get_meta_strings)
       .def("get_meta_scalars", &Dataset::get_meta_scalars)
@@ -142,74 +158,79 @@ PYBIND11_MODULE(_ssim, m) {
            py::arg("address") = "", py::arg("password") = "",
            "Connects to `address` (host:port[,...]); by default to SSDB with SSDB_PASSWORD.")
       .def_property_readonly("is_cluster", &Client::is_cluster)
-      .def("put_tensor",
-           [](Client& c, const std::string& name, const py::object& obj, std::string dtype) {
-             const py::array a = contiguous(as_array(obj, &dtype));
-             const auto dims = dims_of(a);
-             const DType t = dtype_of_array(a, dtype);
-             const void* data = a.data();
-             py::gil_scoped_release nogil;  // `a` keeps the buffer alive meanwhile
-             c.put_tensor(name, data, dims, t);
-           },
-           py::arg("name"), py::arg("array"), py::arg("dtype") = "",
-           "Stores `array` under `name`: a numpy array or a torch tensor (a CPU tensor without a copy); "
-           "`dtype` overrides the stored type.")
-      .def("get_tensor",
-           [](Client& c, const std::string& name) {
-             py::array out;
-             {
-               py::gil_scoped_release nogil;
-               c.get_tensor_into(name, [&](DType t, const std::vector<uint64_t>& dims) -> void* {
-                 py::gil_scoped_acquire gil;
-                 std::vector<py::ssize_t> shape(dims.begin(), dims.end());
-                 out = py::array(numpy_dtype(t), shape);
-                 return out.mutable_data();
-               });
-             }
-             return out;
-           },
-           py::arg("name"), "The tensor stored under `name`, as a new numpy array. Raises KeyNotFound.")
-      .def("unpack_tensor",
-           [](Client& c, const std::string& name, const py::object& obj) {
-             py::array out = as_array(obj, nullptr, true);
-             if (!(out.flags() & py::array::c_style) || !out.writeable())
-               throw py::value_error("unpack_tensor needs a writable C-contiguous array");
-             const auto dims = dims_of(out);
-             const DType t = dtype_of_array(out, "");
-             void* data = out.mutable_data();
-             py::gil_scoped_release nogil;
-             c.unpack_tensor(name, data, dims, t);
-           },
-           py::arg("name"), py::arg("out"),
-           "Reads the tensor under `name` into `out` (a writable C-contiguous numpy array or CPU torch "
-           "tensor of its shape and type), without a copy.")
-      .def("put_tensors",
-           [](Client& c, const std::vector<std::pair<std::string, py::object>>& items) {
-             std::vector<py::array> keep;
-             std::vector<TensorRef> refs;
-             keep.reserve(items.size());
-             for (const auto& [name, obj] : items) {
-               std::string dtype;
-               keep.push_back(contiguous(as_array(obj, &dtype)));
-               const auto& a = keep.back();
-               refs.push_back({name, a.data(), dims_of(a), dtype_of_array(a, dtype)});
-             }
-             py::gil_scoped_release nogil;
-             c.put_tensors(refs);
-           },
-           py::arg("items"), "Stores many (name, array) pairs in one round trip.")
-      .def("get_tensors",
-           [](Client& c, const std::vector<std::string>& names) {
-             std::vector<Tensor> ts;
-             {
-               py::gil_scoped_release nogil;
-               ts = c.get_tensors(names);
-             }
-             py::list out;
-             for (const auto& t : ts) out.append(view_of(t));
-             return out;
-           },
-           py::arg("names"), "The tensors under `names`, in one round trip.")
+      .def(
+          "put_tensor",
+          [](Client& c, const std::string& name, const py::object& obj, std::string dtype) {
+            const py::array a = contiguous(as_array(obj, &dtype));
+            const auto dims = dims_of(a);
+            const DType t = dtype_of_array(a, dtype);
+            const void* data = a.data();
+            py::gil_scoped_release nogil;  // `a` keeps the buffer alive meanwhile
+            c.put_tensor(name, data, dims, t);
+          },
+          py::arg("name"), py::arg("array"), py::arg("dtype") = "",
+          "Stores `array` under `name`: a numpy array or a torch tensor (a CPU tensor without a copy); "
+          "`dtype` overrides the stored type.")
+      .def(
+          "get_tensor",
+          [](Client& c, const std::string& name) {
+            py::array out;
+            {
+              py::gil_scoped_release nogil;
+              c.get_tensor_into(name, [&](DType t, const std::vector<uint64_t>& dims) -> void* {
+                py::gil_scoped_acquire gil;
+                std::vector<py::ssize_t> shape(dims.begin(), dims.end());
+                out = py::array(numpy_dtype(t), shape);
+                return out.mutable_data();
+              });
+            }
+            return out;
+          },
+          py::arg("name"), "The tensor stored under `name`, as a new numpy array. Raises KeyNotFound.")
+      .def(
+          "unpack_tensor",
+          [](Client& c, const std::string& name, const py::object& obj) {
+            py::array out = as_array(obj, nullptr, true);
+            if (!(out.flags() & py::array::c_style) || !out.writeable())
+              throw py::value_error("unpack_tensor needs a writable C-contiguous array");
+            const auto dims = dims_of(out);
+            const DType t = dtype_of_array(out, "");
+            void* data = out.mutable_data();
+            py::gil_scoped_release nogil;
+            c.unpack_tensor(name, data, dims, t);
+          },
+          py::arg("name"), py::arg("out"),
+          "Reads the tensor under `name` into `out` (a writable C-contiguous numpy array or CPU torch "
+          "tensor of its shape and type), without a copy.")
+      .def(
+          "put_tensors",
+          [](Client& c, const std::vector<std::pair<std::string, py::object>>& items) {
+            std::vector<py::array> keep;
+            std::vector<TensorRef> refs;
+            keep.reserve(items.size());
+            for (const auto& [name, obj] : items) {
+              std::string dtype;
+              keep.push_back(contiguous(as_array(obj, &dtype)));
+              const auto& a = keep.back();
+              refs.push_back({name, a.data(), dims_of(a), dtype_of_array(a, dtype)});
+            }
+            py::gil_scoped_release nogil;
+            c.put_tensors(refs);
+          },
+          py::arg("items"), "Stores many (name, array) pairs in one round trip.")
+      .def(
+          "get_tensors",
+          [](Client& c, const std::vector<std::string>& names) {
+            std::vector<Tensor> ts;
+            {
+              py::gil_scoped_release nogil;
+              ts = c.get_tensors(names);
+            }
+            py::list out;
+            for (const auto& t : ts) out.append(view_of(t));
+            return out;
+          },
+          py::arg("names"), "The tensors under `names`, in one round trip.")
       .def("tensor_exists", &Client::tensor_exists, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
            "True when a tensor is stored under `name`.")
       .def("poll_tensor", &Client::poll_tensor, py::arg("name"), py::arg("interval_ms"), py::arg("tries"),
@@ -217,10 +238,10 @@ PYBIND11_MODULE(_ssim, m) {
            "Waits until a tensor is stored under `name`: `tries` looks, `interval_ms` apart; returns whether it came.")
       .def("delete_tensor", &Client::delete_tensor, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
            "Removes the tensor under `name`.")
-      .def("copy_tensor", &Client::copy_tensor, py::arg("source"), py::arg("destination"), py::call_guard<py::gil_scoped_release>(),
-           "Copies a tensor on the server.")
-      .def("rename_tensor", &Client::rename_tensor, py::arg("source"), py::arg("destination"), py::call_guard<py::gil_scoped_release>(),
-           "Renames a tensor on the server.")
+      .def("copy_tensor", &Client::copy_tensor, py::arg("source"), py::arg("destination"),
+           py::call_guard<py::gil_scoped_release>(), "Copies a tensor on the server.")
+      .def("rename_tensor", &Client::rename_tensor, py::arg("source"), py::arg("destination"),
+           py::call_guard<py::gil_scoped_release>(), "Renames a tensor on the server.")
       .def("put_dataset", &Client::put_dataset, py::arg("dataset"), py::call_guard<py::gil_scoped_release>(),
            "Stores a Dataset (tensors and metadata) under its name.")
       .def("get_dataset", &Client::get_dataset, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
@@ -232,8 +253,8 @@ PYBIND11_MODULE(_ssim, m) {
            "Waits until a dataset is stored under `name`; returns whether it came.")
       .def("delete_dataset", &Client::delete_dataset, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
            "Removes the dataset under `name`.")
-      .def("append_to_list", &Client::append_to_list, py::arg("list"), py::arg("dataset"), py::call_guard<py::gil_scoped_release>(),
-           "Stores `dataset` and appends it to the named list.")
+      .def("append_to_list", &Client::append_to_list, py::arg("list"), py::arg("dataset"),
+           py::call_guard<py::gil_scoped_release>(), "Stores `dataset` and appends it to the named list.")
       .def("get_list_length", &Client::get_list_length, py::arg("list"), py::call_guard<py::gil_scoped_release>(),
            "How many datasets the named list holds.")
       .def("get_datasets_from_list", &Client::get_datasets_from_list, py::arg("list"), py::arg("start") = 0,
@@ -248,9 +269,8 @@ PYBIND11_MODULE(_ssim, m) {
            py::call_guard<py::gil_scoped_release>(), "A new list naming the same datasets as `source`.")
       .def("rename_list", &Client::rename_list, py::arg("source"), py::arg("destination"),
            py::call_guard<py::gil_scoped_release>(), "Renames a list.")
-      .def("get_dataset_list_range", &Client::get_dataset_list_range, py::arg("list"), py::arg("start"),
-           py::arg("end"), py::call_guard<py::gil_scoped_release>(),
-           "SmartRedis's name for get_datasets_from_list(list, start, end).")
+      .def("get_dataset_list_range", &Client::get_dataset_list_range, py::arg("list"), py::arg("start"), py::arg("end"),
+           py::call_guard<py::gil_scoped_release>(), "SmartRedis's name for get_datasets_from_list(list, start, end).")
       .def("poll_list_length_gte", &Client::poll_list_length_gte, py::arg("list"), py::arg("length"),
            py::arg("interval_ms"), py::arg("tries"), py::call_guard<py::gil_scoped_release>(),
            "Waits until the named list holds at least `length` datasets; returns whether it did.")
@@ -268,8 +288,8 @@ PYBIND11_MODULE(_ssim, m) {
       .def(
           "_set_model",
           [](Client& c, const std::string& name, const py::bytes& model, const std::string& backend,
-             const std::string& device, int batch_size, int min_batch_size, int min_batch_timeout, const std::string& tag,
-             const std::vector<std::string>& inputs, const std::vector<std::string>& outputs) {
+             const std::string& device, int batch_size, int min_batch_size, int min_batch_timeout,
+             const std::string& tag, const std::vector<std::string>& inputs, const std::vector<std::string>& outputs) {
             std::string bytes = model;
             py::gil_scoped_release release;
             c.set_model(name, bytes, backend, device, batch_size, min_batch_size, min_batch_timeout, tag, inputs,
@@ -291,17 +311,15 @@ PYBIND11_MODULE(_ssim, m) {
           [](Client& c, const std::string& name, const std::string& script, const std::string& device) {
             c.set_script(name, device, script);
           },
-          py::arg("name"), py::arg("script"), py::arg("device") = "CPU",
-           py::call_guard<py::gil_scoped_release>(),
-           "Stores TorchScript source (def f(x: torch.Tensor): ...) under `name`; run_script calls its functions.")
+          py::arg("name"), py::arg("script"), py::arg("device") = "CPU", py::call_guard<py::gil_scoped_release>(),
+          "Stores TorchScript source (def f(x: torch.Tensor): ...) under `name`; run_script calls its functions.")
       .def(
           "set_script_from_file",
           [](Client& c, const std::string& name, const std::string& file, const std::string& device) {
             c.set_script_from_file(name, device, file);
           },
-          py::arg("name"), py::arg("script_file"),
-           py::arg("device") = "CPU", py::call_guard<py::gil_scoped_release>(),
-           "Stores the TorchScript source in `script_file` under `name`.")
+          py::arg("name"), py::arg("script_file"), py::arg("device") = "CPU", py::call_guard<py::gil_scoped_release>(),
+          "Stores the TorchScript source in `script_file` under `name`.")
       .def("run_model", &Client::run_model, py::arg("name"), py::arg("inputs"), py::arg("outputs"),
            py::call_guard<py::gil_scoped_release>(),
            "Runs the stored model on the named input tensors and stores its results under the output names. "
@@ -310,15 +328,16 @@ PYBIND11_MODULE(_ssim, m) {
            py::arg("outputs"), py::call_guard<py::gil_scoped_release>(),
            "Runs `function` of the stored script on the named input tensors, storing the results.")
       .def(
-          "get_model", [](Client& c, const std::string& name) { return py::bytes(c.get_model(name)); },
-          py::arg("name"), "The stored model's bytes (TorchScript).")
+          "get_model", [](Client& c, const std::string& name) { return py::bytes(c.get_model(name)); }, py::arg("name"),
+          "The stored model's bytes (TorchScript).")
       .def(
           "get_script", [](Client& c, const std::string& name) { return c.get_script(name); }, py::arg("name"),
           "The stored script's source.")
       .def("model_exists", &Client::model_exists, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
            "True when a model or script is stored under `name`.")
       .def("poll_model", &Client::poll_model, py::arg("name"), py::arg("interval_ms"), py::arg("tries"),
-           py::call_guard<py::gil_scoped_release>(), "Waits until a model is stored under `name`; returns whether it was.")
+           py::call_guard<py::gil_scoped_release>(),
+           "Waits until a model is stored under `name`; returns whether it was.")
       .def("delete_model", &Client::delete_model, py::arg("name"), py::call_guard<py::gil_scoped_release>(),
            "Removes the stored model (KeyNotFound when there is none).")
       .def("delete_script", &Client::delete_script, py::arg("name"), py::call_guard<py::gil_scoped_release>(),

@@ -92,7 +92,8 @@ void Batcher::run_together(std::vector<Request*>& batch) {
     for (auto* r : batch) {
       Tensors mine;
       for (const auto& o : out) {
-        if (o.dim() == 0 || o.size(0) != rows) throw std::runtime_error("a batched output's first dimension is not the batch's");
+        if (o.dim() == 0 || o.size(0) != rows)
+          throw std::runtime_error("a batched output's first dimension is not the batch's");
         mine.push_back(o.narrow(0, at, r->rows));
       }
       at += r->rows;

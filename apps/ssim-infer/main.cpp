@@ -82,8 +82,7 @@ int main(int argc, char** argv) {
   try {
     ssim::infer::RespServer server(listen, run_dir + "/inference.sock");
     const std::string key = ssim::infer::register_service(
-        db, password, cluster,
-        server.address() + (server.unix_path().empty() ? "" : " unix:" + server.unix_path()));
+        db, password, cluster, server.address() + (server.unix_path().empty() ? "" : " unix:" + server.unix_path()));
     ssim::infer::ServiceStats stats;
     const std::string local = db_socket.empty() ? "" : "unix:" + db_socket;
     ssim::infer::ModelCache models(db, local, password, stats);
@@ -95,7 +94,8 @@ int main(int argc, char** argv) {
                                                {"address", server.address()},
                                                {"registry_key", key},
                                                {"started", static_cast<long>(std::time(nullptr))}}
-                                        .dump() + "\n");
+                                        .dump() +
+                                    "\n");
     std::cerr << "ssim-infer: serving " << server.address() << " beside the database at " << db << std::endl;
     const std::string stats_file = ssim::orchestrator::inference_stats_file(run_dir);
     std::thread(write_stats_forever, stats_file, std::cref(stats)).detach();

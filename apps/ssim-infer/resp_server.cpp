@@ -37,9 +37,10 @@ std::string encode(const Reply& r) {
     std::string line = r.text;
     for (char& c : line)
       if (c == '\r' || c == '\n') c = ' ';
-    return "-" + (line.rfind("ERR", 0) == 0 || line.rfind("NOAUTH", 0) == 0 || line.rfind("WRONGPASS", 0) == 0
-                      ? line
-                      : "ERR " + line) +
+    return "-" +
+           (line.rfind("ERR", 0) == 0 || line.rfind("NOAUTH", 0) == 0 || line.rfind("WRONGPASS", 0) == 0
+                ? line
+                : "ERR " + line) +
            "\r\n";
   }
   if (r.bulk) return "$" + std::to_string(r.text.size()) + "\r\n" + r.text + "\r\n";
@@ -70,8 +71,10 @@ void serve_connection(int fd, std::unique_ptr<Session> session) {
       if (req->type == REDIS_REPLY_ARRAY)
         for (size_t i = 0; i < req->elements; ++i) argv.emplace_back(req->element[i]->str, req->element[i]->len);
       Reply r;
-      if (argv.empty()) r = {true, "ERR empty request"};
-      else r = session->handle(argv);
+      if (argv.empty())
+        r = {true, "ERR empty request"};
+      else
+        r = session->handle(argv);
       out += encode(r);
     }
     if (!out.empty() && !write_all(fd, out)) break;

@@ -14,8 +14,10 @@ void ServiceStats::call(const std::string& model, double seconds, bool ok) {
   ++m.calls;
   if (!ok) ++m.errors;
   m.total_seconds += seconds;
-  if (m.recent.size() < kRecent) m.recent.push_back(seconds);
-  else m.recent[m.next++ % kRecent] = seconds;
+  if (m.recent.size() < kRecent)
+    m.recent.push_back(seconds);
+  else
+    m.recent[m.next++ % kRecent] = seconds;
   ++changes_;
 }
 

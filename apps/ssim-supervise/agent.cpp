@@ -34,11 +34,11 @@ using ssim::state::AgentJob;
 constexpr long kTickNanoseconds = 10'000'000;  // how often the inbox is looked at
 
 struct Agent {
-  std::string dir;    // the run's agents folder
-  std::string mine;   // this node's folder in it
+  std::string dir;   // the run's agents folder
+  std::string mine;  // this node's folder in it
   std::string inbox;
-  std::vector<std::string> node_env;         // "K=V" of this node, over ssim's environment
-  std::map<pid_t, std::string> keepers;      // keeper pid -> its job's run directory
+  std::vector<std::string> node_env;     // "K=V" of this node, over ssim's environment
+  std::map<pid_t, std::string> keepers;  // keeper pid -> its job's run directory
   sigset_t waited{};
 };
 
@@ -56,8 +56,8 @@ void touch(const std::string& path) {
 }
 
 void beat(const Agent& a) {
-  write_atomically(a.mine + "/alive", std::to_string(getpid()) + " " + start_ticks() + " " +
-                                          std::to_string(a.keepers.size()) + "\n");
+  write_atomically(a.mine + "/alive",
+                   std::to_string(getpid()) + " " + start_ticks() + " " + std::to_string(a.keepers.size()) + "\n");
 }
 
 // The inbox's file names, oldest first (names sort by ssim's sequence number).
@@ -89,8 +89,10 @@ void start_jobs(Agent& a, const std::vector<AgentJob>& jobs) {
   for (const auto& job : jobs) {
     const pid_t pid = fork();
     if (pid == 0) _exit(keep_job(job.run_dir, job.name, a.waited, a.node_env));
-    if (pid > 0) a.keepers[pid] = job.run_dir;
-    else fail_to_keep(job.run_dir, job.name, std::string("ssim: the agent cannot fork: ") + std::strerror(errno));
+    if (pid > 0)
+      a.keepers[pid] = job.run_dir;
+    else
+      fail_to_keep(job.run_dir, job.name, std::string("ssim: the agent cannot fork: ") + std::strerror(errno));
   }
 }
 
@@ -185,12 +187,15 @@ int agent_main(int argc, char** argv) {
     } else if (a.dir.empty() && arg.rfind("--", 0) != 0) {
       a.dir = arg;
     } else {
-      std::fprintf(stderr, "usage: ssim-supervise --agent DIR [--node-env VAR,...] [--id TEMPLATE] [--nodes-by-rank N1,N2,...]\n");
+      std::fprintf(
+          stderr,
+          "usage: ssim-supervise --agent DIR [--node-env VAR,...] [--id TEMPLATE] [--nodes-by-rank N1,N2,...]\n");
       return 2;
     }
   }
   if (a.dir.empty()) {
-    std::fprintf(stderr, "usage: ssim-supervise --agent DIR [--node-env VAR,...] [--id TEMPLATE] [--nodes-by-rank N1,N2,...]\n");
+    std::fprintf(
+        stderr, "usage: ssim-supervise --agent DIR [--node-env VAR,...] [--id TEMPLATE] [--nodes-by-rank N1,N2,...]\n");
     return 2;
   }
   if (!nodes_by_rank.empty() && !name_node_by_rank(nodes_by_rank)) {

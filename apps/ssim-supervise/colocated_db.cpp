@@ -82,7 +82,8 @@ void ensure_private_dir(const std::string& path) {
   struct stat st {};
   if (lstat(path.c_str(), &st) != 0) die("cannot use " + path + ": " + std::strerror(errno));
   const std::string hint = "; remove it, or set TMPDIR to a folder of your own";
-  if (S_ISLNK(st.st_mode)) die("refusing " + path + ": it is a symbolic link, which another user may have planted" + hint);
+  if (S_ISLNK(st.st_mode))
+    die("refusing " + path + ": it is a symbolic link, which another user may have planted" + hint);
   if (!S_ISDIR(st.st_mode)) die("refusing " + path + ": it is not a directory" + hint);
   if (st.st_uid != getuid())
     die("refusing " + path + ": it belongs to uid " + std::to_string(st.st_uid) + ", not to you" + hint);
@@ -220,8 +221,8 @@ bool answers(const Options& o, const std::string& dir, const std::string& passwo
   }
   const timeval tv{1, 0};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  const std::string req = "*2\r\n$4\r\nAUTH\r\n$" + std::to_string(password.size()) + "\r\n" + password +
-                          "\r\n*1\r\n$4\r\nPING\r\n";
+  const std::string req =
+      "*2\r\n$4\r\nAUTH\r\n$" + std::to_string(password.size()) + "\r\n" + password + "\r\n*1\r\n$4\r\nPING\r\n";
   bool ok = write(fd, req.data(), req.size()) == static_cast<ssize_t>(req.size());
   std::string got;
   char buf[256];
@@ -246,7 +247,8 @@ struct NodeLock {
       ensure_private_dir(dir);
       fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
       if (fd < 0 || flock(fd, LOCK_EX) != 0) die("cannot lock " + path);
-      struct stat held {}, now {};
+      struct stat held {
+      }, now{};
       if (fstat(fd, &held) == 0 && lstat(path.c_str(), &now) == 0 && held.st_ino == now.st_ino &&
           held.st_dev == now.st_dev && now.st_uid == getuid())
         return;
@@ -268,8 +270,10 @@ void start_service(const Options& o, const std::string& dir, const std::string& 
     die("inference is on, but ssim-infer is not beside ssim-supervise (this ssim was built without libtorch: "
         "apt-get install libtorch-dev, then build again)");
   unlink((dir + "/inference.json").c_str());
-  std::vector<std::string> argv = {service, "--db", o.port ? "127.0.0.1:" + std::to_string(o.port) : "unix:" + dir + "/db.sock",
-                                   "--listen", "127.0.0.1", "--run-dir", dir};
+  std::vector<std::string> argv = {
+      service,    "--db",      o.port ? "127.0.0.1:" + std::to_string(o.port) : "unix:" + dir + "/db.sock",
+      "--listen", "127.0.0.1", "--run-dir",
+      dir};
   if (o.inference_threads > 0) argv.insert(argv.end(), {"--threads", std::to_string(o.inference_threads)});
   setenv("SSDB_PASSWORD", password.c_str(), 1);  // the program gets the same one
   const pid_t pid = spawn(argv, inference_log_path(dir));
@@ -287,8 +291,9 @@ pid_t join(const Options& o, const std::string& dir, std::string& password) {
     password = random_password();
     write_text(dir + "/password", password);
     unlink((dir + "/db.sock").c_str());
-    std::vector<std::string> argv = {o.binary, "--port", std::to_string(o.port), "--bind", "127.0.0.1",
-                                     "--save", "", "--appendonly", "no", "--dir", dir, "--requirepass", password};
+    std::vector<std::string> argv = {
+        o.binary, "--port", std::to_string(o.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+        "--dir",  dir,      "--requirepass",        password};
     if (!o.port) argv.insert(argv.end(), {"--unixsocket", dir + "/db.sock", "--unixsocketperm", "700"});
     for (const auto& [k, v] : o.config) argv.insert(argv.end(), {"--" + k, v});
     pid = spawn(argv, log_path(dir));
@@ -350,14 +355,21 @@ int colocated_db_main(int argc, char** argv) {
   int i = 2;
   for (; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
     const std::string a = argv[i];
-    if (a == "--port" && i + 1 < argc) o.port = std::atoi(argv[++i]);
-    else if (a == "--binary" && i + 1 < argc) o.binary = argv[++i];
-    else if (a == "--config" && i + 2 < argc) o.config.emplace_back(argv[i + 1], argv[i + 2]), i += 2;
-    else if (a == "--inference") o.inference = true;
-    else if (a == "--inference-threads" && i + 1 < argc) o.inference_threads = std::atoi(argv[++i]);
-    else die("unknown option " + a);
+    if (a == "--port" && i + 1 < argc)
+      o.port = std::atoi(argv[++i]);
+    else if (a == "--binary" && i + 1 < argc)
+      o.binary = argv[++i];
+    else if (a == "--config" && i + 2 < argc)
+      o.config.emplace_back(argv[i + 1], argv[i + 2]), i += 2;
+    else if (a == "--inference")
+      o.inference = true;
+    else if (a == "--inference-threads" && i + 1 < argc)
+      o.inference_threads = std::atoi(argv[++i]);
+    else
+      die("unknown option " + a);
   }
-  if (i + 1 >= argc) die("usage: ssim-supervise --colocated-db [--port P] [--binary B] [--config K V]... -- PROGRAM...");
+  if (i + 1 >= argc)
+    die("usage: ssim-supervise --colocated-db [--port P] [--binary B] [--config K V]... -- PROGRAM...");
   for (int k = i + 1; k < argc; ++k) o.program.push_back(argv[k]);
   o.program.push_back(nullptr);
 

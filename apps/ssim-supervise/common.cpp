@@ -50,8 +50,7 @@ bool write_atomically(const std::string& path, const std::string& text) {
     off += static_cast<size_t>(w);
   }
   struct stat st {};
-  const bool ok = off == text.size() && fstat(fd, &st) == 0 &&
-                  st.st_size == static_cast<off_t>(text.size());
+  const bool ok = off == text.size() && fstat(fd, &st) == 0 && st.st_size == static_cast<off_t>(text.size());
   if (close(fd) != 0 || !ok || rename(tmp.c_str(), path.c_str()) != 0) {
     unlink(tmp.c_str());
     return false;
@@ -95,6 +94,5 @@ ssim::state::StatusFile identity() {
 }
 
 void on_signal(int sig) { g_forward = sig; }
-
 
 }  // namespace supervise

@@ -30,14 +30,14 @@ namespace {
 struct Job {
   std::string run_dir;
   std::string name;
-  pid_t pid = 0;       // > 0 while the program runs; -pid once it ended
+  pid_t pid = 0;  // > 0 while the program runs; -pid once it ended
   double start = 0;
   bool unsaved = false;  // a final status the disk refused so far, retried
-  long time_limit = 0;  // seconds (run.time); SIGTERM then, SIGKILL after kTimeLimitGrace
+  long time_limit = 0;   // seconds (run.time); SIGTERM then, SIGKILL after kTimeLimitGrace
   bool timed_out = false;
 };
 
-Job g_job;  // the one job this process watches
+Job g_job;                            // the one job this process watches
 std::vector<std::string> g_node_env;  // "K=V" entries that replace the job file's
 
 ssim::state::StatusFile g_me;  // who writes the status files: supervisor pid and start, node, host
@@ -152,7 +152,8 @@ void start(Job& job) {
   // checks it first, so a recycled pid is never taken for it.
   const std::string ticks = start_ticks(std::to_string(job.pid));
   // The first record of this attempt (ssim removed the last one's before the start).
-  write_status(job, [&](ssim::state::StatusFile& st) { st.pid = job.pid, st.pid_start_ticks = ticks; }, true);
+  write_status(
+      job, [&](ssim::state::StatusFile& st) { st.pid = job.pid, st.pid_start_ticks = ticks; }, true);
 }
 
 void forward_to_job(int sig) {
@@ -181,8 +182,10 @@ void record_end(Job& job, int status) {
   st.time_limit_reached = job.timed_out;
   st.pid = job.pid;
   st.end = now();
-  if (WIFSIGNALED(status)) st.signal = WTERMSIG(status);
-  else st.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status))
+    st.signal = WTERMSIG(status);
+  else
+    st.exit_code = WEXITSTATUS(status);
   g_end = st;
   job.pid = -job.pid;
   job.unsaved = !write_status(job, [&](ssim::state::StatusFile& out) { out = g_end; });
@@ -315,8 +318,10 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
     Job& j = g_job;
     if (limit_at > 0 && j.pid > 0 && now() >= limit_at) {
       // run.time reached: SIGTERM (and SIGCONT) now, SIGKILL after the grace period.
-      if (!j.timed_out) kill(-j.pid, SIGTERM), kill(-j.pid, SIGCONT);
-      else if (now() >= limit_at + kTimeLimitGrace) kill(-j.pid, SIGKILL);
+      if (!j.timed_out)
+        kill(-j.pid, SIGTERM), kill(-j.pid, SIGCONT);
+      else if (now() >= limit_at + kTimeLimitGrace)
+        kill(-j.pid, SIGKILL);
       j.timed_out = true;
     }
     if (j.unsaved) {

@@ -59,8 +59,10 @@ int main(int argc, char** argv) {
   // Out of ssim's session: a terminal hang-up or Ctrl-C does not reach us. Inside a PBS
   // or LSF job, only out of its process group: their execution daemons end a job by
   // signalling its session, and what ssim started must end with the job.
-  if (ssim::launchers::job_ends_with_its_session([](const char* n) { return std::getenv(n); })) setpgid(0, 0);
-  else setsid();
+  if (ssim::launchers::job_ends_with_its_session([](const char* n) { return std::getenv(n); }))
+    setpgid(0, 0);
+  else
+    setsid();
   take_wake_fd();
   sigset_t waited;
   sigemptyset(&waited);

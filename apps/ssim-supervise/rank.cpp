@@ -62,14 +62,22 @@ bool parse(int argc, char** argv, RankOptions& o) {
       return o.program != nullptr;
     }
     const char* v = nullptr;
-    if (a == "--loopback") o.loopback = true;
-    else if (a == "--no-env") o.no_env = true;
-    else if (a == "--size" && (v = value())) o.size = std::atoi(v);
-    else if (a == "--gpus" && (v = value())) o.gpus = std::atoi(v);
-    else if (a == "--master" && (v = value())) o.master = v;
-    else if (a == "--interface" && (v = value())) o.interface = v;
-    else if (a == "--ends" && (v = value())) o.ends = v;
-    else return false;
+    if (a == "--loopback")
+      o.loopback = true;
+    else if (a == "--no-env")
+      o.no_env = true;
+    else if (a == "--size" && (v = value()))
+      o.size = std::atoi(v);
+    else if (a == "--gpus" && (v = value()))
+      o.gpus = std::atoi(v);
+    else if (a == "--master" && (v = value()))
+      o.master = v;
+    else if (a == "--interface" && (v = value()))
+      o.interface = v;
+    else if (a == "--ends" && (v = value()))
+      o.ends = v;
+    else
+      return false;
   }
   return false;
 }
@@ -84,7 +92,8 @@ void keep_own_gpus(int k, int local_rank) {
   for (std::string id; std::getline(in, id, ',');)
     if (!id.empty()) ids.push_back(id);
   std::string mine;
-  for (long i = static_cast<long>(local_rank) * k; i < static_cast<long>(local_rank + 1) * k && i < static_cast<long>(ids.size()); ++i)
+  for (long i = static_cast<long>(local_rank) * k;
+       i < static_cast<long>(local_rank + 1) * k && i < static_cast<long>(ids.size()); ++i)
     mine += (mine.empty() ? "" : ",") + ids[static_cast<size_t>(i)];
   for (const char* var : {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"}) set(var, mine);
   set("SSIM_RANK_GPUS", mine);  // ssim.distributed: these are this rank's own
@@ -174,7 +183,8 @@ std::string last_line(const std::string& tail) {
   while (end > 0) {
     while (end > 0 && (tail[end - 1] == '\n' || tail[end - 1] == '\r' || tail[end - 1] == ' ')) --end;
     const size_t start = tail.rfind('\n', end ? end - 1 : 0);
-    const std::string line = tail.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1));
+    const std::string line =
+        tail.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1));
     if (!line.empty()) return line;
     if (start == std::string::npos) break;
     end = start;
@@ -187,8 +197,9 @@ std::string last_line(const std::string& tail) {
 int rank_main(int argc, char** argv) {
   RankOptions o;
   if (!parse(argc, argv, o)) {
-    std::fprintf(stderr, "usage: ssim-supervise --rank [--size N] [--master FILE] [--loopback] [--interface NAME] "
-                         "[--gpus K] [--ends FILE] [--no-env] -- PROGRAM [ARGS...]\n");
+    std::fprintf(stderr,
+                 "usage: ssim-supervise --rank [--size N] [--master FILE] [--loopback] [--interface NAME] "
+                 "[--gpus K] [--ends FILE] [--no-env] -- PROGRAM [ARGS...]\n");
     return 2;
   }
   ssim::RankInfo r = ssim::rank_info();

@@ -80,7 +80,8 @@ std::string expand_braces(const std::string& tmpl, bool& complete) {
 int record_step_and_wait(int argc, char** argv) {
   if (argc < 9 || std::strcmp(argv[3], "--id") != 0 || std::strcmp(argv[5], "--rank-var") != 0 ||
       std::strcmp(argv[7], "--") != 0) {
-    std::fprintf(stderr, "usage: ssim-supervise --record-step FILE --id TEMPLATE --rank-var VAR -- PROGRAM [ARGS...]\n");
+    std::fprintf(stderr,
+                 "usage: ssim-supervise --record-step FILE --id TEMPLATE --rank-var VAR -- PROGRAM [ARGS...]\n");
     return 2;
   }
   const char* rank = std::getenv(argv[6]);
@@ -149,8 +150,10 @@ int wrap_and_wait(int argc, char** argv) {
   const bool signaled = WIFSIGNALED(status);
   st.exited = true;
   st.end = now();
-  if (signaled) st.signal = WTERMSIG(status);
-  else st.exit_code = WEXITSTATUS(status);
+  if (signaled)
+    st.signal = WTERMSIG(status);
+  else
+    st.exit_code = WEXITSTATUS(status);
   save();
   return signaled ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }

@@ -8,9 +8,9 @@ namespace ssim::app {
 using namespace ssim::session;
 
 void add_max_members_option(CLI::App& cmd) {
-  cmd.add_option("--max-members", session::parse_options().max_members,
-                 "the most ensemble members an experiment may have (default " +
-                     std::to_string(spec::kDefaultMaxMembers) + ")")
+  cmd.add_option(
+         "--max-members", session::parse_options().max_members,
+         "the most ensemble members an experiment may have (default " + std::to_string(spec::kDefaultMaxMembers) + ")")
       ->check(CLI::PositiveNumber);
 }
 

@@ -94,10 +94,11 @@ Action add_database(CLI::App& app) {
       std::filesystem::remove(orchestrator::inference_file(run_dir), ec);  // the previous run's service
       const std::string service = find_inference_service();
       if (service.empty())
-        return fail("orchestrator.inference is on, but this ssim was built without its inference service "
-                    "(ssim-infer needs libtorch: apt-get install libtorch-dev, then build ssim again)",
-                    3);
-      std::vector<std::string> service_argv = {service, "--db", address + ":" + port, "--listen", address,
+        return fail(
+            "orchestrator.inference is on, but this ssim was built without its inference service "
+            "(ssim-infer needs libtorch: apt-get install libtorch-dev, then build ssim again)",
+            3);
+      std::vector<std::string> service_argv = {service,     "--db", address + ":" + port, "--listen", address,
                                                "--run-dir", run_dir};
       if (o->cluster) service_argv.push_back("--cluster");
       // The server also listens on a Unix socket in its run directory, the service's own

@@ -28,7 +28,6 @@ struct Part {
   std::string fix;  // when not found
 };
 
-
 Part program(launch::CommandRunner& runner, const std::string& name, const std::vector<std::string>& version_args,
              const std::string& fix) {
   Part part{name, false, find_on_path(name), "", fix};
@@ -45,7 +44,9 @@ Part program(launch::CommandRunner& runner, const std::string& name, const std::
 // ssim's module first on PYTHONPATH. It must import ssim and numpy.
 Part python_module(launch::CommandRunner& runner) {
   std::string python = entity_python();
-  const std::string how = python.empty() ? "python3 on the PATH" : std::getenv("SSIM_PYTHON") ? "SSIM_PYTHON" : "built for";
+  const std::string how = python.empty()               ? "python3 on the PATH"
+                          : std::getenv("SSIM_PYTHON") ? "SSIM_PYTHON"
+                                                       : "built for";
   if (python.empty()) python = find_on_path("python3");
   Part part{"python3 of entities", false, python, "", ""};
   if (python.empty()) {
@@ -55,13 +56,14 @@ Part python_module(launch::CommandRunner& runner) {
   const std::string dir = python_package_dir();
   std::string path = dir;
   if (const char* p = std::getenv("PYTHONPATH"); p && *p) path = dir.empty() ? p : dir + ":" + p;
-  const auto r = runner.run({"/usr/bin/env", "PYTHONPATH=" + path, python, "-c",
-                             "import ssim, numpy; print(ssim.__file__)"},
-                            std::chrono::seconds(30));
+  const auto r =
+      runner.run({"/usr/bin/env", "PYTHONPATH=" + path, python, "-c", "import ssim, numpy; print(ssim.__file__)"},
+                 std::chrono::seconds(30));
   part.found = r.exit_code == 0;
   part.version = how + (part.found ? ", imports ssim from " + first_line(r.out) : "");
   // docs/experiment-file.md "setup": a module or venv picks the Python of entities with setup lines.
-  if (how == "built for") part.version += "; entities with setup: lines run the python their setup puts first on the PATH";
+  if (how == "built for")
+    part.version += "; entities with setup: lines run the python their setup puts first on the PATH";
   std::string why = r.err;  // its last line: "ModuleNotFoundError: No module named 'numpy'"
   while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
   why = why.substr(why.find_last_of('\n') == std::string::npos ? 0 : why.find_last_of('\n') + 1);
@@ -98,7 +100,8 @@ Action add_doctor(CLI::App& app) {
     parts.push_back({"ssim-supervise", !supervisor.empty(), supervisor.empty() ? looked : supervisor, "",
                      "reinstall ssim (it goes to libexec/ssim/ beside bin/ssim) or set SSIM_SUPERVISE"});
     parts.push_back(program(*runner, "redis-server", {"--version"}, "apt-get install redis-server"));
-    parts.push_back(program(*runner, "mpirun", {"--version"}, "apt-get install openmpi-bin (needed for run.mpi: mpirun)"));
+    parts.push_back(
+        program(*runner, "mpirun", {"--version"}, "apt-get install openmpi-bin (needed for run.mpi: mpirun)"));
     parts.push_back(python_module(*runner));
     std::string picked;
     const std::string why = auto_reason(picked);
@@ -114,7 +117,10 @@ Action add_doctor(CLI::App& app) {
                             {"schedulers", schedulers},
                             {"ok", !missing}};
       for (const auto& p : parts)
-        out["parts"].push_back({{"name", p.name}, {"found", p.found}, {"path", p.path}, {"version", p.version},
+        out["parts"].push_back({{"name", p.name},
+                                {"found", p.found},
+                                {"path", p.path},
+                                {"version", p.version},
                                 {"fix", p.found ? "" : p.fix}});
       std::cout << out.dump(2) << "\n";
     } else {
@@ -126,8 +132,8 @@ Action add_doctor(CLI::App& app) {
       }
       std::cout << "launcher auto: " << picked << " (" << why << ")\n";
       for (const auto& [name, path] : schedulers.items())
-        std::cout << "  " << name << ": " << (path.get<std::string>().empty() ? "no submit command on the PATH"
-                                                                             : path.get<std::string>())
+        std::cout << "  " << name << ": "
+                  << (path.get<std::string>().empty() ? "no submit command on the PATH" : path.get<std::string>())
                   << "\n";
     }
     return missing ? 1 : 0;

@@ -53,7 +53,8 @@ Action add_env(CLI::App& app) {
     const std::string path = resolve_experiment(exp);
     const auto m = state::load_manifest(path);
     const auto ssdb = read_file(orchestrator::ssdb_file(path));
-    if (!ssdb) throw UsageError("experiment " + m.experiment + " has no database address yet (it starts with ssim run)");
+    if (!ssdb)
+      throw UsageError("experiment " + m.experiment + " has no database address yet (it starts with ssim run)");
     std::string address = *ssdb;
     while (!address.empty() && address.back() == '\n') address.pop_back();
     std::vector<std::pair<std::string, std::string>> vars = {{"SSDB", address}};

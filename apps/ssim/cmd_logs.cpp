@@ -37,7 +37,9 @@ Action add_logs(CLI::App& app) {
     const std::string path = resolve_experiment(o->words.size() == 2 ? o->words[0] : "");
     const EntityOutput output = entity_output(path, o->words.back(), o->stderr_);
     if (o->json) {
-      std::cout << nlohmann::json{{"entity", output.entity}, {"stream", output.stream}, {"file", output.file},
+      std::cout << nlohmann::json{{"entity", output.entity},
+                                  {"stream", output.stream},
+                                  {"file", output.file},
                                   {"data", sanitized_utf8(read_output(output), true)}}
                        .dump()
                 << "\n";

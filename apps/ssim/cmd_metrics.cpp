@@ -68,8 +68,9 @@ std::string json_items(const std::vector<Row>& rows, bool& first) {
   std::string out;
   for (const auto& r : rows) {
     const auto& p = r.point;
-    nlohmann::json j = {{"entity", r.entity->name}, {"ensemble", r.entity->ensemble}, {"rank", p.rank},
-                        {"metric", p.name},         {"value", p.value},               {"source", p.source}};
+    nlohmann::json j = {{"entity", r.entity->name}, {"ensemble", r.entity->ensemble},
+                        {"rank", p.rank},           {"metric", p.name},
+                        {"value", p.value},         {"source", p.source}};
     j["step"] = p.step ? nlohmann::json(*p.step) : nlohmann::json();
     j["epoch"] = p.epoch ? nlohmann::json(*p.epoch) : nlohmann::json();
     j["phase"] = p.phase;
@@ -101,8 +102,8 @@ std::string render_latest(const std::vector<const state::EntityRecord*>& entitie
     std::map<std::string, size_t> count;
     for (const auto& p : points) ++count[p.name];
     for (const auto& [name, p] : state::latest_metrics(points))
-      cells.push_back({e->name, name, number_text(p.value), p.step ? std::to_string(*p.step) : "-",
-                       std::to_string(count[name])});
+      cells.push_back(
+          {e->name, name, number_text(p.value), p.step ? std::to_string(*p.step) : "-", std::to_string(count[name])});
   }
   if (cells.size() == 1) return "no metrics reported (docs/metrics.md: ssim.metrics.log, or ssim:metric lines)\n";
   std::vector<size_t> width(cells[0].size(), 0);
@@ -138,7 +139,9 @@ void write_archive(const std::string& file, const state::Manifest& m,
     {
       std::ofstream csv(scratch, std::ios::binary);
       ::close(fd);
-      stream_points(entities, false, [&](std::string_view piece) { csv.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
+      stream_points(entities, false, [&](std::string_view piece) {
+        csv.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+      });
       if (!csv.flush()) throw EnvironmentError(std::string("cannot write ") + scratch + " (the disk may be full)");
     }
     if (tar.add_file(top + "/metrics.csv", scratch)) ++files;
@@ -156,7 +159,8 @@ void write_archive(const std::string& file, const state::Manifest& m,
     }
     tar.finish();
   });
-  std::cerr << "ssim: wrote " << file << ": " << files << " files (the experiment file, the manifest, every metric point "
+  std::cerr << "ssim: wrote " << file << ": " << files
+            << " files (the experiment file, the manifest, every metric point "
             << "as metrics.csv, and " << entities.size() << " entities' output)" << std::endl;
 }
 
@@ -199,16 +203,21 @@ Action add_metrics(CLI::App& app) {
     }
     const bool to_stdout = output->empty() || *output == "-";
     if (*json || *csv) {
-      const auto produce = [&](const std::function<void(std::string_view)>& write) { stream_points(entities, *json, write); };
+      const auto produce = [&](const std::function<void(std::string_view)>& write) {
+        stream_points(entities, *json, write);
+      };
       if (to_stdout)
-        produce([](std::string_view piece) { std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
+        produce(
+            [](std::string_view piece) { std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
       else
         write_user_file_streamed(*output, produce);
       return 0;
     }
     const std::string text = render_latest(entities);
-    if (to_stdout) std::cout << text;
-    else write_user_file(*output, text);
+    if (to_stdout)
+      std::cout << text;
+    else
+      write_user_file(*output, text);
     return 0;
   };
 }

@@ -43,14 +43,13 @@ Action add_run(CLI::App& app) {
   auto* only = cmd->add_option("--only", o->only,
                                "start only these entities or ensembles (comma-separated; \"\" for none: the "
                                "database alone); ssim start the others")
-                    ->delimiter(',')
-                    ->allow_extra_args(false);
+                   ->delimiter(',')
+                   ->allow_extra_args(false);
   cmd->add_flag("--open", o->open, "keep the run (and its database) for ssim start until ssim stop");
   cmd->add_option("--launcher", o->launcher, "override experiment.launcher")
       ->check(CLI::IsMember(launch::launcher_names()));
   auto* json = cmd->add_flag("--json", o->json, "machine-readable output on stdout");
-  cmd->add_flag("--events", o->events, "every event as it happens, one JSON object per line on stdout")
-      ->excludes(json);
+  cmd->add_flag("--events", o->events, "every event as it happens, one JSON object per line on stdout")->excludes(json);
   add_max_members_option(*cmd);
   cmd->add_flag("--in-batch", o->in_batch)->group("");  // the job of ssim run --batch
   return [o, only] {
@@ -80,13 +79,16 @@ Action add_run(CLI::App& app) {
     // ends everything the job started: a detached run would be killed with it.
     const bool in_batch_script = launchers::in_batch_script([](const char* n) { return std::getenv(n); });
     if (o->detach && in_batch_script && !o->dry_run)
-      throw UsageError("--detach inside a batch job script: the job ends when its script does, and with it "
-                       "everything ssim starts; run ssim run without --detach there (ssim status and ssim stop "
-                       "work from the login node)");
+      throw UsageError(
+          "--detach inside a batch job script: the job ends when its script does, and with it "
+          "everything ssim starts; run ssim run without --detach there (ssim status and ssim stop "
+          "work from the login node)");
     if (o->dry_run) {
       const auto rl = prepare_launcher(l.plan, false);
       if (o->json)
-        std::cout << plan::plan_to_json(l.plan, [&](const plan::Step& s) { return launch::step_argv(*rl.launcher, s); }).dump(2) << "\n";
+        std::cout << plan::plan_to_json(l.plan, [&](const plan::Step& s) { return launch::step_argv(*rl.launcher, s); })
+                         .dump(2)
+                  << "\n";
       else
         print_plan(std::cout, l.plan, *rl.launcher);
       return 0;

@@ -71,7 +71,8 @@ Action add_status(CLI::App& app) {
   for (const auto& [name, what] : status_field_help()) fields += "\n  " + name + ": " + what;
   cmd->add_option("-o,--format", o->format,
                   "the columns: \"name,status,elapsed\" or \"{name} {status} {elapsed}\"; a metric's name "
-                  "(loss) is its latest value; fields:" + fields);
+                  "(loss) is its latest value; fields:" +
+                      fields);
   cmd->add_option("--sort", o->sort, "order the rows by a field or a metric (loss; -val_acc: descending)");
   cmd->add_flag("--summary", o->summary,
                 "counts per ensemble, the slowest and the failed, not every row; with --sort, the best and the worst");
@@ -79,9 +80,12 @@ Action add_status(CLI::App& app) {
     // `--watch EXP` as well as `EXP --watch [SECONDS]`.
     double interval = 2.0;
     if (!o->watch.empty()) {
-      if (is_number(o->watch)) interval = std::atof(o->watch.c_str());
-      else if (o->exp.empty()) o->exp = o->watch;
-      else throw UsageError("--watch takes SECONDS, not \"" + o->watch + "\"");
+      if (is_number(o->watch))
+        interval = std::atof(o->watch.c_str());
+      else if (o->exp.empty())
+        o->exp = o->watch;
+      else
+        throw UsageError("--watch takes SECONDS, not \"" + o->watch + "\"");
       if (interval <= 0) throw UsageError("--watch SECONDS must be more than 0");
     }
     const bool watch = cmd->count("--watch") > 0;
@@ -126,16 +130,20 @@ Action add_status(CLI::App& app) {
         if (o->summary) {
           print_status_summary(table, s.manifest, now_seconds());
           if (!o->sort.empty()) print_best_and_worst(table, s.manifest, o->sort);
-        }
-        else if (!o->format.empty() || !o->sort.empty()) print_status_table_with_metrics(table, rows, o->format, o->sort);
-        else print_status_table(table, rows);
+        } else if (!o->format.empty() || !o->sort.empty())
+          print_status_table_with_metrics(table, rows, o->format, o->sort);
+        else
+          print_status_table(table, rows);
         if (!o->summary) print_inference_table(table, s.manifest);
-        if (watch && terminal) std::cout << "\033[H\033[2J";
-        else if (watch && !first) std::cout << "\n";
+        if (watch && terminal)
+          std::cout << "\033[H\033[2J";
+        else if (watch && !first)
+          std::cout << "\n";
         std::cout << s.manifest.experiment << "  " << s.manifest.path << "  "
                   << (s.runner ? "(" + s.runner->role + " pid " + std::to_string(s.runner->pid) +
                                      (s.runner->host == host_name() ? "" : " on " + s.runner->host) + ")"
-                               : s.manifest.finished > 0 ? "(finished)" : "(no ssim process tracking it)")
+                      : s.manifest.finished > 0 ? "(finished)"
+                                                : "(no ssim process tracking it)")
                   << "\n";
         std::cout << table.str();
         std::cout.flush();

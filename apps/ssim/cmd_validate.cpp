@@ -24,8 +24,7 @@ Action add_validate(CLI::App& app) {
   auto* cmd = app.add_subcommand("validate", "Check an experiment file; print nothing but errors");
   cmd->add_option("FILE", *file, "experiment YAML file")->required();
   cmd->add_flag("--json", *json, "the verdict as one JSON object on stdout, errors included");
-  cmd->add_flag("--document", *document, "with --json: the file's content as JSON too (\"document\")")
-      ->needs("--json");
+  cmd->add_flag("--document", *document, "with --json: the file's content as JSON too (\"document\")")->needs("--json");
   cmd->add_flag("--open", *open, "as ssim run --open checks it: a database alone is fine");
   add_max_members_option(*cmd);
   return [file, json, document, open] {
@@ -35,10 +34,13 @@ Action add_validate(CLI::App& app) {
       plan::check_programs(l.spec, l.plan);
       launch::check_device_variables();
       if (*json) {
-        nlohmann::ordered_json verdict{{"file", *file},       {"ok", true},
-                               {"exit_code", 0},      {"experiment", l.plan.name},
-                               {"path", l.plan.path}, {"entities", l.plan.steps.size()},
-                               {"orchestrator", l.plan.database.has_value()}};
+        nlohmann::ordered_json verdict{{"file", *file},
+                                       {"ok", true},
+                                       {"exit_code", 0},
+                                       {"experiment", l.plan.name},
+                                       {"path", l.plan.path},
+                                       {"entities", l.plan.steps.size()},
+                                       {"orchestrator", l.plan.database.has_value()}};
         if (*document) verdict["document"] = spec::document_json(*file);
         std::cout << verdict.dump() << "\n";
       } else {
@@ -49,7 +51,9 @@ Action add_validate(CLI::App& app) {
     } catch (...) {
       if (!*json) throw;
       const auto failure = describe_failure(std::current_exception());
-      std::cout << nlohmann::json{{"file", *file}, {"ok", false}, {"exit_code", failure.exit_code},
+      std::cout << nlohmann::json{{"file", *file},
+                                  {"ok", false},
+                                  {"exit_code", failure.exit_code},
                                   {"error", sanitized_utf8(failure.message, false)}}
                        .dump()
                 << "\n";

@@ -64,7 +64,8 @@ std::map<std::string, CachedStatus> status_cache;
 std::string file_key(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return "-";
-  return std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + ":" + std::to_string(st.st_size);
+  return std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + ":" +
+         std::to_string(st.st_size);
 }
 
 std::string status_body(const std::string& exp) {
@@ -115,7 +116,8 @@ void add_series(const state::EntityRecord& e, bool rank0_only, nlohmann::json& o
   for (const auto& [key, points] : state::metric_series(state::read_metrics(e.run_dir, e.name))) {
     if (rank0_only && key.second != 0) continue;
     nlohmann::json pts = nlohmann::json::array();
-    for (const auto& [x, y] : state::thin_evenly(points, 300)) pts.push_back({x, std::isfinite(y) ? nlohmann::json(y) : nlohmann::json()});
+    for (const auto& [x, y] : state::thin_evenly(points, 300))
+      pts.push_back({x, std::isfinite(y) ? nlohmann::json(y) : nlohmann::json()});
     out.push_back({{"entity", e.name}, {"metric", key.first}, {"rank", key.second}, {"points", std::move(pts)}});
   }
 }
@@ -186,12 +188,14 @@ HttpReply database(const std::string& path) {
 std::string url_decode(const std::string& text) {
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '+') out += ' ';
+    if (text[i] == '+')
+      out += ' ';
     else if (text[i] == '%' && i + 2 < text.size() + 0 && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
              std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
       out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
       i += 2;
-    } else out += text[i];
+    } else
+      out += text[i];
   }
   return out;
 }
@@ -203,7 +207,8 @@ Target parse_target(const std::string& target) {
   if (q == std::string::npos) return t;
   for (const auto& pair : split(target.substr(q + 1), '&')) {
     const size_t eq = pair.find('=');
-    if (!pair.empty()) t.query[url_decode(pair.substr(0, eq))] = eq == std::string::npos ? "" : url_decode(pair.substr(eq + 1));
+    if (!pair.empty())
+      t.query[url_decode(pair.substr(0, eq))] = eq == std::string::npos ? "" : url_decode(pair.substr(eq + 1));
   }
   return t;
 }
@@ -224,7 +229,8 @@ HttpReply launch(const std::string& path, const Target& t) {
   if (!e) return error(404, "no entity \"" + entity + "\"");
   const auto r = session::launch_record(e->run_dir);
   if (!r) return error(404, entity + " has not started yet");
-  nlohmann::json doc{{"entity", entity}, {"command", r->command}, {"argv", r->argv}, {"env", r->env}, {"masked", r->masked}};
+  nlohmann::json doc{
+      {"entity", entity}, {"command", r->command}, {"argv", r->argv}, {"env", r->env}, {"masked", r->masked}};
   return {200, "application/json", doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
 }
 

@@ -124,7 +124,8 @@ void Connection::read() {
   parser_->body_limit(16 * 1024);  // every route is a GET: a body is never needed
   // The whole request within the deadline: a byte every few seconds does not keep it.
   // The owner's connections (they showed the token) may also idle that long between requests.
-  stream_.expires_after(std::chrono::seconds(trusted_ ? server_.limits().idle_seconds : server_.limits().request_seconds));
+  stream_.expires_after(
+      std::chrono::seconds(trusted_ ? server_.limits().idle_seconds : server_.limits().request_seconds));
   auto self = shared_from_this();
   http::async_read(stream_, buffer_, *parser_, [self](beast::error_code ec, std::size_t) { self->on_read(ec); });
 }
@@ -142,10 +143,9 @@ void Connection::answer() {
   const std::string target(req.target());
   const std::string authorization(req[http::field::authorization]);
   trusted_ = trusted_ || shows_token(server_.dashboard(), parse_target(target), authorization);
-  const HttpReply reply =
-      handle_request(server_.dashboard(), std::string(req.method_string()), target, authorization);
-  response_ = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(reply.status),
-                                                                    req.version());
+  const HttpReply reply = handle_request(server_.dashboard(), std::string(req.method_string()), target, authorization);
+  response_ =
+      std::make_shared<http::response<http::string_body>>(static_cast<http::status>(reply.status), req.version());
   auto& res = *response_;
   res.set(http::field::server, "ssim");
   res.set(http::field::content_type, reply.content_type);

@@ -14,10 +14,10 @@
 namespace ssim::app {
 
 struct DashboardLimits {
-  int max_connections = 256;       // in all
-  int max_per_remote_host = 32;    // from one address other than this host's loopback
-  int request_seconds = 10;        // to send a whole request (headers and body)
-  int idle_seconds = 30;           // a connection that showed the token, between requests
+  int max_connections = 256;     // in all
+  int max_per_remote_host = 32;  // from one address other than this host's loopback
+  int request_seconds = 10;      // to send a whole request (headers and body)
+  int idle_seconds = 30;         // a connection that showed the token, between requests
 };
 
 // Listens on bind:port (port 0: any free one), calls `listening(port)` once bound, then

@@ -34,9 +34,9 @@ void print_inference_table(std::ostream& out, const state::Manifest& m) {
       std::snprintf(batch, sizeof batch, "%.1f/%lld", st.value("mean_batch", 0.0),
                     static_cast<long long>(st.value("max_batch", 0)));
       rows.push_back(service);
-      rows.back().insert(rows.back().end(), {name, std::to_string(st.value("calls", 0)),
-                                             std::to_string(st.value("errors", 0)), ms(st.value("mean_ms", 0.0)),
-                                             ms(st.value("p99_ms", 0.0)), batch});
+      rows.back().insert(rows.back().end(),
+                         {name, std::to_string(st.value("calls", 0)), std::to_string(st.value("errors", 0)),
+                          ms(st.value("mean_ms", 0.0)), ms(st.value("p99_ms", 0.0)), batch});
     }
   }
   if (rows.size() == 1) return;
@@ -46,7 +46,8 @@ void print_inference_table(std::ostream& out, const state::Manifest& m) {
   out << "\n";
   for (const auto& r : rows) {
     std::string line;
-    for (size_t i = 0; i < r.size(); ++i) line += r[i] + (i + 1 < r.size() ? std::string(width[i] - r[i].size() + 2, ' ') : "");
+    for (size_t i = 0; i < r.size(); ++i)
+      line += r[i] + (i + 1 < r.size() ? std::string(width[i] - r[i].size() + 2, ' ') : "");
     out << line << "\n";
   }
 }

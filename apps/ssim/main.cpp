@@ -13,8 +13,9 @@
 int main(int argc, char** argv) {
   ssim::launchers::register_launchers();  // before the verbs: `run --launcher` checks the names
   CLI::App app{"ssim: run HPC and ML workflows (a database, models, ensembles) from one YAML file"};
-  app.set_version_flag("--version", std::string("ssim ") + SSIM_VERSION +
-                                        (std::string(SSIM_COMMIT).empty() ? "" : std::string(" (commit ") + SSIM_COMMIT + ")"));
+  app.set_version_flag("--version",
+                       std::string("ssim ") + SSIM_VERSION +
+                           (std::string(SSIM_COMMIT).empty() ? "" : std::string(" (commit ") + SSIM_COMMIT + ")"));
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, ssim::app::Action>> verbs;
   for (const auto add : ssim::app::kVerbs) {

@@ -9,9 +9,8 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launch::Launche
       << "  path: " << plan.path << "\n";
   if (plan.database) {
     const auto& d = *plan.database;
-    out << "orchestrator: " << d.binary << ", " << d.shards << " shard(s) from port " << d.port
-        << ", password " << (d.password ? "auto" : "none") << (d.persist ? ", persists" : "")
-        << "\n  run_dir: " << d.run_dir << "\n";
+    out << "orchestrator: " << d.binary << ", " << d.shards << " shard(s) from port " << d.port << ", password "
+        << (d.password ? "auto" : "none") << (d.persist ? ", persists" : "") << "\n  run_dir: " << d.run_dir << "\n";
   }
   for (const auto& s : plan.steps) {
     out << plan::to_string(s.kind) << " " << s.name << "\n"

@@ -18,12 +18,13 @@ namespace {
 
 std::string counts_line(const std::map<Status, int>& counts) {
   std::string line;
-  for (Status s : {Status::New, Status::Pending, Status::Running, Status::Completed, Status::Failed,
-                   Status::Cancelled, Status::Unknown}) {
+  for (Status s : {Status::New, Status::Pending, Status::Running, Status::Completed, Status::Failed, Status::Cancelled,
+                   Status::Unknown}) {
     auto it = counts.find(s);
     if (it == counts.end() || it->second == 0) continue;
     // "new" entities are waiting for their turn (after:, room to run).
-    line += (line.empty() ? "" : "  ") + std::to_string(it->second) + " " + (s == Status::New ? "waiting" : to_string(s));
+    line +=
+        (line.empty() ? "" : "  ") + std::to_string(it->second) + " " + (s == Status::New ? "waiting" : to_string(s));
   }
   return line;
 }
@@ -103,7 +104,8 @@ class EventLines : public engine::Progress {
       const std::string line = to_json(e).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
       // A reader that went away (| head) must not end the run with SIGPIPE: ignored
       // around this write only, since what ssim starts inherits ignored signals.
-      struct sigaction ignore {}, before {};
+      struct sigaction ignore {
+      }, before{};
       ignore.sa_handler = SIG_IGN;
       ::sigaction(SIGPIPE, &ignore, &before);
       open_ = write_all(line);
@@ -133,8 +135,10 @@ class EventLines : public engine::Progress {
 
 std::unique_ptr<engine::Progress> make_progress(bool terminal, bool events) {
   std::unique_ptr<engine::Progress> person;
-  if (terminal) person = std::make_unique<TerminalProgress>();
-  else person = std::make_unique<PlainProgress>();
+  if (terminal)
+    person = std::make_unique<TerminalProgress>();
+  else
+    person = std::make_unique<PlainProgress>();
   if (events) return std::make_unique<EventLines>(std::move(person));
   return person;
 }

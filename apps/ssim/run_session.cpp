@@ -14,8 +14,9 @@ namespace ssim::app {
 int run_experiment(const session::Loaded& l, const RunRequest& req) {
   const bool terminal = ::isatty(2) && !req.json;
   auto progress = make_progress(terminal, req.events);
-  const auto result = session::run(l, {req.detach, req.resume, req.overwrite, req.in_batch, req.only, req.open},
-                                   {progress.get(), [](const std::string& line) { std::cerr << "ssim: " << line << "\n"; }});
+  const auto result =
+      session::run(l, {req.detach, req.resume, req.overwrite, req.in_batch, req.only, req.open},
+                   {progress.get(), [](const std::string& line) { std::cerr << "ssim: " << line << "\n"; }});
   if (result.detached) return 0;
   if (req.events) {
     // stdout holds the event lines only

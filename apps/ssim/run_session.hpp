@@ -18,7 +18,7 @@ struct RunRequest {
   std::string file;
   bool events = false;  // every event as one JSON line on stdout (NDJSON), instead of the table
   std::optional<std::vector<std::string>> only;  // --only: the others are held until ssim start
-  bool open = false;              // --open: the run stays for ssim start until ssim stop
+  bool open = false;                             // --open: the run stays for ssim start until ssim stop
 };
 
 // Generates, runs and tracks the experiment; returns the exit code.

@@ -67,8 +67,8 @@ void check_metric_fields(const StatusFormat& f, const MetricColumns& columns) {
     if (reported.count(m)) continue;
     std::string names;
     for (const auto& r : reported) names += (names.empty() ? "" : ", ") + r;
-    throw UsageError("unknown status field \"" + m + "\" (fields: " + field_list() + "; metrics reported: " +
-                     (names.empty() ? "none" : names) + ")");
+    throw UsageError("unknown status field \"" + m + "\" (fields: " + field_list() +
+                     "; metrics reported: " + (names.empty() ? "none" : names) + ")");
   }
 }
 
@@ -99,7 +99,8 @@ StatusFormat parse_status_format(const std::string& text, bool metrics) {
     }
     f.literals.push_back(literal);
   }
-  if (f.fields.empty()) throw UsageError("status format \"" + text + "\" names no field (fields: " + field_list() + ")");
+  if (f.fields.empty())
+    throw UsageError("status format \"" + text + "\" names no field (fields: " + field_list() + ")");
   return f;
 }
 
@@ -107,8 +108,10 @@ std::string clock_text(double seconds) {
   if (seconds < 0) return "-";
   const long s = static_cast<long>(seconds);
   char buf[48];
-  if (s >= 86400) std::snprintf(buf, sizeof buf, "%ld-%02ld:%02ld:%02ld", s / 86400, s % 86400 / 3600, s % 3600 / 60, s % 60);
-  else std::snprintf(buf, sizeof buf, "%02ld:%02ld:%02ld", s / 3600, s % 3600 / 60, s % 60);
+  if (s >= 86400)
+    std::snprintf(buf, sizeof buf, "%ld-%02ld:%02ld:%02ld", s / 86400, s % 86400 / 3600, s % 3600 / 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%02ld:%02ld:%02ld", s / 3600, s % 3600 / 60, s % 60);
   return buf;
 }
 
@@ -171,8 +174,8 @@ std::vector<std::string> format_status(const StatusFormat& f, const std::vector<
         continue;
       }
       const auto entity = metrics.find(e->name);
-      const auto value = entity == metrics.end() ? std::map<std::string, std::string>::const_iterator()
-                                                  : entity->second.find(field);
+      const auto value =
+          entity == metrics.end() ? std::map<std::string, std::string>::const_iterator() : entity->second.find(field);
       row.push_back(entity != metrics.end() && value != entity->second.end() ? value->second : "-");
     }
     cells.push_back(std::move(row));

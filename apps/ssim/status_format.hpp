@@ -16,7 +16,7 @@ const std::vector<std::pair<std::string, std::string>>& status_field_help();
 struct StatusFormat {
   std::vector<std::string> literals;  // before each field, and one after the last
   std::vector<std::string> fields;
-  std::vector<std::string> metrics;   // fields that are no built-in: metric names (loss, val_acc)
+  std::vector<std::string> metrics;  // fields that are no built-in: metric names (loss, val_acc)
 };
 // Throws UsageError naming an unknown field or an unclosed brace. With `metrics`, a field
 // that is no built-in but a valid metric name is taken as a metric (its latest value);

@@ -72,7 +72,8 @@ void print_status_summary(std::ostream& out, const state::Manifest& m, double no
     if (state::seconds_run(e, now) >= 0) ran.push_back(&e);
     if (e.status == state::Status::Failed) failed.push_back(&e);
   }
-  std::sort(ran.begin(), ran.end(), [&](auto* a, auto* b) { return state::seconds_run(*a, now) > state::seconds_run(*b, now); });
+  std::sort(ran.begin(), ran.end(),
+            [&](auto* a, auto* b) { return state::seconds_run(*a, now) > state::seconds_run(*b, now); });
   if (!ran.empty()) {
     out << "slowest:";
     for (size_t i = 0; i < std::min<size_t>(5, ran.size()); ++i)

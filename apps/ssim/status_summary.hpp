@@ -14,5 +14,4 @@ void print_status_summary(std::ostream& out, const state::Manifest& m, double no
 // a metric nobody reported.
 void print_best_and_worst(std::ostream& out, const state::Manifest& m, const std::string& sort);
 
-
 }  // namespace ssim::app

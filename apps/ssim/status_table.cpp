@@ -1,6 +1,5 @@
 #include "apps/ssim/status_table.hpp"
 
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -74,8 +73,10 @@ std::vector<SortedRow> sort_rows(std::vector<const state::EntityRecord*> rows, c
   const double now = now_seconds();
   for (const auto* e : rows) {
     std::string v;
-    if (key.empty()) v = "";
-    else if (by.metrics.empty()) v = status_field(*e, key, now);
+    if (key.empty())
+      v = "";
+    else if (by.metrics.empty())
+      v = status_field(*e, key, now);
     else if (const auto it = columns.find(e->name); it != columns.end())
       if (const auto m = it->second.find(key); m != it->second.end()) v = m->second;
     out.push_back({e, v.empty() ? "-" : v});

@@ -24,7 +24,8 @@ Action add_metrics(CLI::App& app);
 Action add_list(CLI::App& app);
 Action add_dashboard(CLI::App& app);
 
-inline constexpr AddVerb kVerbs[] = {add_validate, add_run,    add_status,    add_start,    add_stop,     add_logs,  add_env,
-                                     add_report,   add_metrics, add_list,   add_dashboard, add_database, add_doctor};
+inline constexpr AddVerb kVerbs[] = {add_validate,  add_run,      add_status, add_start,   add_stop,
+                                     add_logs,      add_env,      add_report, add_metrics, add_list,
+                                     add_dashboard, add_database, add_doctor};
 
 }  // namespace ssim::app

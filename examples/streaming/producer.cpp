@@ -27,10 +27,14 @@ int main(int argc, char** argv) {
   double interval = 0.2;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
-    if (a == "--batches") batches = std::atoi(argv[i + 1]);
-    else if (a == "--batch-size") batch_size = std::atoi(argv[i + 1]);
-    else if (a == "--features") features = std::atoi(argv[i + 1]);
-    else if (a == "--interval") interval = std::atof(argv[i + 1]);
+    if (a == "--batches")
+      batches = std::atoi(argv[i + 1]);
+    else if (a == "--batch-size")
+      batch_size = std::atoi(argv[i + 1]);
+    else if (a == "--features")
+      features = std::atoi(argv[i + 1]);
+    else if (a == "--interval")
+      interval = std::atof(argv[i + 1]);
   }
   const std::string list = "training_data";
   try {

@@ -5,9 +5,7 @@
 
 namespace ssim::launchers {
 
-std::string join_hosts(const std::vector<std::string>& hosts) {
-  return join(hosts, ",");
-}
+std::string join_hosts(const std::vector<std::string>& hosts) { return join(hosts, ","); }
 
 Allocation allocation_from_host_lines(const std::string& job_id, const std::string& text) {
   Allocation a;

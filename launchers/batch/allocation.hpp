@@ -8,8 +8,8 @@ namespace ssim::launchers {
 
 struct Allocation {
   std::string job_id;
-  std::vector<std::string> hosts;   // distinct, in the scheduler's order
-  std::map<std::string, int> slots; // tasks the scheduler gave each host, when it says
+  std::vector<std::string> hosts;    // distinct, in the scheduler's order
+  std::map<std::string, int> slots;  // tasks the scheduler gave each host, when it says
 };
 
 // Comma-separated names, for messages and host options (--nodelist, --host).

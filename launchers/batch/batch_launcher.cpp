@@ -39,7 +39,6 @@ std::string describe_end(const JobStatus& s) {
 }
 }  // namespace
 
-
 BatchLauncher::BatchLauncher(std::unique_ptr<Scheduler> scheduler, std::unique_ptr<CommandRunner> runner,
                              std::string supervisor)
     : scheduler_(std::move(scheduler)), runner_(std::move(runner)), supervisor_(supervisor), local_(supervisor) {
@@ -93,8 +92,8 @@ std::vector<std::string> BatchLauncher::record_step(const std::string& run_dir,
                                                     const std::vector<std::string>& program) const {
   const auto recipe = scheduler_->step_id_recipe();
   if (!recipe) return program;
-  std::vector<std::string> argv = {supervisor_, "--record-step", run_dir + "/.ssim-step", "--id",
-                                   recipe->id_template, "--rank-var", recipe->rank_variable, "--"};
+  std::vector<std::string> argv = {supervisor_,         "--record-step", run_dir + "/.ssim-step", "--id",
+                                   recipe->id_template, "--rank-var",    recipe->rank_variable,   "--"};
   argv.insert(argv.end(), program.begin(), program.end());
   return argv;
 }
@@ -152,7 +151,8 @@ bool BatchLauncher::packs(const plan::Step& step) const { return is_packed(step)
 std::vector<std::string> BatchLauncher::database_command(int shard, const std::string& run_dir,
                                                          const std::vector<std::string>& inner) const {
   StepInfo i = database_;
-  if (shard < static_cast<int>(allocation_.placement().database.size())) i.placement = allocation_.placement().database[shard];
+  if (shard < static_cast<int>(allocation_.placement().database.size()))
+    i.placement = allocation_.placement().database[shard];
   return launch("orchestrator", i, run_dir, inner).argv;
 }
 
@@ -168,8 +168,8 @@ std::vector<std::string> BatchLauncher::wrap_in_job(const std::string& run_dir,
 }
 
 BatchJob BatchLauncher::job_for(const std::string& name, const std::string& run_dir,
-                                const spec::BatchSettings& settings, const plan::Resources& res,
-                                const plan::Env& env, const std::vector<std::string>& command) const {
+                                const spec::BatchSettings& settings, const plan::Resources& res, const plan::Env& env,
+                                const std::vector<std::string>& command) const {
   BatchJob job;
   job.name = name;
   job.settings = settings;
@@ -192,14 +192,16 @@ std::string BatchLauncher::batch_script_path(const plan::Step& step) const {
 
 std::string BatchLauncher::batch_script(const plan::Step& step) const {
   if (!step.batch) return "";
-  return scheduler_->render_script(job_for(step.name, step.run_dir, *step.batch, step.res, plan::step_env(step), command(step)));
+  return scheduler_->render_script(
+      job_for(step.name, step.run_dir, *step.batch, step.res, plan::step_env(step), command(step)));
 }
 
 // --- the whole experiment as one job ---------------------------------------------
 
 int BatchLauncher::experiment_nodes(const plan::Plan& plan) const {
   if (plan.batch && plan.batch->nodes) return *plan.batch->nodes;
-  return std::max(1, nodes_needed(plan, cpus_per_node(*scheduler_, *runner_, plan, plan.batch.value_or(spec::BatchSettings{}), log_)));
+  return std::max(1, nodes_needed(plan, cpus_per_node(*scheduler_, *runner_, plan,
+                                                      plan.batch.value_or(spec::BatchSettings{}), log_)));
 }
 
 std::string BatchLauncher::experiment_script_path(const plan::Plan& plan) const {
@@ -274,7 +276,7 @@ std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests
     LaunchRequest r = requests[k];
     ::unlink((r.run_dir + "/.ssim-step").c_str());
     state::forget_last_attempt(r.run_dir);  // rank ends, step ends, rank 0's address, a failed setup line
-    if (::geteuid() == 0) {  // Open MPI refuses root unless told
+    if (::geteuid() == 0) {                 // Open MPI refuses root unless told
       r.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT", "1");
       r.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
     }
@@ -294,7 +296,8 @@ std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests
     if (!i) {
       // A database shard: its placement by the order of shard run directories.
       for (size_t s = 0; s < allocation_.placement().database.size(); ++s)
-        if (r.name == "orchestrator" || r.name == "orchestrator_" + std::to_string(s)) step.placement = allocation_.placement().database[s];
+        if (r.name == "orchestrator" || r.name == "orchestrator_" + std::to_string(s))
+          step.placement = allocation_.placement().database[s];
     }
     const auto extra = launch(r.name, step, r.run_dir, {}).env;
     r.env.insert(r.env.end(), extra.begin(), extra.end());
@@ -458,8 +461,8 @@ bool BatchLauncher::absorb(const std::vector<std::string>& ids, const CommandRes
     const auto before = last_said_.find(id);
     changed = changed || before == last_said_.end() || before->second.status != st.status;
   }
-  query_interval_ = changed ? kMinQueryInterval
-                            : std::min<std::chrono::milliseconds>(query_interval_ * 3 / 2, kMaxQueryInterval);
+  query_interval_ =
+      changed ? kMinQueryInterval : std::min<std::chrono::milliseconds>(query_interval_ * 3 / 2, kMaxQueryInterval);
   next_query_ = clock_() + query_interval_;
   last_said_ = std::move(said);
   return true;

@@ -74,7 +74,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
  private:
   struct StepInfo {
     plan::Resources res;
-    Placement placement;  // empty for a job of its own
+    Placement placement;             // empty for a job of its own
     std::vector<std::string> setup;  // its setup lines, for a job of its own
   };
   RankLauncher launcher_for(const plan::Resources& res, const Placement& placement) const;
@@ -140,13 +140,13 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   // The status query under way, in the background. Declared after runner_: destroyed
   // first, it waits for its thread (std::async), which uses the runner.
   std::future<CommandResult> query_;
-  std::vector<std::string> query_ids_;   // what it asks about
-  bool ask_again_ = false;               // the last answer switched sources: ask at once
-  std::string ssim_dir_;                 // the experiment's .ssim folder (after prepare)
+  std::vector<std::string> query_ids_;  // what it asks about
+  bool ask_again_ = false;              // the last answer switched sources: ask at once
+  std::string ssim_dir_;                // the experiment's .ssim folder (after prepare)
   std::vector<AgentLaunch> agent_launches_;
   std::map<std::string, size_t> agent_of_node_;  // node -> its current launch
   std::set<std::string> down_after_loss_;        // lost agent, then out of use: a new agent once back
-  std::future<CommandResult> node_query_;  // the node states asked for, in the background
+  std::future<CommandResult> node_query_;        // the node states asked for, in the background
   std::chrono::steady_clock::time_point next_node_query_{};
   std::map<std::string, std::string> out_of_use_;  // node -> why, per the last answer
 };

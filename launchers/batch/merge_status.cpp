@@ -17,8 +17,9 @@ JobStatus judged_by_its_tasks(JobStatus local, const StepWitness& in_step, doubl
     local.status = Status::Failed;
     local.exit_code = ends.exit_code;
     local.signal = ends.signal;
-    local.reason = "task " + *ends.rank + (ends.signal ? " was killed by signal " + std::to_string(*ends.signal)
-                                                       : " exited with code " + std::to_string(*ends.exit_code));
+    local.reason = "task " + *ends.rank +
+                   (ends.signal ? " was killed by signal " + std::to_string(*ends.signal)
+                                : " exited with code " + std::to_string(*ends.exit_code));
     return local;
   }
   if (ends.recorded >= in_step.tasks) return local;  // every task ended cleanly
@@ -43,8 +44,10 @@ JobStatus merge_step(const JobStatus& local_status, const std::optional<JobStatu
   // the step runs: only the scheduler can say which nodes.
   JobStatus local = local_status;
   local.nodes.clear();
-  const bool scheduler_ended = scheduler && scheduler->status != Status::Unknown && state::is_terminal(scheduler->status);
-  if (!scheduler_ended && in_step && local.status == Status::Completed) local = judged_by_its_tasks(local, *in_step, now);
+  const bool scheduler_ended =
+      scheduler && scheduler->status != Status::Unknown && state::is_terminal(scheduler->status);
+  if (!scheduler_ended && in_step && local.status == Status::Completed)
+    local = judged_by_its_tasks(local, *in_step, now);
   if (!scheduler || scheduler->status == Status::Unknown) return local;
   JobStatus a = *scheduler;
   a.native_id = local.native_id;
@@ -68,7 +71,8 @@ JobStatus merge_job(const std::optional<JobStatus>& scheduler, const std::option
 }
 
 static JobStatus merge_job_status(const std::optional<JobStatus>& scheduler, const std::optional<JobStatus>& wrapped,
-                                  bool cancelled_by_ssim, const std::string& scheduler_name, const std::string& job_id) {
+                                  bool cancelled_by_ssim, const std::string& scheduler_name,
+                                  const std::string& job_id) {
   JobStatus s;
   if (wrapped && state::is_terminal(wrapped->status)) {
     s = *wrapped;
@@ -92,10 +96,10 @@ static JobStatus merge_job_status(const std::optional<JobStatus>& scheduler, con
   }
   if (scheduler) {  // the scheduler says it does not know the job
     s.status = cancelled_by_ssim ? Status::Cancelled : Status::Failed;
-    s.reason = cancelled_by_ssim ? "stopped by ssim"
-                                 : scheduler_name + " no longer knows job " + job_id +
-                                       " and the job left no exit status" +
-                                       (scheduler->reason.empty() ? "" : " (" + scheduler->reason + ")");
+    s.reason = cancelled_by_ssim
+                   ? "stopped by ssim"
+                   : scheduler_name + " no longer knows job " + job_id + " and the job left no exit status" +
+                         (scheduler->reason.empty() ? "" : " (" + scheduler->reason + ")");
     return s;
   }
   // Not listed yet: submitted a moment ago.

@@ -14,9 +14,7 @@ int nodes_of(const plan::Resources& r) {
 }
 }  // namespace
 
-Placement placement_of(const Grant& grant) {
-  return Placement{grant.nodes, false, true, grant.tasks_per_node()};
-}
+Placement placement_of(const Grant& grant) { return Placement{grant.nodes, false, true, grant.tasks_per_node()}; }
 
 bool is_packed(const plan::Step& s) { return !s.batch && s.res.hosts.empty() && !s.res.exclusive; }
 
@@ -49,9 +47,9 @@ PlacementPlan place(const plan::Plan& plan, const Allocation& allocation) {
   auto take = [&](int n, const std::string& who) {
     if (static_cast<int>(free_nodes.size()) < n) {
       throw PlacementError(who + " needs " + std::to_string(n) + " node(s) of its own, but only " +
-                           std::to_string(free_nodes.size()) + " of the allocation's " +
-                           std::to_string(hosts.size()) + " (" + join_hosts(hosts) +
-                           ") are left; the experiment needs " + std::to_string(nodes_needed(plan)) +
+                           std::to_string(free_nodes.size()) + " of the allocation's " + std::to_string(hosts.size()) +
+                           " (" + join_hosts(hosts) + ") are left; the experiment needs " +
+                           std::to_string(nodes_needed(plan)) +
                            " nodes, or leave out exclusive: true and nodes: to pack steps by CPUs");
     }
     std::vector<std::string> got(free_nodes.begin(), free_nodes.begin() + n);

@@ -19,16 +19,16 @@ using namespace ssim::launch;
 
 struct Placement {
   std::vector<std::string> nodes;
-  bool shared = false;      // may meet another step's tasks: srun --overlap
-  bool packed = false;      // given its own CPUs on shared nodes: srun --exact
-  int tasks_per_node = 0;   // packed: the most tasks on one of its nodes
+  bool shared = false;     // may meet another step's tasks: srun --overlap
+  bool packed = false;     // given its own CPUs on shared nodes: srun --exact
+  int tasks_per_node = 0;  // packed: the most tasks on one of its nodes
 };
 
 // A packed step's nodes from its grant.
 Placement placement_of(const Grant& grant);
 
 struct PlacementPlan {
-  std::vector<Placement> database;  // one per shard
+  std::vector<Placement> database;         // one per shard
   std::map<std::string, Placement> steps;  // whole-node and pinned steps
   std::vector<PoolNode> pool;              // where the other steps are packed
 };

@@ -30,7 +30,8 @@ void SchedulerAllocation::place_on(const plan::Plan& plan, Allocation allocation
 
 void SchedulerAllocation::prepare(const plan::Plan& plan, const launch::PrepareOptions& options) {
   const std::string me = scheduler_.name();
-  std::optional<Allocation> inside = scheduler_.current_allocation([](const char* n) { return std::getenv(n); }, read_file);
+  std::optional<Allocation> inside =
+      scheduler_.current_allocation([](const char* n) { return std::getenv(n); }, read_file);
   // Entities with batch: (and a database with batch:) are jobs of their own; an
   // allocation is needed only for the rest.
   bool needs_allocation = plan.database && !plan.database->batch;
@@ -75,8 +76,8 @@ Allocation SchedulerAllocation::request(const std::vector<std::string>& command)
   const auto r = runner_.run(command, 600s);
   const std::string id = scheduler_.allocation_id_from_output(r);
   if (id.empty())
-    throw EnvironmentError(command[0] + " refused the allocation: " +
-                           (r.err.empty() ? "exit " + std::to_string(r.exit_code) : r.err));
+    throw EnvironmentError(
+        command[0] + " refused the allocation: " + (r.err.empty() ? "exit " + std::to_string(r.exit_code) : r.err));
   owned_ = true;
   const auto q = run_with_retries(runner_, scheduler_.allocation_hosts_command(id), 20s, log_);
   Allocation got{id, {}, {}};

@@ -38,8 +38,8 @@ std::vector<std::string> local_command(const plan::Step& step, const HostFacts& 
   context.oversubscribe = step.res.ntasks * std::max(1, step.res.cpus_per_task) > host.cores;
   Placement on_hosts;
   on_hosts.nodes = step.res.hosts;  // `hosts:`, each with its share of the slots
-  return rank_command(mpi == plan::MpiKind::Mpirun ? RankLauncher::Mpirun : RankLauncher::Mpiexec, step.name,
-                      step.res, on_hosts, context, program)
+  return rank_command(mpi == plan::MpiKind::Mpirun ? RankLauncher::Mpirun : RankLauncher::Mpiexec, step.name, step.res,
+                      on_hosts, context, program)
       .argv;
 }
 

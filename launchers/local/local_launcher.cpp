@@ -50,8 +50,7 @@ std::string LocalLauncher::default_supervisor() {
   return found.empty() ? supervisor_candidates().front() : found;  // a missing one is reported before the run
 }
 
-LocalLauncher::LocalLauncher(std::string supervisor)
-    : supervisor_(std::move(supervisor)), host_(current_host()) {
+LocalLauncher::LocalLauncher(std::string supervisor) : supervisor_(std::move(supervisor)), host_(current_host()) {
   if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) wake_[0] = wake_[1] = -1;  // then ticks alone
   agent_wanted_ = agents_allowed();
 }
@@ -157,12 +156,13 @@ state::JobId LocalLauncher::spawn_supervisor_process(const std::vector<std::stri
   auto env = boost::this_process::environment();
   if (wake >= 0) env["SSIM_WAKE_FD"] = std::to_string(wake);
   if (!node_variable_.empty()) env["SSIM_NODE_VARIABLE"] = node_variable_;
-  bp::child child(bp::exe = supervisor_, bp::args = args, bp::std_out > bp::null, bp::std_err > bp::null,
-                  bp::posix::use_vfork, env, bp::extend::on_exec_setup = [wake, input](auto&) {
-                    if (wake >= 0) ::fcntl(wake, F_SETFD, 0);
-                    const int in = input >= 0 ? input : ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-                    if (in >= 0 && in != 0) ::dup2(in, 0);
-                  });
+  bp::child child(
+      bp::exe = supervisor_, bp::args = args, bp::std_out > bp::null, bp::std_err > bp::null, bp::posix::use_vfork, env,
+      bp::extend::on_exec_setup = [wake, input](auto&) {
+        if (wake >= 0) ::fcntl(wake, F_SETFD, 0);
+        const int in = input >= 0 ? input : ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (in >= 0 && in != 0) ::dup2(in, 0);
+      });
   // "PID@START_TICKS@HOST": the supervisor is never confused with a later process that
   // reuses its pid, nor judged from a host whose process table it is not in.
   static const std::string here = host_name();
@@ -197,7 +197,7 @@ void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::
 bool LocalLauncher::agent_ready() {
   if (!agent_wanted_) return false;
   if (agent_.socket >= 0 && supervisors_.count(agent_.pid)) return true;  // not reaped: alive
-  if (agent_.socket >= 0) ::close(agent_.socket);  // it died: a new one takes the next jobs
+  if (agent_.socket >= 0) ::close(agent_.socket);                         // it died: a new one takes the next jobs
   agent_ = Agent{};
   int pair[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return false;
@@ -267,8 +267,10 @@ JobStatus from_exit(const state::StatusFile& j, double cancelled_at) {
     s.status = Status::Completed;
   } else {
     s.status = Status::Failed;
-    if (s.signal && s.reason.empty()) s.reason = std::string("killed by ") + signal_name(*s.signal);
-    else if (s.exit_code && s.reason.empty()) s.reason = "exit code " + std::to_string(*s.exit_code);
+    if (s.signal && s.reason.empty())
+      s.reason = std::string("killed by ") + signal_name(*s.signal);
+    else if (s.exit_code && s.reason.empty())
+      s.reason = "exit code " + std::to_string(*s.exit_code);
   }
   return s;
 }
@@ -356,8 +358,8 @@ JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<in
     } else {
       const double at = cancelled_at();
       s.status = at > 0 ? Status::Cancelled : Status::Failed;
-      s.reason = at > 0 ? "stopped by ssim"
-                        : "its supervisor ended without recording the job (killed, or the disk is full)";
+      s.reason =
+          at > 0 ? "stopped by ssim" : "its supervisor ended without recording the job (killed, or the disk is full)";
       s.end = now_seconds();
     }
     return s;
@@ -377,8 +379,8 @@ JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<in
     return s;
   }
   const bool unsaved = (supervisor_status >= 0 && WIFEXITED(supervisor_status) &&
-                       WEXITSTATUS(supervisor_status) == kSupervisorUnsaved) ||
-                      disk_full(job.run_dir);
+                        WEXITSTATUS(supervisor_status) == kSupervisorUnsaved) ||
+                       disk_full(job.run_dir);
   return without_supervisor(job, *j, cancelled_at(), unsaved);
 }
 
@@ -442,8 +444,7 @@ std::vector<JobStatus> LocalLauncher::poll(std::span<const JobRef> jobs) {
 void LocalLauncher::cancel(std::span<const JobRef> jobs, bool force) {
   const int sig = force ? SIGKILL : SIGTERM;
   for (const auto& job : jobs) {
-    if (::access(cancel_marker(job.run_dir).c_str(), F_OK) != 0)
-      write_file_atomically(cancel_marker(job.run_dir), "");
+    if (::access(cancel_marker(job.run_dir).c_str(), F_OK) != 0) write_file_atomically(cancel_marker(job.run_dir), "");
     // The program leads its own process group (pgid = its pid). A job that has not
     // started yet is skipped by its supervisor thanks to the marker.
     const auto j = read_status(job.run_dir);

@@ -61,7 +61,7 @@ class LocalLauncher : public Launcher {
   void reap_supervisors();
   std::string supervisor_;
   HostFacts host_;
-  std::set<int> supervisors_;          // started here, not reaped yet
+  std::set<int> supervisors_;             // started here, not reaped yet
   std::map<int, int> ended_supervisors_;  // reaped: pid -> wait status
   std::string node_variable_;
   int wake_[2] = {-1, -1};  // the supervisors' watchers write a byte when a job ends

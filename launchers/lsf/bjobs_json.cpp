@@ -15,11 +15,19 @@ using state::Status;
 namespace {
 // bjobs STAT values (IBM Spectrum LSF, "bjobs -o stat").
 constexpr StateRow kLsfStates[] = {
-    {"PEND", StateClass::Pending},   {"PSUSP", StateClass::Pending}, {"WAIT", StateClass::Pending},
-    {"PROV", StateClass::Pending},   {"RUN", StateClass::Running},   {"USUSP", StateClass::Running},
-    {"SSUSP", StateClass::Running},  {"UNKWN", StateClass::Running, "LSF lost contact with the job's host (UNKWN)"},
-    {"DONE", StateClass::Ended},     {"POST_DONE", StateClass::Ended}, {"EXIT", StateClass::Failed},
-    {"POST_ERR", StateClass::Failed}, {"ZOMBI", StateClass::Failed, "the job's host became unreachable (ZOMBI)"},
+    {"PEND", StateClass::Pending},
+    {"PSUSP", StateClass::Pending},
+    {"WAIT", StateClass::Pending},
+    {"PROV", StateClass::Pending},
+    {"RUN", StateClass::Running},
+    {"USUSP", StateClass::Running},
+    {"SSUSP", StateClass::Running},
+    {"UNKWN", StateClass::Running, "LSF lost contact with the job's host (UNKWN)"},
+    {"DONE", StateClass::Ended},
+    {"POST_DONE", StateClass::Ended},
+    {"EXIT", StateClass::Failed},
+    {"POST_ERR", StateClass::Failed},
+    {"ZOMBI", StateClass::Failed, "the job's host became unreachable (ZOMBI)"},
 };
 }  // namespace
 
@@ -46,12 +54,18 @@ JobStatus status_from_lsf(const std::string& stat, const std::string& exit_code,
                       exit_reason.find("TERM_ADMIN") != std::string::npos ||
                       exit_reason.find("killed by owner") != std::string::npos;
   s.status = killed ? Status::Cancelled : Status::Failed;
-  if (code > 128 && code < 256) s.signal = code - 128;
-  else if (code > 0) s.exit_code = code;
-  if (exit_reason.find("TERM_RUNLIMIT") != std::string::npos) s.reason = "time limit reached (TERM_RUNLIMIT)";
-  else if (exit_reason.find("TERM_MEMLIMIT") != std::string::npos) s.reason = "memory limit reached (TERM_MEMLIMIT)";
-  else if (!exit_reason.empty()) s.reason = exit_reason;
-  else if (s.exit_code) s.reason = "exit code " + std::to_string(*s.exit_code);
+  if (code > 128 && code < 256)
+    s.signal = code - 128;
+  else if (code > 0)
+    s.exit_code = code;
+  if (exit_reason.find("TERM_RUNLIMIT") != std::string::npos)
+    s.reason = "time limit reached (TERM_RUNLIMIT)";
+  else if (exit_reason.find("TERM_MEMLIMIT") != std::string::npos)
+    s.reason = "memory limit reached (TERM_MEMLIMIT)";
+  else if (!exit_reason.empty())
+    s.reason = exit_reason;
+  else if (s.exit_code)
+    s.reason = "exit code " + std::to_string(*s.exit_code);
   if (s.reason.empty()) s.reason = std::string(row->reason);  // ZOMBI says why by itself
   return s;
 }

@@ -24,7 +24,8 @@ class LsfScheduler : public Scheduler {
   std::vector<std::string> cancel_command(const std::vector<std::string>& ids) const override;
   bool cancel_output_ok(const CommandResult& r) const override;
   // Node agents through one mpirun on the job's nodes (docs/launchers.md, "Agents").
-  std::optional<std::vector<std::string>> agent_command(const std::string& job_id, const std::vector<std::string>& nodes,
+  std::optional<std::vector<std::string>> agent_command(const std::string& job_id,
+                                                        const std::vector<std::string>& nodes,
                                                         const std::vector<std::string>& program) const override;
   std::string allocation_hint() const override {
     return "run ssim inside an LSF job (bsub -Is bash, or a job script), submit the whole experiment with "

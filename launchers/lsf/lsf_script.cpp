@@ -25,8 +25,8 @@ std::string lsf_script(const BatchJob& job, bool csm) {
   if (!job.settings.account.empty()) s += directive("P", job.settings.account);
   if (const long t = time_seconds(job.settings.time); t >= 0) {
     const long minutes = (t + 59) / 60;  // -W takes [HH:]MM, not seconds
-    s += directive("W", std::to_string(minutes / 60) + ":" + (minutes % 60 < 10 ? "0" : "") +
-                            std::to_string(minutes % 60));
+    s += directive("W",
+                   std::to_string(minutes / 60) + ":" + (minutes % 60 < 10 ? "0" : "") + std::to_string(minutes % 60));
   }
   const int per_node = job.whole_nodes ? 1 : tasks_per_node(job.res, nodes);
   if (csm) {

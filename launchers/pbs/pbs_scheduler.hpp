@@ -29,7 +29,8 @@ class PbsScheduler : public Scheduler {
   std::optional<std::vector<std::string>> cpus_per_node_command(const spec::BatchSettings& settings) const override;
   int parse_cpus_per_node(const CommandResult& r) const override;
   // Node agents through one mpirun on the job's nodes (docs/launchers.md, "Agents").
-  std::optional<std::vector<std::string>> agent_command(const std::string& job_id, const std::vector<std::string>& nodes,
+  std::optional<std::vector<std::string>> agent_command(const std::string& job_id,
+                                                        const std::vector<std::string>& nodes,
                                                         const std::vector<std::string>& program) const override;
   std::string allocation_hint() const override {
     return "run ssim inside a PBS job (qsub -I, or a job script), submit the whole experiment with "

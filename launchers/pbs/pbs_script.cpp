@@ -70,10 +70,14 @@ std::string pbs_script(const BatchJob& job) {
     }
     for (const auto& item : split(v.value, ',')) {
       const std::string key = item.substr(0, item.find('='));
-      if (key == "select") throw UsageError("options: l: select=... cannot be given: ssim writes the select statement "
-                                            "from the entity's resources (give mem and the like in l: instead)");
-      if (job_wide(key)) wide.push_back(item);
-      else if (!item.empty()) select += ":" + item;
+      if (key == "select")
+        throw UsageError(
+            "options: l: select=... cannot be given: ssim writes the select statement "
+            "from the entity's resources (give mem and the like in l: instead)");
+      if (job_wide(key))
+        wide.push_back(item);
+      else if (!item.empty())
+        select += ":" + item;
     }
   }
   s += directive("l", select);

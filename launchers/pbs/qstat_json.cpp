@@ -16,10 +16,9 @@ using state::Status;
 namespace {
 // qstat's job_state letters (OpenPBS reference guide, "Job States").
 constexpr StateRow kPbsStates[] = {
-    {"R", StateClass::Running}, {"B", StateClass::Running}, {"E", StateClass::Running},
-    {"Q", StateClass::Pending}, {"H", StateClass::Pending}, {"W", StateClass::Pending},
-    {"T", StateClass::Pending}, {"M", StateClass::Pending}, {"S", StateClass::Pending},
-    {"U", StateClass::Pending}, {"F", StateClass::Ended},   {"X", StateClass::Ended},
+    {"R", StateClass::Running}, {"B", StateClass::Running}, {"E", StateClass::Running}, {"Q", StateClass::Pending},
+    {"H", StateClass::Pending}, {"W", StateClass::Pending}, {"T", StateClass::Pending}, {"M", StateClass::Pending},
+    {"S", StateClass::Pending}, {"U", StateClass::Pending}, {"F", StateClass::Ended},   {"X", StateClass::Ended},
 };
 }  // namespace
 
@@ -90,10 +89,13 @@ std::vector<std::pair<std::string, int>> cpus_of_exec_host(const std::string& ex
     const std::string host = part.substr(0, part.find('/'));
     if (host.empty()) continue;
     int cpus = 1;
-    if (const size_t star = part.find('*'); star != std::string::npos) cpus = std::max(1, std::atoi(part.c_str() + star + 1));
+    if (const size_t star = part.find('*'); star != std::string::npos)
+      cpus = std::max(1, std::atoi(part.c_str() + star + 1));
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == host; });
-    if (it == out.end()) out.emplace_back(host, cpus);
-    else it->second += cpus;
+    if (it == out.end())
+      out.emplace_back(host, cpus);
+    else
+      it->second += cpus;
   }
   return out;
 }
@@ -147,8 +149,8 @@ std::optional<std::map<std::string, JobStatus>> parse_qstat_json(const std::stri
     if (result.count(id)) continue;
     JobStatus s;
     s.status = Status::Unknown;
-    s.reason = err.find("Unknown Job Id " + id) != std::string::npos ? "qstat: Unknown Job Id " + id
-                                                                     : "not listed by qstat";
+    s.reason =
+        err.find("Unknown Job Id " + id) != std::string::npos ? "qstat: Unknown Job Id " + id : "not listed by qstat";
     result[id] = s;
   }
   return result;

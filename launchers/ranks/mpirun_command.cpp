@@ -5,7 +5,6 @@
 
 namespace ssim::launchers {
 
-
 // The marker cannot come from an experiment file: names are validated, and words hold
 // no control characters the script would keep.
 static const std::string kJobVariable = "\x1fjob-variable:";

@@ -28,7 +28,7 @@ struct RankContext {
   // In a job of its own: the variable naming the job's host file (PBS_NODEFILE), given
   // to mpirun as --hostfile; "" when mpirun finds the hosts itself.
   std::string hostfile_variable = {};
-  bool oversubscribe = false;  // more ranks than CPUs (the local machine): Open MPI refuses without it
+  bool oversubscribe = false;     // more ranks than CPUs (the local machine): Open MPI refuses without it
   MpirunNodes mpirun_nodes = {};  // empty: --host with each node's slots
 };
 

@@ -6,12 +6,15 @@ namespace ssim::launchers {
 
 std::vector<std::string> through_rank_wrapper(const std::string& supervisor, const plan::Step& step,
                                               const RankAddress& where, std::vector<std::string> program) {
-  std::vector<std::string> argv = {supervisor, "--rank", "--size", std::to_string(std::max(1, step.res.ntasks)),
-                                   "--ends", step.run_dir + "/" + state::kRankEndsFile};
+  std::vector<std::string> argv = {supervisor, "--rank",
+                                   "--size",   std::to_string(std::max(1, step.res.ntasks)),
+                                   "--ends",   step.run_dir + "/" + state::kRankEndsFile};
   if (step.res.rank_env) {
     argv.insert(argv.end(), {"--master", step.run_dir + "/" + state::kRankZeroFile});
-    if (where.loopback) argv.push_back("--loopback");
-    else if (!where.interface.empty()) argv.insert(argv.end(), {"--interface", where.interface});
+    if (where.loopback)
+      argv.push_back("--loopback");
+    else if (!where.interface.empty())
+      argv.insert(argv.end(), {"--interface", where.interface});
   } else {
     argv.push_back("--no-env");
   }

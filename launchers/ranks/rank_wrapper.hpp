@@ -12,8 +12,8 @@
 namespace ssim::launchers {
 
 struct RankAddress {
-  bool loopback = false;   // every rank on this machine: rank 0 is 127.0.0.1
-  std::string interface;   // orchestrator.interface, the rule the database's address follows
+  bool loopback = false;  // every rank on this machine: rank 0 is 127.0.0.1
+  std::string interface;  // orchestrator.interface, the rule the database's address follows
 };
 
 // `program` preceded by the wrapper and its options for `step`'s resources.

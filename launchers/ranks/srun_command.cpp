@@ -27,8 +27,10 @@ std::vector<std::string> srun_command(const std::string& job_id, const std::stri
   // its own (--exact) and for none of the job's memory (--mem=0: the job's limit still
   // applies), so steps ssim packed side by side start at once; steps that share
   // CPUs on purpose (hosts:) say --overlap.
-  if (placement.packed) argv.insert(argv.end(), {"--exact", "--mem=0"});
-  else if (placement.shared) argv.push_back("--overlap");
+  if (placement.packed)
+    argv.insert(argv.end(), {"--exact", "--mem=0"});
+  else if (placement.shared)
+    argv.push_back("--overlap");
   // Debian's Open MPI speaks PMIx, not PMI-2.
   const bool mpi = res.mpi == plan::MpiKind::Srun || (res.mpi == plan::MpiKind::Auto && res.ntasks > 1);
   if (mpi) argv.push_back("--mpi=pmix");

@@ -99,7 +99,8 @@ std::vector<int> expand_counts(const std::string& list) {
     if (times > 100000) throw std::invalid_argument("too many nodes in \"" + list + "\"");
     out.insert(out.end(), times, count);
     if (i < list.size()) {
-      if (list[i] != ',') throw std::invalid_argument("unexpected '" + std::string(1, list[i]) + "' in \"" + list + "\"");
+      if (list[i] != ',')
+        throw std::invalid_argument("unexpected '" + std::string(1, list[i]) + "' in \"" + list + "\"");
       ++i;
     }
   }

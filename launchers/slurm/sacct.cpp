@@ -12,16 +12,21 @@ using namespace ssim::launch;
 
 using state::Status;
 
-
 namespace {
 // sacct's and squeue's states (slurm.schedmd.com/sacct.html, JOB STATE CODES).
 constexpr StateRow kSlurmStates[] = {
-    {"PENDING", StateClass::Pending},         {"REQUEUED", StateClass::Pending},
-    {"SUSPENDED", StateClass::Pending},       {"RESIZING", StateClass::Pending},
-    {"CONFIGURING", StateClass::Pending},     {"RUNNING", StateClass::Running},
-    {"COMPLETING", StateClass::Running},      {"STAGE_OUT", StateClass::Running},
-    {"SIGNALING", StateClass::Running},       {"COMPLETED", StateClass::Ended},
-    {"FAILED", StateClass::Ended},            {"CANCELLED", StateClass::Cancelled},
+    {"PENDING", StateClass::Pending},
+    {"REQUEUED", StateClass::Pending},
+    {"SUSPENDED", StateClass::Pending},
+    {"RESIZING", StateClass::Pending},
+    {"CONFIGURING", StateClass::Pending},
+    {"RUNNING", StateClass::Running},
+    {"COMPLETING", StateClass::Running},
+    {"STAGE_OUT", StateClass::Running},
+    {"SIGNALING", StateClass::Running},
+    {"COMPLETED", StateClass::Ended},
+    {"FAILED", StateClass::Ended},
+    {"CANCELLED", StateClass::Cancelled},
     {"TIMEOUT", StateClass::Failed, "time limit reached (TIMEOUT)"},
     {"OUT_OF_MEMORY", StateClass::Failed, "out of memory (OUT_OF_MEMORY)"},
     {"NODE_FAIL", StateClass::Failed, "a node failed (NODE_FAIL)"},

@@ -26,8 +26,8 @@ bool asked(const BatchJob& job, std::initializer_list<const char*> keys) {
 // Options that say how much of a node the job takes: with any of them, the job is not
 // given whole nodes behind the user's back (one GPU on a shared node stays shared).
 constexpr std::initializer_list<const char*> kNodeShare = {
-    "exclusive", "oversubscribe", "share", "ntasks", "n", "ntasks-per-node", "cpus-per-task", "c", "mem",
-    "mem-per-cpu", "mem-per-gpu", "gres", "gpus", "G", "gpus-per-node", "gpus-per-task", "cpus-per-gpu"};
+    "exclusive",   "oversubscribe", "share", "ntasks", "n", "ntasks-per-node", "cpus-per-task", "c",           "mem",
+    "mem-per-cpu", "mem-per-gpu",   "gres",  "gpus",   "G", "gpus-per-node",   "gpus-per-task", "cpus-per-gpu"};
 constexpr std::initializer_list<const char*> kGpuKeys = {"gres", "gpus", "G", "gpus-per-node", "gpus-per-task"};
 }  // namespace
 
@@ -47,7 +47,8 @@ std::string sbatch_script(const BatchJob& job) {
       s += directive("ntasks-per-node", std::to_string(job.res.tasks_per_node));
     if (job.res.cpus_per_task && !asked(job, {"cpus-per-task", "c"}))
       s += directive("cpus-per-task", std::to_string(job.res.cpus_per_task));
-    if (job.res.gpus_per_task && !asked(job, kGpuKeys)) s += directive("gpus-per-task", std::to_string(job.res.gpus_per_task));
+    if (job.res.gpus_per_task && !asked(job, kGpuKeys))
+      s += directive("gpus-per-task", std::to_string(job.res.gpus_per_task));
   }
   if (!job.after.empty()) {
     std::string ids;

@@ -28,9 +28,8 @@ std::optional<std::vector<std::string>> SlurmScheduler::agent_command(const std:
   std::vector<std::string> argv = {"srun"};
   if (!job_id.empty()) argv.push_back("--jobid=" + job_id);
   const std::string n = std::to_string(nodes.size());
-  argv.insert(argv.end(), {"--job-name=ssim-agents", "--nodelist=" + join_hosts(nodes), "--nodes=" + n,
-                           "--ntasks=" + n, "--ntasks-per-node=1", "--overlap", "--mem=0", "--kill-on-bad-exit=0",
-                           "--mpi=none"});
+  argv.insert(argv.end(), {"--job-name=ssim-agents", "--nodelist=" + join_hosts(nodes), "--nodes=" + n, "--ntasks=" + n,
+                           "--ntasks-per-node=1", "--overlap", "--mem=0", "--kill-on-bad-exit=0", "--mpi=none"});
   argv.insert(argv.end(), program.begin(), program.end());
   return argv;
 }
@@ -40,7 +39,7 @@ std::vector<std::string> SlurmScheduler::agent_node_variables() const {
 }
 
 plan::Env SlurmScheduler::agent_task_env() const {
-  return {{"SLURM_PROCID", "0"}, {"SLURM_LOCALID", "0"}, {"SLURM_NODEID", "0"}, {"SLURM_NTASKS", "1"},
+  return {{"SLURM_PROCID", "0"}, {"SLURM_LOCALID", "0"},        {"SLURM_NODEID", "0"},        {"SLURM_NTASKS", "1"},
           {"SLURM_NPROCS", "1"}, {"SLURM_STEP_NUM_TASKS", "1"}, {"SLURM_STEP_NUM_NODES", "1"}};
 }
 
@@ -165,7 +164,8 @@ std::optional<std::vector<std::string>> SlurmScheduler::cpus_per_node_command(co
   return argv;
 }
 
-std::optional<std::vector<std::string>> SlurmScheduler::node_state_command(const std::vector<std::string>& nodes) const {
+std::optional<std::vector<std::string>> SlurmScheduler::node_state_command(
+    const std::vector<std::string>& nodes) const {
   std::string list;
   for (const auto& n : nodes) list += (list.empty() ? "" : ",") + n;
   return std::vector<std::string>{"sinfo", "--noheader", "--Node", "--nodes=" + list, "-o", "%N|%t|%E"};
@@ -185,9 +185,9 @@ std::map<std::string, std::string> SlurmScheduler::parse_out_of_use(const Comman
     std::string state = line.substr(a + 1, b - a - 1);
     while (!state.empty() && !std::isalpha(static_cast<unsigned char>(state.back()))) state.pop_back();
     const char* what = state == "drain" || state == "drng" || state == "drained" || state == "draining" ? "drained"
-                       : state == "down"                                                            ? "down"
-                       : state == "fail" || state == "failg"                                        ? "failing"
-                                                                                                    : nullptr;
+                       : state == "down"                                                                ? "down"
+                       : state == "fail" || state == "failg"                                            ? "failing"
+                                                                                                        : nullptr;
     if (!what || node.empty()) continue;
     out[node] = std::string(what) + " by slurm" + (reason.empty() || reason == "none" ? "" : " (" + reason + ")");
   }

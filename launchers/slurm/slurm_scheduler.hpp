@@ -14,7 +14,8 @@ class SlurmScheduler : public Scheduler {
   std::optional<Allocation> current_allocation(const Getenv& getenv, const ReadText& read) const override;
   MpirunNodes mpirun_nodes() const override;
   std::string node_variable() const override { return "SLURMD_NODENAME"; }
-  std::optional<std::vector<std::string>> agent_command(const std::string& job_id, const std::vector<std::string>& nodes,
+  std::optional<std::vector<std::string>> agent_command(const std::string& job_id,
+                                                        const std::vector<std::string>& nodes,
                                                         const std::vector<std::string>& program) const override;
   std::vector<std::string> agent_node_variables() const override;
   plan::Env agent_task_env() const override;

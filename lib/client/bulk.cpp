@@ -88,7 +88,8 @@ void read_chunks(Router& router, const std::vector<ChunkRead>& chunks) {
     }
   }
   if (first) throw *first;
-  if (!missing.empty()) throw KeyNotFound("tensor chunk " + missing + " is missing: the tensor was deleted or rewritten");
+  if (!missing.empty())
+    throw KeyNotFound("tensor chunk " + missing + " is missing: the tensor was deleted or rewritten");
 }
 
 }  // namespace ssim::client

@@ -37,7 +37,8 @@ std::chrono::milliseconds connect_timeout() {
 Client::Client() : Client(env("SSDB"), env("SSDB_PASSWORD")) {}
 
 Client::Client(const std::string& address, const std::string& password)
-    : router_(std::make_unique<Router>(address, password, connect_timeout())), password_(password),
+    : router_(std::make_unique<Router>(address, password, connect_timeout())),
+      password_(password),
       chunk_bytes_(kDefaultChunkBytes) {
   out_prefix_ = env("SSKEYOUT");
   sources_ = split_list(env("SSKEYIN"));
@@ -57,8 +58,8 @@ void Client::set_data_source(const std::string& source) {
   bool known = source == out_prefix_ && !source.empty();
   for (const auto& s : sources_) known = known || s == source;
   if (!known)
-    throw ClientError("data source \"" + source + "\" is neither in SSKEYIN (" + env("SSKEYIN") +
-                      ") nor SSKEYOUT (" + out_prefix_ + ")");
+    throw ClientError("data source \"" + source + "\" is neither in SSKEYIN (" + env("SSKEYIN") + ") nor SSKEYOUT (" +
+                      out_prefix_ + ")");
   source_ = source;
 }
 
@@ -93,7 +94,8 @@ void Client::put_tensor_key(const std::string& key, const void* data, const std:
     SetBatch chunks(*router_);
     for (uint32_t i = 0; i < h.chunks; ++i) {
       const uint64_t off = static_cast<uint64_t>(i) * chunk_bytes_;
-      chunks.set(chunk_key(key, i), {std::string_view(bytes + off, std::min<uint64_t>(chunk_bytes_, h.payload_bytes - off))});
+      chunks.set(chunk_key(key, i),
+                 {std::string_view(bytes + off, std::min<uint64_t>(chunk_bytes_, h.payload_bytes - off))});
     }
     chunks.run();
     // The header last: a reader that finds it finds every chunk.
@@ -141,7 +143,8 @@ std::vector<ChunkRead> read_tensor_reply(Connection& c, const std::string& key,
   std::vector<ChunkRead> reads;
   for (uint32_t i = 0; i < h.chunks; ++i) {
     const uint64_t off = static_cast<uint64_t>(i) * h.chunk_bytes;
-    reads.push_back({chunk_key(key, i), dst ? dst + off : nullptr, std::min<uint64_t>(h.chunk_bytes, h.payload_bytes - off)});
+    reads.push_back(
+        {chunk_key(key, i), dst ? dst + off : nullptr, std::min<uint64_t>(h.chunk_bytes, h.payload_bytes - off)});
   }
   return reads;
 }
@@ -177,7 +180,8 @@ void Client::put_tensors(const std::vector<TensorRef>& tensors) {
         continue;
       }
       headers.push_back(encode_header(h));
-      batch.set(put_key(t.name, tensor_prefix_), {headers.back(), std::string_view(static_cast<const char*>(t.data), h.payload_bytes)});
+      batch.set(put_key(t.name, tensor_prefix_),
+                {headers.back(), std::string_view(static_cast<const char*>(t.data), h.payload_bytes)});
     }
     batch.run();
   });
@@ -274,7 +278,8 @@ void Client::delete_tensor_key(const std::string& key) {
     uint32_t chunks = 0;
     try {
       const std::string_view bytes(head->str, head->len);
-      if (bytes.size() >= kHeaderFixed) chunks = decode_header(bytes.substr(0, header_size(bytes)), bytes.size(), key).chunks;
+      if (bytes.size() >= kHeaderFixed)
+        chunks = decode_header(bytes.substr(0, header_size(bytes)), bytes.size(), key).chunks;
     } catch (const TypeMismatch&) {
       // Not a tensor or an inline one: only the key itself goes.
     }

@@ -166,7 +166,8 @@ class Client {
   void delete_tensor_key(const std::string& key);
   void put_dataset_key(const std::string& key, const Dataset& dataset);
   Dataset get_dataset_key(const std::string& key, const std::string& name);
-  template <class F> auto with_redirects(F&& f) -> decltype(f());
+  template <class F>
+  auto with_redirects(F&& f) -> decltype(f());
   void store_model(const std::string& name, ModelRecord& record);
   void forget_everywhere(const std::string& key, const std::string& what);
   std::string read_model_blob(const std::string& name, const char* what);

@@ -60,15 +60,14 @@ Dataset Client::get_dataset_key(const std::string& key, const std::string& name)
   const std::string text(meta->str, meta->len);
   ds.load_meta_json(text);
   const auto doc = nlohmann::json::parse(text, nullptr, false);
-  for (const auto& t : doc.value("tensors", std::vector<std::string>{})) ds.add_tensor(t, get_tensor_at(member_key(key, t)));
+  for (const auto& t : doc.value("tensors", std::vector<std::string>{}))
+    ds.add_tensor(t, get_tensor_at(member_key(key, t)));
   return ds;
 }
 
 void Client::put_dataset(const Dataset& ds) { put_dataset_key(put_key(ds.name(), dataset_prefix_), ds); }
 
-Dataset Client::get_dataset(const std::string& name) {
-  return get_dataset_key(get_key(name, dataset_prefix_), name);
-}
+Dataset Client::get_dataset(const std::string& name) { return get_dataset_key(get_key(name, dataset_prefix_), name); }
 
 bool Client::dataset_exists(const std::string& name) {
   const std::string mk = meta_key(get_key(name, dataset_prefix_));
@@ -116,17 +115,18 @@ uint64_t Client::get_list_length(const std::string& list) {
 
 std::vector<Dataset> Client::get_datasets_from_list(const std::string& list, int64_t start, int64_t end) {
   const std::string lk = get_key(list, list_prefix_);
-  const Reply items = with_redirects(
-      [&] { return router_->command(lk, {"LRANGE", lk, std::to_string(start), std::to_string(end)}); });
+  const Reply items = with_redirects([&] {
+    return router_->command(lk, {"LRANGE", lk, std::to_string(start), std::to_string(end)});
+  });
   std::vector<Dataset> out;
   for (size_t i = 0; i < items->elements; ++i) {
     const std::string dk(items->element[i]->str, items->element[i]->len);
     // The stored key carries its writer's prefix; the dataset keeps its plain name.
     const size_t dot = dk.find('.');
-    const std::string name = dataset_prefix_ && dot != std::string::npos && !source_.empty() &&
-                                     dk.compare(0, dot, source_) == 0
-                                 ? dk.substr(dot + 1)
-                                 : dk;
+    const std::string name =
+        dataset_prefix_ && dot != std::string::npos && !source_.empty() && dk.compare(0, dot, source_) == 0
+            ? dk.substr(dot + 1)
+            : dk;
     out.push_back(get_dataset_key(dk, name));
   }
   return out;

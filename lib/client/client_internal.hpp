@@ -36,8 +36,10 @@ auto Client::with_redirects(F&& f) -> decltype(f()) {
     } catch (const ReplyError& e) {
       if (!(e.moved() || e.ask()) || attempt >= 5) throw;
       router_->end_ask();
-      if (e.moved()) router_->refresh();
-      else router_->begin_ask(e.slot(), e.target());
+      if (e.moved())
+        router_->refresh();
+      else
+        router_->begin_ask(e.slot(), e.target());
     }
   }
 }

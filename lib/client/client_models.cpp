@@ -70,11 +70,11 @@ void Client::set_model(const std::string& name, const std::string& model, const 
                        const std::vector<std::string>& outputs) {
   std::string b;
   for (char c : backend) b += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (b != "TORCH")
-    throw ClientError("backend \"" + backend + "\": ssim runs TorchScript models only (backend TORCH)");
+  if (b != "TORCH") throw ClientError("backend \"" + backend + "\": ssim runs TorchScript models only (backend TORCH)");
   if (model.empty()) throw ClientError("model \"" + name + "\" is empty");
   if (batch_size < 0 || min_batch_size < 0 || min_batch_timeout < 0 || min_batch_size > batch_size)
-    throw ClientError("model \"" + name + "\": batch_size, min_batch_size and min_batch_timeout must be >= 0, "
+    throw ClientError("model \"" + name +
+                      "\": batch_size, min_batch_size and min_batch_timeout must be >= 0, "
                       "and min_batch_size at most batch_size");
   ModelRecord r;
   r.kind = ModelKind::Model;
@@ -93,8 +93,8 @@ void Client::set_model_from_file(const std::string& name, const std::string& pat
                                  const std::string& device, int batch_size, int min_batch_size, int min_batch_timeout,
                                  const std::string& tag, const std::vector<std::string>& inputs,
                                  const std::vector<std::string>& outputs) {
-  set_model(name, read_whole_file(path, "model"), backend, device, batch_size, min_batch_size, min_batch_timeout,
-            tag, inputs, outputs);
+  set_model(name, read_whole_file(path, "model"), backend, device, batch_size, min_batch_size, min_batch_timeout, tag,
+            inputs, outputs);
 }
 
 void Client::set_script(const std::string& name, const std::string& device, const std::string& script) {

@@ -72,7 +72,8 @@ void Pipeline::add(std::initializer_list<std::string_view> args) { add(std::vect
 Connection::Connection(const std::string& host, int port, const std::string& password,
                        std::chrono::milliseconds timeout, std::chrono::milliseconds io_timeout)
     : address_(port == 0 ? "unix:" + host : host + ":" + std::to_string(port)), buf_(1 << 16) {
-  const timeval tv{static_cast<time_t>(timeout.count() / 1000), static_cast<suseconds_t>((timeout.count() % 1000) * 1000)};
+  const timeval tv{static_cast<time_t>(timeout.count() / 1000),
+                   static_cast<suseconds_t>((timeout.count() % 1000) * 1000)};
   ctx_ = port == 0 ? redisConnectUnixWithTimeout(host.c_str(), tv) : redisConnectWithTimeout(host.c_str(), port, tv);
   if (!ctx_ || ctx_->err) {
     const std::string why = ctx_ ? ctx_->errstr : "out of memory";
@@ -139,7 +140,8 @@ void Connection::send(Pipeline& p) {
   std::vector<iovec> iov;
   iov.reserve(p.segments_.size());
   for (const auto& seg : p.segments_) {
-    const std::string_view bytes = seg.frame == Pipeline::kPayload ? seg.payload : std::string_view(p.framing_[seg.frame]);
+    const std::string_view bytes =
+        seg.frame == Pipeline::kPayload ? seg.payload : std::string_view(p.framing_[seg.frame]);
     if (!bytes.empty()) iov.push_back({const_cast<char*>(bytes.data()), bytes.size()});
   }
   size_t i = 0;

@@ -109,9 +109,9 @@ class Connection {
   std::string address_;
   std::vector<char> buf_;
   size_t begin_ = 0, end_ = 0;  // unread bytes in buf_
-  size_t awaited_ = 0;     // replies sent for (send) and not yet read to their end
-  bool in_reply_ = false;  // a bulk reply's length was read, its end not yet
-  bool broken_ = false;    // lost, or out of step
+  size_t awaited_ = 0;          // replies sent for (send) and not yet read to their end
+  bool in_reply_ = false;       // a bulk reply's length was read, its end not yet
+  bool broken_ = false;         // lost, or out of step
 };
 
 }  // namespace ssim::client

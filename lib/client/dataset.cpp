@@ -77,8 +77,10 @@ std::string Dataset::meta_json() const {
   for (const auto& [k, s] : scalars_) {
     nlohmann::json values = nlohmann::json::array();
     for (const auto& v : s.values) {
-      if (std::holds_alternative<double>(v)) values.push_back(std::get<double>(v));
-      else values.push_back(std::get<int64_t>(v));
+      if (std::holds_alternative<double>(v))
+        values.push_back(std::get<double>(v));
+      else
+        values.push_back(std::get<int64_t>(v));
     }
     j["scalars"][k] = {{"dtype", s.integer ? "i64" : "f64"}, {"values", values}};
   }
@@ -95,8 +97,10 @@ void Dataset::load_meta_json(const std::string& text) {
     Scalars s;
     s.integer = v.value("dtype", "f64") == "i64";
     for (const auto& x : v.value("values", nlohmann::json::array())) {
-      if (s.integer) s.values.emplace_back(x.get<int64_t>());
-      else s.values.emplace_back(x.get<double>());
+      if (s.integer)
+        s.values.emplace_back(x.get<int64_t>());
+      else
+        s.values.emplace_back(x.get<double>());
     }
     scalars_[k] = std::move(s);
   }

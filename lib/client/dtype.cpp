@@ -10,11 +10,11 @@ struct Info {
   const char* name;
   size_t size;
 };
-constexpr Info kInfo[] = {
-    {DType::F64, "f64", 8}, {DType::F32, "f32", 4}, {DType::F16, "f16", 2},  {DType::BF16, "bf16", 2},
-    {DType::I8, "i8", 1},   {DType::I16, "i16", 2}, {DType::I32, "i32", 4},  {DType::I64, "i64", 8},
-    {DType::U8, "u8", 1},   {DType::U16, "u16", 2}, {DType::U32, "u32", 4},  {DType::U64, "u64", 8},
-    {DType::Bool, "bool", 1}};
+constexpr Info kInfo[] = {{DType::F64, "f64", 8},   {DType::F32, "f32", 4}, {DType::F16, "f16", 2},
+                          {DType::BF16, "bf16", 2}, {DType::I8, "i8", 1},   {DType::I16, "i16", 2},
+                          {DType::I32, "i32", 4},   {DType::I64, "i64", 8}, {DType::U8, "u8", 1},
+                          {DType::U16, "u16", 2},   {DType::U32, "u32", 4}, {DType::U64, "u64", 8},
+                          {DType::Bool, "bool", 1}};
 }  // namespace
 
 size_t dtype_size(DType t) {

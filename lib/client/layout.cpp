@@ -88,10 +88,14 @@ void copy(const void* src, void* dst, const std::vector<uint64_t>& dims, size_t 
       ds.push_back(dst_stride[k]);
     }
   switch (bytes) {
-    case 1: return permute(static_cast<const uint8_t*>(src), static_cast<uint8_t*>(dst), d, ss, ds);
-    case 2: return permute(static_cast<const uint16_t*>(src), static_cast<uint16_t*>(dst), d, ss, ds);
-    case 4: return permute(static_cast<const uint32_t*>(src), static_cast<uint32_t*>(dst), d, ss, ds);
-    case 8: return permute(static_cast<const uint64_t*>(src), static_cast<uint64_t*>(dst), d, ss, ds);
+    case 1:
+      return permute(static_cast<const uint8_t*>(src), static_cast<uint8_t*>(dst), d, ss, ds);
+    case 2:
+      return permute(static_cast<const uint16_t*>(src), static_cast<uint16_t*>(dst), d, ss, ds);
+    case 4:
+      return permute(static_cast<const uint32_t*>(src), static_cast<uint32_t*>(dst), d, ss, ds);
+    case 8:
+      return permute(static_cast<const uint64_t*>(src), static_cast<uint64_t*>(dst), d, ss, ds);
   }
   throw std::invalid_argument("element size " + std::to_string(bytes) + " is not 1, 2, 4 or 8");
 }

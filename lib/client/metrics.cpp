@@ -33,12 +33,14 @@ bool valid_name(const std::string& name) {
 std::string json_string(const std::string& text) {
   std::string out = "\"";
   for (unsigned char c : text) {
-    if (c == '"' || c == '\\') out += '\\', out += static_cast<char>(c);
+    if (c == '"' || c == '\\')
+      out += '\\', out += static_cast<char>(c);
     else if (c < 0x20) {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\u%04x", c);
       out += buf;
-    } else out += static_cast<char>(c);
+    } else
+      out += static_cast<char>(c);
   }
   return out + "\"";
 }
@@ -51,9 +53,10 @@ void append_locked(const std::string& path, const std::string& text) {
   while (true) {  // another turn only when ssim replaced the file meanwhile (rare)
     const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) return;  // the next flush tries again
-    struct stat locked{}, named{};
-    const bool same = ::flock(fd, LOCK_EX) == 0 && ::fstat(fd, &locked) == 0 &&
-                      ::stat(path.c_str(), &named) == 0 && locked.st_ino == named.st_ino;
+    struct stat locked {
+    }, named{};
+    const bool same = ::flock(fd, LOCK_EX) == 0 && ::fstat(fd, &locked) == 0 && ::stat(path.c_str(), &named) == 0 &&
+                      locked.st_ino == named.st_ino;
     if (same) {
       for (size_t done = 0; done < text.size();) {
         const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -128,14 +131,13 @@ void log(const std::string& name, double value, std::optional<long long> step, s
   if (!valid_name(name))
     throw std::invalid_argument("metric name \"" + name + "\": letters, digits, _ . - /, starting with a letter");
   if (!std::isfinite(value)) return;  // a diverging loss shows as a gap
-  const double now =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   char number[64];
   std::snprintf(number, sizeof number, "%.17g", value);
   char when[32];
   std::snprintf(when, sizeof when, "%.3f", now);
-  std::string line = "{\"name\":\"" + name + "\",\"value\":" + number + ",\"rank\":" + std::to_string(rank()) +
-                     ",\"time\":" + when;
+  std::string line =
+      "{\"name\":\"" + name + "\",\"value\":" + number + ",\"rank\":" + std::to_string(rank()) + ",\"time\":" + when;
   if (step) line += ",\"step\":" + std::to_string(*step);
   if (epoch) line += ",\"epoch\":" + std::to_string(*epoch);
   if (!phase.empty()) line += ",\"phase\":" + json_string(phase);

@@ -43,12 +43,18 @@ std::string model_name(const std::string& key) {
 }
 
 std::vector<std::string_view> model_fields(const ModelRecord& r, std::vector<std::string>& storage) {
-  storage = {r.kind == ModelKind::Model ? "model" : "script", r.device, std::to_string(r.batch_size),
-             std::to_string(r.min_batch_size), std::to_string(r.min_batch_timeout_ms), r.tag, joined(r.inputs),
-             joined(r.outputs), r.version};
-  return {"kind", storage[0], "device", storage[1], "batch_size", storage[2], "min_batch_size", storage[3],
-          "min_batch_timeout", storage[4], "tag", storage[5], "inputs", storage[6], "outputs", storage[7],
-          "version", storage[8], "blob", r.blob};
+  storage = {r.kind == ModelKind::Model ? "model" : "script",
+             r.device,
+             std::to_string(r.batch_size),
+             std::to_string(r.min_batch_size),
+             std::to_string(r.min_batch_timeout_ms),
+             r.tag,
+             joined(r.inputs),
+             joined(r.outputs),
+             r.version};
+  return {"kind",     storage[0],          "device",   storage[1], "batch_size", storage[2], "min_batch_size",
+          storage[3], "min_batch_timeout", storage[4], "tag",      storage[5],   "inputs",   storage[6],
+          "outputs",  storage[7],          "version",  storage[8], "blob",       r.blob};
 }
 
 ModelRecord model_from_fields(const std::string& key, const std::map<std::string, std::string>& f) {

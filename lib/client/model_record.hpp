@@ -15,14 +15,14 @@ enum class ModelKind { Model, Script };
 
 struct ModelRecord {
   ModelKind kind = ModelKind::Model;
-  std::string blob;    // TorchScript bytes (torch.jit.save), or a script's source text
+  std::string blob;            // TorchScript bytes (torch.jit.save), or a script's source text
   std::string device = "CPU";  // CPU, GPU, GPU:n
   int batch_size = 0;          // 0: no batching
   int min_batch_size = 0;
   int min_batch_timeout_ms = 0;
   std::string tag;
   std::vector<std::string> inputs, outputs;  // names, informational (SmartRedis's TF args)
-  std::string version;  // changes at every set; the service reloads when it differs
+  std::string version;                       // changes at every set; the service reloads when it differs
 };
 
 // "ssim.model.NAME": the hash that holds the record; model_name() is its inverse.

@@ -29,7 +29,7 @@ constexpr Names kLaunchers[] = {
     {"RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE"},  // ssim itself, torchrun
     {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE"},
     {"PALS_RANKID", "PMI_SIZE", "PALS_LOCAL_RANKID", "PMI_LOCAL_SIZE"},  // Cray PALS (aprun's successor)
-    {"PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", "MPI_LOCALNRANKS"},  // MPICH's Hydra (and PMI_LOCAL_* below)
+    {"PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", "MPI_LOCALNRANKS"},      // MPICH's Hydra (and PMI_LOCAL_* below)
     {"SLURM_PROCID", "SLURM_STEP_NUM_TASKS", "SLURM_LOCALID", ""},
     {"JSM_NAMESPACE_RANK", "JSM_NAMESPACE_SIZE", "JSM_NAMESPACE_LOCAL_RANK", "JSM_NAMESPACE_LOCAL_SIZE"},
     {"ALPS_APP_PE", "PMI_SIZE", "", ""},
@@ -86,7 +86,8 @@ RankInfo rank_info(const EnvLookup& lookup) {
   // What a launcher did not say: alone on its node, or one of `size` there.
   if (info.size <= info.rank) info.size = info.rank + 1;
   if (info.local_rank < 0) info.local_rank = info.source.empty() || info.size == 1 ? 0 : info.rank;
-  if (info.local_size <= info.local_rank) info.local_size = info.local_rank == info.rank ? info.size : info.local_rank + 1;
+  if (info.local_size <= info.local_rank)
+    info.local_size = info.local_rank == info.rank ? info.size : info.local_rank + 1;
   return info;
 }
 

@@ -22,8 +22,14 @@ class Tensor {
   uint64_t bytes() const { return bytes_; }
   void* data() { return data_.get(); }
   const void* data() const { return data_.get(); }
-  template <class T> T* as() { return static_cast<T*>(data()); }
-  template <class T> const T* as() const { return static_cast<const T*>(data()); }
+  template <class T>
+  T* as() {
+    return static_cast<T*>(data());
+  }
+  template <class T>
+  const T* as() const {
+    return static_cast<const T*>(data());
+  }
 
  private:
   DType dtype_ = DType::F64;

@@ -59,12 +59,14 @@ TensorHeader decode_header(std::string_view v, uint64_t value_size, const std::s
   if (!valid_dtype_code(code)) throw TypeMismatch("\"" + key + "\" has an unknown dtype code");
   h.dtype = static_cast<DType>(code);
   const size_t rank = static_cast<uint8_t>(v[6]);
-  if (rank > kMaxRank || v.size() < kHeaderFixed + 8 * rank) throw TypeMismatch("\"" + key + "\" has a truncated header");
+  if (rank > kMaxRank || v.size() < kHeaderFixed + 8 * rank)
+    throw TypeMismatch("\"" + key + "\" has a truncated header");
   h.chunks = get_le<uint32_t>(v, 8);
   h.chunk_bytes = get_le<uint32_t>(v, 12);
   h.payload_bytes = get_le<uint64_t>(v, 16);
   for (size_t i = 0; i < rank; ++i) h.dims.push_back(get_le<uint64_t>(v, kHeaderFixed + 8 * i));
-  if (payload_size(h.dtype, h.dims) != h.payload_bytes) throw TypeMismatch("\"" + key + "\" has an inconsistent header");
+  if (payload_size(h.dtype, h.dims) != h.payload_bytes)
+    throw TypeMismatch("\"" + key + "\" has an inconsistent header");
   const uint64_t stored = h.chunks == 0 ? value_size - h.size() : 0;
   if (h.chunks == 0 && stored != h.payload_bytes)
     throw TypeMismatch("\"" + key + "\" holds " + std::to_string(stored) + " payload bytes, expected " +

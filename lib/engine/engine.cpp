@@ -28,9 +28,13 @@ namespace ssim::engine {
 
 using state::Status;
 
-Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launcher& launcher,
-               Progress& progress, std::shared_ptr<spdlog::logger> log, int signal_fd, EngineSeams seams)
-    : plan_(plan), m_(manifest), launcher_(launcher), progress_(&progress), log_(std::move(log)),
+Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launcher& launcher, Progress& progress,
+               std::shared_ptr<spdlog::logger> log, int signal_fd, EngineSeams seams)
+    : plan_(plan),
+      m_(manifest),
+      launcher_(launcher),
+      progress_(&progress),
+      log_(std::move(log)),
       clock_(seams.clock ? seams.clock : &real_clock()),
       own_waiter_(seams.waiter ? nullptr : std::make_unique<SignalWaiter>(signal_fd, launcher.wake_fd())),
       waiter_(seams.waiter ? seams.waiter : own_waiter_.get()),
@@ -136,8 +140,7 @@ void Engine::keep_earlier_output(const state::EntityRecord& r) {
   for (const char* stream : {".out", ".err"}) {
     const std::string from = r.run_dir + "/" + r.name + stream;
     std::error_code ec;
-    if (std::filesystem::exists(from, ec))
-      std::filesystem::rename(from, from + "." + std::to_string(r.attempt), ec);
+    if (std::filesystem::exists(from, ec)) std::filesystem::rename(from, from + "." + std::to_string(r.attempt), ec);
   }
 }
 
@@ -297,21 +300,22 @@ bool Engine::finished(bool open) const {
   bool any_held = false, any_new = false;
   for (const auto& e : m_.entities) {
     if (is_database(e) || is_outer_batch(e) || state::is_terminal(e.status)) continue;
-    if (e.held) any_held = true;
-    else if (e.status != Status::New) return false;  // pending or running
-    else any_new = true;
+    if (e.held)
+      any_held = true;
+    else if (e.status != Status::New)
+      return false;  // pending or running
+    else
+      any_new = true;
   }
   if (!any_new) return true;    // nothing left, or only held ones
   if (!any_held) return false;  // new ones, and nothing holds them back: they start
   for (const auto& e : m_.entities)
-    if (e.status == Status::New && !e.held && !is_database(e) && !is_outer_batch(e) && !waits_on_held(e))
-      return false;
+    if (e.status == Status::New && !e.held && !is_database(e) && !is_outer_batch(e) && !waits_on_held(e)) return false;
   return true;
 }
 
 int Engine::run(const EngineHooks& hooks) {
-  log_->info("experiment {} starting: {} entities, launcher {}", m_.experiment, m_.entities.size(),
-             launcher_.name());
+  log_->info("experiment {} starting: {} entities, launcher {}", m_.experiment, m_.entities.size(), launcher_.name());
   // A request left from an earlier run (its runner died before acting) is not this run's.
   for (const auto kind : {state::RequestKind::Stop, state::RequestKind::Start})
     for (const auto& r : state::pending_requests(m_.path, kind)) state::acknowledge_request(m_.path, kind, r.id);

@@ -57,16 +57,16 @@ struct Interrupted {
 
 // What the engine reads the time from, waits on and asks the database; unit tests give fakes.
 struct EngineSeams {
-  const Clock* clock = nullptr;  // nullptr: the machine's clocks
-  Waiter* waiter = nullptr;      // nullptr: the signalfd given and the launcher's wake descriptor
+  const Clock* clock = nullptr;         // nullptr: the machine's clocks
+  Waiter* waiter = nullptr;             // nullptr: the signalfd given and the launcher's wake descriptor
   DatabaseControl* database = nullptr;  // nullptr: the shards over the network
 };
 
 class Engine {
  public:
   // `signal_fd`: a signalfd for SIGINT/SIGTERM/SIGHUP, or -1.
-  Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launcher& launcher,
-         Progress& progress, std::shared_ptr<spdlog::logger> log, int signal_fd, EngineSeams seams = {});
+  Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launcher& launcher, Progress& progress,
+         std::shared_ptr<spdlog::logger> log, int signal_fd, EngineSeams seams = {});
 
   // Returns the exit code (docs/cli.md): 0 all completed, 1 something failed or was cancelled.
   int run(const EngineHooks& hooks = {});
@@ -141,8 +141,8 @@ class Engine {
   bool dirty_ = false;  // changes not saved yet (save_soon)
   std::chrono::steady_clock::duration save_cost_{};
   std::chrono::steady_clock::time_point last_counts_{};  // the progress display's last counts
-  bool counted_once_ = false;  // how long the last save took
-  std::chrono::steady_clock::time_point last_save_{};  // an entity waits for CPUs or GPUs
+  bool counted_once_ = false;                            // how long the last save took
+  std::chrono::steady_clock::time_point last_save_{};    // an entity waits for CPUs or GPUs
   Schedule schedule_;  // what may start: readiness, room on the node pool, gangs (schedule.hpp)
   std::chrono::steady_clock::time_point next_ping_{};
   std::chrono::steady_clock::time_point next_sample_{};  // shard samples (shard_samples.hpp)

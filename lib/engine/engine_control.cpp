@@ -58,8 +58,7 @@ bool Engine::handle_stop_requests() {
         e.status = Status::Cancelled;
         e.reason = "stopped by ssim stop (attempt " + std::to_string(e.attempt) + " had just failed: " + e.reason + ")";
       }
-      if (e.status != before[i].second)
-        emit(entity_event(e.name, to_string(e.type), e.status, e.exit_code, e.reason));
+      if (e.status != before[i].second) emit(entity_event(e.name, to_string(e.type), e.status, e.exit_code, e.reason));
     }
     save();
     state::acknowledge_request(m_.path, state::RequestKind::Stop, r.id);

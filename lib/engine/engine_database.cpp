@@ -62,12 +62,12 @@ void Engine::start_database() {
     poll();
     for (auto* r : shards)
       if (state::is_terminal(r->status))
-        throw EnvironmentError("database " + r->name + " " + describe(*r) +
-                               (r->status == Status::Completed
-                                    ? " at once: " + plan_.database->binary +
-                                          " (orchestrator.binary) is not a server that keeps running"
-                                    : "") +
-                               orchestrator::last_log_lines(r->run_dir, r->name, 5));
+        throw EnvironmentError(
+            "database " + r->name + " " + describe(*r) +
+            (r->status == Status::Completed
+                 ? " at once: " + plan_.database->binary + " (orchestrator.binary) is not a server that keeps running"
+                 : "") +
+            orchestrator::last_log_lines(r->run_dir, r->name, 5));
     const std::string sig = wait_for_signal(0);
     if (!sig.empty()) throw Interrupted{sig};
   };
@@ -122,7 +122,8 @@ void Engine::watch_external_database() {
     log_->error("{}", why);
     emit(text_event(EventKind::Error, "the external database at " + plan_.database->address +
                                           " (orchestrator.address) does not answer any more; entities that use it "
-                                          "will fail or wait (" + why + ")"));
+                                          "will fail or wait (" +
+                                          why + ")"));
   } else if (why.empty() && database_silent_) {
     log_->info("the external database answers again");
     emit(text_event(EventKind::Info, "the external database at " + plan_.database->address + " answers again"));
@@ -145,8 +146,8 @@ void Engine::watch_database() {
         silent += (silent.empty() ? "" : ", ") + r.name;
     if (!silent.empty() && !database_silent_) {
       log_->error("database {} does not answer", silent);
-      emit(text_event(EventKind::Error, "database " + silent +
-                                            " does not answer (stopped or hung?); entities that use it will wait"));
+      emit(text_event(EventKind::Error,
+                      "database " + silent + " does not answer (stopped or hung?); entities that use it will wait"));
     } else if (silent.empty() && database_silent_) {
       log_->info("database answers again");
       emit(text_event(EventKind::Info, "database answers again"));

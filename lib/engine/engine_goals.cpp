@@ -35,7 +35,8 @@ void Engine::settle_goal_stop(state::EntityRecord& r) {
   r.status = Status::Completed;
   r.exit_code = 0;
   r.signal.reset();
-  r.reason = "stopped on reaching its goal (" + state::goal_text(*r.goal) + " " + state::reached_text(r.reached ? std::optional<state::GoalReached>(*r.reached) : std::nullopt) + ")";
+  r.reason = "stopped on reaching its goal (" + state::goal_text(*r.goal) + " " +
+             state::reached_text(r.reached ? std::optional<state::GoalReached>(*r.reached) : std::nullopt) + ")";
 }
 
 }  // namespace ssim::engine

@@ -39,8 +39,8 @@ launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
     for (const auto& shard : orchestrator::shards_of(*plan_.database)) {
       if (shard.name == r.name)
         req.argv = launch::with_setup(
-            plan_.setup, launcher_.database_command(index, shard.run_dir,
-                                                    orchestrator::shard_command(self_exe(), plan_, shard)));
+            plan_.setup,
+            launcher_.database_command(index, shard.run_dir, orchestrator::shard_command(self_exe(), plan_, shard)));
       ++index;
     }
     req.env = {{"SSIM_EXPERIMENT", plan_.name}, {"SSIM_ENTITY", r.name}, {"SSIM_RUN_DIR", r.run_dir}};

@@ -8,12 +8,18 @@ namespace ssim::engine {
 
 std::string to_string(EventKind k) {
   switch (k) {
-    case EventKind::Entity: return "entity";
-    case EventKind::DatabaseReady: return "database_ready";
-    case EventKind::Warning: return "warning";
-    case EventKind::Error: return "error";
-    case EventKind::Info: return "info";
-    case EventKind::Finished: return "finished";
+    case EventKind::Entity:
+      return "entity";
+    case EventKind::DatabaseReady:
+      return "database_ready";
+    case EventKind::Warning:
+      return "warning";
+    case EventKind::Error:
+      return "error";
+    case EventKind::Info:
+      return "info";
+    case EventKind::Finished:
+      return "finished";
   }
   return "info";
 }
@@ -29,9 +35,12 @@ std::string to_text(const Event& e) {
     case EventKind::DatabaseReady:
       return (e.reused ? "reusing the database left running at " : "database ready at ") + e.detail + " (" +
              std::to_string(static_cast<int>(e.millis)) + " ms)";
-    case EventKind::Warning: return "warning: " + e.text;
-    case EventKind::Error: return "ERROR: " + e.text;
-    case EventKind::Info: return e.text;
+    case EventKind::Warning:
+      return "warning: " + e.text;
+    case EventKind::Error:
+      return "ERROR: " + e.text;
+    case EventKind::Info:
+      return e.text;
     case EventKind::Finished: {
       std::string line;
       for (state::Status s : state::kSummaryOrder) {
@@ -71,14 +80,15 @@ nlohmann::json to_json(const Event& e) {
       j["counts"] = c;
       break;
     }
-    default: j["text"] = e.text;
+    default:
+      j["text"] = e.text;
   }
   j["message"] = to_text(e);
   return j;
 }
 
-Event entity_event(const std::string& name, const std::string& type, state::Status status,
-                   std::optional<int> exit_code, const std::string& reason, const std::string& hint) {
+Event entity_event(const std::string& name, const std::string& type, state::Status status, std::optional<int> exit_code,
+                   const std::string& reason, const std::string& hint) {
   Event e;
   e.kind = EventKind::Entity;
   e.time = now_seconds();

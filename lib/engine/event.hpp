@@ -43,8 +43,8 @@ std::string to_text(const Event& e);
 nlohmann::json to_json(const Event& e);
 
 // Builders for the engine's call sites.
-Event entity_event(const std::string& name, const std::string& type, state::Status status,
-                   std::optional<int> exit_code, const std::string& reason, const std::string& hint = "");
+Event entity_event(const std::string& name, const std::string& type, state::Status status, std::optional<int> exit_code,
+                   const std::string& reason, const std::string& hint = "");
 Event text_event(EventKind kind, const std::string& text);
 
 }  // namespace ssim::engine

@@ -98,7 +98,8 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
       if (old) {
         r.attempt = old->attempt;
         r.earlier_attempts = old->earlier_attempts;
-        if (old->attempt > 0 && r.type != state::EntityKind::Database) r.earlier_attempts.push_back(state::attempt_record(*old));
+        if (old->attempt > 0 && r.type != state::EntityKind::Database)
+          r.earlier_attempts.push_back(state::attempt_record(*old));
       }
       rerun.insert(r.name);
     }

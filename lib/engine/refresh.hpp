@@ -8,7 +8,9 @@
 namespace ssim::engine {
 
 // The launcher's reference to entity `e`'s job (from the manifest's spelling).
-inline launch::JobRef job_of(const state::EntityRecord& e) { return {state::parse_job_id(e.job_id), e.name, e.run_dir}; }
+inline launch::JobRef job_of(const state::EntityRecord& e) {
+  return {state::parse_job_id(e.job_id), e.name, e.run_dir};
+}
 
 // Asks the launcher, in one poll, about every entity that has a job and has not ended,
 // and updates the records. Calls on_change(record, before) for each status change.

@@ -131,15 +131,18 @@ Pass Schedule::next(const state::Manifest& m, double now, int max_running, int r
       }
       const std::string of = std::to_string(members.size()) + " members of " + g->second;
       std::string why;
-      if (!all_ready) why = "waiting to start together with the other " + of;
+      if (!all_ready)
+        why = "waiting to start together with the other " + of;
       else if (started() + static_cast<int>(members.size()) > room)
         why = "waiting to start together: the " + of + " need " + std::to_string(members.size()) +
               " of experiment.max_running's " + std::to_string(room) + " slots at once";
       std::vector<size_t> taken;
       for (size_t k = 0; why.empty() && k < members.size(); ++k) {
         const plan::Resources* asked = ask_of_[members[k]];
-        if (!asked || pool_.take(m.entities[members[k]].name, *asked)) taken.push_back(members[k]);
-        else why = "waiting for room for all " + of + " to start together (gang: true)";
+        if (!asked || pool_.take(m.entities[members[k]].name, *asked))
+          taken.push_back(members[k]);
+        else
+          why = "waiting for room for all " + of + " to start together (gang: true)";
       }
       if (why.empty()) {
         pass.start.insert(pass.start.end(), members.begin(), members.end());
@@ -196,8 +199,7 @@ std::vector<std::string> Schedule::gangs_that_never_fit(int max_running) const {
     std::string need = std::to_string(cpus) + " CPUs" + (gpus ? " and " + std::to_string(gpus) + " GPUs" : "");
     out.push_back("ensemble " + gang + " has gang: true, so its " + std::to_string(members.size()) +
                   " members start together, but together they need " + need + " and there are " +
-                  std::to_string(have_cpus) + " CPUs" +
-                  (gpus ? " and " + std::to_string(have_gpus) + " GPUs" : "") +
+                  std::to_string(have_cpus) + " CPUs" + (gpus ? " and " + std::to_string(have_gpus) + " GPUs" : "") +
                   " to pack them on: ask for fewer (replicas, run.ntasks, run.cpus_per_task), more nodes, "
                   "or experiment.oversubscribe: true (local)");
   }

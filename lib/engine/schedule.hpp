@@ -20,10 +20,10 @@ namespace ssim::engine {
 
 struct Pass {
   std::vector<std::pair<size_t, std::string>> cancel;  // manifest index, reason
-  std::vector<size_t> start;                            // manifest index; room taken
-  std::vector<std::pair<size_t, std::string>> wait;     // manifest index, why it waits (a note)
-  bool throttled = false;          // something ready waits for max_running or room
-  bool throttled_by_room = false;  // ...for CPUs, GPUs or nodes
+  std::vector<size_t> start;                           // manifest index; room taken
+  std::vector<std::pair<size_t, std::string>> wait;    // manifest index, why it waits (a note)
+  bool throttled = false;                              // something ready waits for max_running or room
+  bool throttled_by_room = false;                      // ...for CPUs, GPUs or nodes
   bool empty() const { return cancel.empty() && start.empty(); }
 };
 
@@ -52,9 +52,9 @@ class Schedule {
 
   launch::NodePool pool_;
   std::map<std::string, const plan::Resources*> asks_;
-  std::deque<plan::Resources> alone_asks_;      // asks that differ from their step's (run alone)
-  std::vector<const plan::Resources*> ask_of_;  // asks_ by manifest index (null: not packed)
-  bool only_packed_ = false;                    // every entity is packed and waits on nothing
+  std::deque<plan::Resources> alone_asks_;                 // asks that differ from their step's (run alone)
+  std::vector<const plan::Resources*> ask_of_;             // asks_ by manifest index (null: not packed)
+  bool only_packed_ = false;                               // every entity is packed and waits on nothing
   std::map<std::string, std::vector<std::string>> gangs_;  // ensemble -> its members
   std::map<std::string, std::string> gang_of_;             // member -> its gang
 };

@@ -43,7 +43,8 @@ struct Setup {
 }  // namespace
 
 TEST_CASE("schedule: after: waits for completion, and a failed dependency cancels with its reason") {
-  Setup s("experiment: {name: x}\nmodels:\n  - {name: a, exe: /bin/true}\n  - {name: b, exe: /bin/true, after: [a]}\n", 4);
+  Setup s("experiment: {name: x}\nmodels:\n  - {name: a, exe: /bin/true}\n  - {name: b, exe: /bin/true, after: [a]}\n",
+          4);
   auto p = s.next();
   CHECK(s.names(p.start) == std::vector<std::string>{"a"});
   CHECK(s.next().empty());  // b waits while a runs
@@ -106,11 +107,14 @@ TEST_CASE("schedule: a gang bigger than the pool is said before anything starts"
 }
 
 TEST_CASE("schedule: max_running too small for a gang is its note") {
-  Setup s("experiment: {name: x, max_running: 2}\nensembles:\n  - {name: g, exe: /bin/true, replicas: 3, gang: true}\n", 8);
+  Setup s("experiment: {name: x, max_running: 2}\nensembles:\n  - {name: g, exe: /bin/true, replicas: 3, gang: true}\n",
+          8);
   const auto p = s.schedule.next(s.m, 0, 2, 0);
   CHECK(p.start.empty());
   REQUIRE(p.wait.size() == 3);
-  CHECK(p.wait[0].second == "waiting to start together: the 3 members of g need 3 of experiment.max_running's 2 slots at once");
+  CHECK(p.wait[0].second ==
+        "waiting to start together: the 3 members of g need 3 of experiment.max_running's 2 slots at once");
   REQUIRE(s.schedule.gangs_that_never_fit(2).size() == 1);
-  CHECK_THAT(s.schedule.gangs_that_never_fit(2)[0], Catch::EndsWith("but experiment.max_running is 2: raise it, or ask for fewer members"));
+  CHECK_THAT(s.schedule.gangs_that_never_fit(2)[0],
+             Catch::EndsWith("but experiment.max_running is 2: raise it, or ask for fewer members"));
 }

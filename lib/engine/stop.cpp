@@ -19,16 +19,15 @@ bool selected(const std::vector<std::string>& names, const state::EntityRecord& 
 std::vector<launch::JobRef> live_jobs(const state::Manifest& m, const std::vector<std::string>& names) {
   std::vector<launch::JobRef> refs;
   for (const auto& e : m.entities)
-    if (selected(names, e) && !e.job_id.empty() && !state::is_terminal(e.status))
-      refs.push_back(job_of(e));
+    if (selected(names, e) && !e.job_id.empty() && !state::is_terminal(e.status)) refs.push_back(job_of(e));
   return refs;
 }
 
 bool is_database_record(const state::EntityRecord& e) { return e.type == state::EntityKind::Database; }
 
 // SIGTERM to the jobs, up to `deadline` for them to end, then SIGKILL.
-void end_jobs(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
-              bool databases, std::chrono::steady_clock::time_point deadline, const Clock& clock) {
+void end_jobs(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names, bool databases,
+              std::chrono::steady_clock::time_point deadline, const Clock& clock) {
   auto live = [&] {
     std::vector<launch::JobRef> refs;
     for (const auto& r : live_jobs(m, names))
@@ -58,9 +57,9 @@ bool snapshot_failed(const state::EntityRecord& e) {
   return is_database_record(e) && !state::is_terminal(e.status) && e.reason.rfind(kSnapshotFailed, 0) == 0;
 }
 
-void stop_entities(state::Manifest& m, launch::Launcher& launcher,
-                   const std::vector<std::string>& names, const std::string& reason,
-                   std::chrono::milliseconds grace, const Clock& clock, DatabaseControl& database) {
+void stop_entities(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
+                   const std::string& reason, std::chrono::milliseconds grace, const Clock& clock,
+                   DatabaseControl& database) {
   // The documented order (docs/cli.md, ssim stop): the entities first (they may still write to the database), the
   // database last.
   end_jobs(m, launcher, names, false, clock.steady() + grace, clock);

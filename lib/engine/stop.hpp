@@ -20,12 +20,12 @@ bool snapshot_failed(const state::EntityRecord& e);
 
 // Stops the named entities (all when `names` is empty), the database last: asks their
 // jobs to end, waits up to `grace` for them to do so, kills what is left, and records
-// them cancelled with `reason` (those that had already ended keep their outcome). Entities not started yet are cancelled too. When stopping everything, also
-// sweeps what the experiment left (Launcher::sweep), so nothing of it survives.
-void stop_entities(state::Manifest& m, launch::Launcher& launcher,
-                   const std::vector<std::string>& names, const std::string& reason,
-                   std::chrono::milliseconds grace = kStopGrace, const Clock& clock = real_clock(),
-                   DatabaseControl& database = network_database_control());
+// them cancelled with `reason` (those that had already ended keep their outcome). Entities not started yet are
+// cancelled too. When stopping everything, also sweeps what the experiment left (Launcher::sweep), so nothing of it
+// survives.
+void stop_entities(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
+                   const std::string& reason, std::chrono::milliseconds grace = kStopGrace,
+                   const Clock& clock = real_clock(), DatabaseControl& database = network_database_control());
 
 // Ends what the (non-database) entities detached from themselves (Launcher::end_detached).
 void end_detached(const state::Manifest& m, launch::Launcher& launcher);

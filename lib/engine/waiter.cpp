@@ -17,10 +17,14 @@ std::string SignalWaiter::wait(int timeout_ms) {
   signalfd_siginfo info{};
   if (::read(signal_fd_, &info, sizeof info) != sizeof info) return "";
   switch (info.ssi_signo) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP";
-    default: return "";
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "";
   }
 }
 

@@ -84,8 +84,8 @@ void place_files(const plan::Step& s, const std::string& experiment, GenerateRes
   const fs::path dir = s.run_dir;
   for (const auto& src : s.copy) {
     std::error_code ec;
-    const fs::path name = fs::path(src).filename().empty() ? fs::path(src).parent_path().filename()
-                                                           : fs::path(src).filename();
+    const fs::path name =
+        fs::path(src).filename().empty() ? fs::path(src).parent_path().filename() : fs::path(src).filename();
     // Links inside a copied folder are copied as links (as cp -r does), never followed:
     // a link to a parent folder would otherwise be copied into itself without end.
     const fs::path from = fs::is_symlink(src, ec) ? fs::canonical(src, ec) : fs::path(src);
@@ -111,8 +111,8 @@ void place_files(const plan::Step& s, const std::string& experiment, GenerateRes
     std::error_code ec;
     fs::permissions(out, fs::status(src).permissions(), ec);
     for (const auto& tag : c.unknown_tags)
-      result.warnings.push_back(s.name + ": " + fs::path(src).filename().string() + ": tag ;" +
-                                tag + "; has no value and was left as written");
+      result.warnings.push_back(s.name + ": " + fs::path(src).filename().string() + ": tag ;" + tag +
+                                "; has no value and was left as written");
   }
 }
 
@@ -139,7 +139,8 @@ void check_target(const plan::Plan& plan, Existing mode) {
   // What the new plan would create must be absent or the earlier run's own.
   const auto earlier = generated_by(*previous, root, true);
   for (const auto& p : owned_entries(plan))
-    if (fs::exists(fs::symlink_status(p, ec)) && !earlier.count(p.lexically_normal()) && p != fs::path(ssim_dir(root.string())))
+    if (fs::exists(fs::symlink_status(p, ec)) && !earlier.count(p.lexically_normal()) &&
+        p != fs::path(ssim_dir(root.string())))
       throw GenerateError("refusing to overwrite " + p.string() + ": ssim did not create it");
 }
 

@@ -52,7 +52,8 @@ Waited wait_until(pid_t pid, std::chrono::milliseconds timeout, int& status) {
       if (pidfd >= 0) ::close(pidfd);
       return r == pid ? Waited::Ended : Waited::Lost;
     }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       if (pidfd >= 0) ::close(pidfd);
       return Waited::TimedOut;
@@ -94,9 +95,9 @@ class ProcessRunner : public CommandRunner {
     sigset_t none, defaults;
     sigemptyset(&none);
     sigfillset(&defaults);
-    posix_spawnattr_setsigmask(&attr, &none);      // ssim blocks SIGINT/SIGTERM for its signalfd
+    posix_spawnattr_setsigmask(&attr, &none);  // ssim blocks SIGINT/SIGTERM for its signalfd
     posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setpgroup(&attr, 0);            // its own group: a timeout ends all of it
+    posix_spawnattr_setpgroup(&attr, 0);  // its own group: a timeout ends all of it
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));

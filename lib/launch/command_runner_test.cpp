@@ -36,7 +36,8 @@ TEST_CASE("command runner: a command ends when its program does, whatever it lef
   const std::string pidfile = (dir.path / "pid").string();
   const auto t0 = std::chrono::steady_clock::now();
   // The background sleep keeps the output open for 60 s: a reader of pipes would wait for it.
-  const auto r = runner->run({"sh", "-c", "sleep 60 & echo $! > " + pidfile + "; echo done"}, std::chrono::seconds(120));
+  const auto r =
+      runner->run({"sh", "-c", "sleep 60 & echo $! > " + pidfile + "; echo done"}, std::chrono::seconds(120));
   const auto took = std::chrono::steady_clock::now() - t0;
   CHECK(r.exit_code == 0);
   CHECK(r.out == "done\n");
@@ -50,7 +51,8 @@ TEST_CASE("command runner: a timeout ends the command and everything it started"
   auto runner = launch::make_process_runner();
   test::TempDir dir;
   const std::string pidfile = (dir.path / "pid").string();
-  const auto r = runner->run({"sh", "-c", "sleep 60 & echo $! > " + pidfile + "; sleep 60"}, std::chrono::milliseconds(300));
+  const auto r =
+      runner->run({"sh", "-c", "sleep 60 & echo $! > " + pidfile + "; sleep 60"}, std::chrono::milliseconds(300));
   CHECK(r.timed_out);
   CHECK(r.exit_code == -1);
   int pid = 0;

@@ -30,7 +30,8 @@ std::vector<std::string> task_program(const plan::Step& step, const std::string&
     if (db->port) argv.insert(argv.end(), {"--port", std::to_string(db->port)});
     for (const auto& [k, v] : db->config) argv.insert(argv.end(), {"--config", k, v});
     if (db->inference.enabled) argv.push_back("--inference");
-    if (db->inference.threads > 0) argv.insert(argv.end(), {"--inference-threads", std::to_string(db->inference.threads)});
+    if (db->inference.threads > 0)
+      argv.insert(argv.end(), {"--inference-threads", std::to_string(db->inference.threads)});
     argv.push_back("--");
   }
   argv.push_back(step.exe);

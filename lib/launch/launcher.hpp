@@ -22,11 +22,11 @@ namespace ssim::launch {
 struct LaunchRequest {
   std::string name;
   std::string run_dir;
-  std::vector<std::string> argv;  // the full command, e.g. mpirun -np 4 ./sim
-  plan::Env env;                  // added to the inherited environment; later entries win
+  std::vector<std::string> argv;                     // the full command, e.g. mpirun -np 4 ./sim
+  plan::Env env;                                     // added to the inherited environment; later entries win
   std::shared_ptr<const spec::BatchSettings> batch;  // submit as a batch job of its own (schedulers)
-  long time_limit = 0;  // seconds of run.time, enforced by the local supervisor; 0: none
-  std::vector<std::string> nodes = {};  // the nodes of its room, when the pool granted one
+  long time_limit = 0;                               // seconds of run.time, enforced by the local supervisor; 0: none
+  std::vector<std::string> nodes = {};               // the nodes of its room, when the pool granted one
 };
 
 struct JobRef {
@@ -54,9 +54,9 @@ struct JobStatus {
   std::string reason;
   double start = 0;
   double end = 0;
-  int pid = 0;            // local: the program's pid (its process group), once known
-  std::string native_id;  // the scheduler's id (Slurm: JOB.STEP or JOB), once known
-  std::string nodes;      // where it runs, when the scheduler says ("n[2-3]")
+  int pid = 0;              // local: the program's pid (its process group), once known
+  std::string native_id;    // the scheduler's id (Slurm: JOB.STEP or JOB), once known
+  std::string nodes;        // where it runs, when the scheduler says ("n[2-3]")
   bool never_runs = false;  // pending, and the scheduler says it can never start (PBS "Can Never Run")
 };
 
@@ -103,9 +103,7 @@ class Launcher {
   // Finds or (with options.request) requests the allocation and places the plan on it.
   // Throws UsageError when the plan does not fit or needs an allocation it cannot have
   // (exit 2, before anything is written), EnvironmentError when a request is refused.
-  virtual void prepare(const plan::Plan& plan, const PrepareOptions& options) {
-    (void)plan, (void)options;
-  }
+  virtual void prepare(const plan::Plan& plan, const PrepareOptions& options) { (void)plan, (void)options; }
   // The allocation the steps run in: null on the local launcher.
   virtual JobAllocation* allocation() { return nullptr; }
   virtual const JobAllocation* allocation() const { return nullptr; }

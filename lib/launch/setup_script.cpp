@@ -48,7 +48,8 @@ constexpr const char* kFailureTrap = R"SH(__ssim_failed() {
 std::string setup_prelude(const std::vector<std::string>& setup) {
   if (setup.empty()) return "";
   const std::string failed = state::kSetupFailedFile;
-  std::string s = "# setup: lines (docs/experiment-file.md): bash, errexit and pipefail, the first failure ends the step\n";
+  std::string s =
+      "# setup: lines (docs/experiment-file.md): bash, errexit and pipefail, the first failure ends the step\n";
   s += "__ssim_dir=$PWD\n";
   s += "rm -f \"$__ssim_dir/" + failed + "\" 2>/dev/null\n";
   s += "__ssim_err=$__ssim_dir/" + std::string(state::kSetupStderrFile) + "\n";

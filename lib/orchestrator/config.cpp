@@ -6,8 +6,7 @@ namespace ssim::orchestrator {
 
 namespace {
 void replace_all(std::string& s, const std::string& from, const std::string& to) {
-  for (size_t i = s.find(from); i != std::string::npos; i = s.find(from, i + to.size()))
-    s.replace(i, from.size(), to);
+  for (size_t i = s.find(from); i != std::string::npos; i = s.find(from, i + to.size())) s.replace(i, from.size(), to);
 }
 
 // Redis config values with spaces or quotes must be double-quoted.

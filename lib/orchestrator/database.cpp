@@ -109,7 +109,9 @@ namespace {
 // The orchestrator's own commands use the data client's connection (hiredis).
 using client::Connection;
 
-std::string text_of(const client::Reply& r) { return r->str ? std::string(r->str, r->len) : std::to_string(r->integer); }
+std::string text_of(const client::Reply& r) {
+  return r->str ? std::string(r->str, r->len) : std::to_string(r->integer);
+}
 
 bool answers(const Address& a, const std::string& password, std::string& last_error) {
   try {
@@ -162,7 +164,6 @@ void form_cluster(const std::vector<Address>& nodes, const std::string& password
 
 constexpr std::chrono::seconds kNeverListens{5};
 
-
 namespace {
 // The last `n` non-empty lines of `file`, each as "\n  FILE: line".
 std::string log_tail(const std::string& file, int n) {
@@ -214,8 +215,10 @@ std::vector<Address> wait_until_ready(const plan::Plan& plan, const std::string&
         // loads a snapshot it answers LOADING): a port still refused after seconds means
         // the program runs but is no such server.
         const bool refused = last_error.find("refused") != std::string::npos;
-        if (!refused) refused_since.reset();
-        else if (!refused_since) refused_since = Clock::now();
+        if (!refused)
+          refused_since.reset();
+        else if (!refused_since)
+          refused_since = Clock::now();
         else if (Clock::now() - *refused_since > kNeverListens)
           throw EnvironmentError("database " + shards[i].name + ": " + plan.database->binary +
                                  " (orchestrator.binary) runs but has not opened port " + std::to_string(a->port) +

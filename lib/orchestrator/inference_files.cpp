@@ -28,9 +28,12 @@ std::optional<nlohmann::json> inference_status(const std::string& shard, const s
   const std::string host = info.value("host", "");
   const bool here = host.empty() || host == host_name();
   const bool running = here ? pid > 0 && process_alive(pid, info.value("start_ticks", "")) : shard_running;
-  nlohmann::json out = {{"shard", shard},     {"pid", pid},
-                        {"host", host},       {"address", info.value("address", "")},
-                        {"status", running ? "running" : "ended"}, {"models", nlohmann::json::object()}};
+  nlohmann::json out = {{"shard", shard},
+                        {"pid", pid},
+                        {"host", host},
+                        {"address", info.value("address", "")},
+                        {"status", running ? "running" : "ended"},
+                        {"models", nlohmann::json::object()}};
   const nlohmann::json stats = read_json(inference_stats_file(run_dir));
   if (stats.is_object() && stats.contains("models") && stats["models"].is_object()) out["models"] = stats["models"];
   return out;

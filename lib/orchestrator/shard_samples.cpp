@@ -18,11 +18,13 @@ namespace {
 constexpr off_t kMaxBytes = 2L << 20;
 }
 
-std::string samples_path(const std::string& experiment_path) { return ssim_dir(experiment_path) + "/db_samples.ndjson"; }
+std::string samples_path(const std::string& experiment_path) {
+  return ssim_dir(experiment_path) + "/db_samples.ndjson";
+}
 
 nlohmann::json sample_from_info(const std::string& info) {
-  nlohmann::json s = {{"used_memory", 0}, {"used_memory_peak", 0}, {"connected_clients", 0},
-                      {"ops_per_sec", 0}, {"keys", 0}};
+  nlohmann::json s = {
+      {"used_memory", 0}, {"used_memory_peak", 0}, {"connected_clients", 0}, {"ops_per_sec", 0}, {"keys", 0}};
   std::istringstream lines(info);
   long long keys = 0;
   for (std::string line; std::getline(lines, line);) {
@@ -30,9 +32,12 @@ nlohmann::json sample_from_info(const std::string& info) {
     const size_t colon = line.find(':');
     if (colon == std::string::npos || line[0] == '#') continue;
     const std::string k = line.substr(0, colon), v = line.substr(colon + 1);
-    if (k == "used_memory" || k == "used_memory_peak" || k == "connected_clients") s[k] = std::atoll(v.c_str());
-    else if (k == "instantaneous_ops_per_sec") s["ops_per_sec"] = std::atoll(v.c_str());
-    else if (k.rfind("db", 0) == 0 && v.rfind("keys=", 0) == 0) keys += std::atoll(v.c_str() + 5);  // db0:keys=12,...
+    if (k == "used_memory" || k == "used_memory_peak" || k == "connected_clients")
+      s[k] = std::atoll(v.c_str());
+    else if (k == "instantaneous_ops_per_sec")
+      s["ops_per_sec"] = std::atoll(v.c_str());
+    else if (k.rfind("db", 0) == 0 && v.rfind("keys=", 0) == 0)
+      keys += std::atoll(v.c_str() + 5);  // db0:keys=12,...
   }
   s["keys"] = keys;
   return s;

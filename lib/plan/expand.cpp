@@ -25,8 +25,7 @@ std::vector<Combination> combinations(const spec::Entity& e) {
       std::vector<size_t> index(params.size(), 0);
       while (true) {
         Combination c;
-        for (size_t p = 0; p < params.size(); ++p)
-          c.emplace_back(params[p].name, params[p].values[index[p]]);
+        for (size_t p = 0; p < params.size(); ++p) c.emplace_back(params[p].name, params[p].values[index[p]]);
         out.push_back(std::move(c));
         size_t p = params.size();
         while (p > 0) {

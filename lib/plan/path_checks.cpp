@@ -25,13 +25,12 @@ fs::path resolved(const fs::path& p) {
 void check_experiment_path(const spec::ExperimentSpec& spec, const std::string& path) {
   const fs::path p = resolved(path);
   auto refuse = [&](const std::string& why) {
-    throw spec::SpecError(spec.file, spec.path_loc, "experiment.path",
-                          "the experiment directory " + why +
-                              "; give experiment.path a directory of its own (ssim creates it)");
+    throw spec::SpecError(
+        spec.file, spec.path_loc, "experiment.path",
+        "the experiment directory " + why + "; give experiment.path a directory of its own (ssim creates it)");
   };
   if (p == p.root_path()) refuse("is the root directory");
-  if (const char* home = std::getenv("HOME"); home && *home && p == resolved(home))
-    refuse("is your home directory");
+  if (const char* home = std::getenv("HOME"); home && *home && p == resolved(home)) refuse("is your home directory");
   if (is_within(resolved(spec.base_dir), p))
     refuse(p == resolved(spec.base_dir) ? "is the experiment file's own directory"
                                         : "holds the experiment file's directory");
@@ -47,9 +46,9 @@ void check_file_sources(const spec::ExperimentSpec& spec, const std::string& pat
         if (source == source.root_path())
           throw spec::SpecError(spec.file, list[i].loc, field, "refusing to place the root directory");
         if (std::string(key) != "symlink" && is_within(experiment, source))
-          throw spec::SpecError(spec.file, list[i].loc, field,
-                                spec::printable(list[i].value, 200) +
-                                    " holds the experiment directory; it would be copied into itself");
+          throw spec::SpecError(
+              spec.file, list[i].loc, field,
+              spec::printable(list[i].value, 200) + " holds the experiment directory; it would be copied into itself");
       }
     };
     check(e.files.copy, "copy");

@@ -16,13 +16,20 @@ namespace fs = std::filesystem;
 
 std::string to_string(MpiKind kind) {
   switch (kind) {
-    case MpiKind::Auto: return "auto";
-    case MpiKind::None: return "none";
-    case MpiKind::Srun: return "srun";
-    case MpiKind::Mpirun: return "mpirun";
-    case MpiKind::Mpiexec: return "mpiexec";
-    case MpiKind::Aprun: return "aprun";
-    case MpiKind::Jsrun: return "jsrun";
+    case MpiKind::Auto:
+      return "auto";
+    case MpiKind::None:
+      return "none";
+    case MpiKind::Srun:
+      return "srun";
+    case MpiKind::Mpirun:
+      return "mpirun";
+    case MpiKind::Mpiexec:
+      return "mpiexec";
+    case MpiKind::Aprun:
+      return "aprun";
+    case MpiKind::Jsrun:
+      return "jsrun";
   }
   return "auto";
 }
@@ -36,8 +43,12 @@ Env step_env(const Step& s) {
   // A lone rank's wiring (several ranks get theirs from the rank wrapper): first, so
   // that the file's env: wins. MASTER_PORT 0: any free port, as no other rank connects.
   if (s.res.rank_env && s.res.ntasks <= 1)
-    for (const auto& [k, v] : {std::pair<const char*, const char*>{"RANK", "0"}, {"WORLD_SIZE", "1"}, {"LOCAL_RANK", "0"},
-                               {"LOCAL_WORLD_SIZE", "1"}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", "0"}})
+    for (const auto& [k, v] : {std::pair<const char*, const char*>{"RANK", "0"},
+                               {"WORLD_SIZE", "1"},
+                               {"LOCAL_RANK", "0"},
+                               {"LOCAL_WORLD_SIZE", "1"},
+                               {"MASTER_ADDR", "127.0.0.1"},
+                               {"MASTER_PORT", "0"}})
       env.emplace_back(k, v);
   if (shared) {
     env.insert(env.end(), shared->from_file.begin(), shared->from_file.end());
@@ -53,7 +64,8 @@ Env step_env(const Step& s) {
     env.emplace_back("SSIM_REPLICA", std::to_string(s.replica));
     env.emplace_back("SSIM_MEMBER_INDEX", std::to_string(s.index));
   }
-  for (const auto& [name, value] : s.parameters) env.emplace_back("SSIM_PARAM_" + name, value);  // names are identifiers
+  for (const auto& [name, value] : s.parameters)
+    env.emplace_back("SSIM_PARAM_" + name, value);  // names are identifiers
   return env;
 }
 
@@ -68,19 +80,16 @@ std::map<std::string, std::string> tag_values(const Step& s, const std::string& 
   return values;
 }
 
-
 namespace {
 
 struct Builder {
   const spec::ExperimentSpec& spec;
   Plan& plan;
-  std::string python_;  // what a bare python3 or python becomes
+  std::string python_;          // what a bare python3 or python becomes
   bool python_chosen_ = false;  // ...even after setup lines (experiment.python, SSIM_PYTHON)
   std::map<std::string, std::vector<std::string>> members;  // entity name -> step names
 
-  std::string abs_path(const std::string& p) const {
-    return (fs::path(spec.base_dir) / p).lexically_normal().string();
-  }
+  std::string abs_path(const std::string& p) const { return (fs::path(spec.base_dir) / p).lexically_normal().string(); }
 
   std::vector<std::string> step_names(const std::vector<spec::Text>& entities) const {
     std::vector<std::string> out;
@@ -114,10 +123,10 @@ struct Builder {
         for (const auto& [name, value] : mine[i]->parameters)
           for (const auto& [oname, ovalue] : theirs[i]->parameters)
             if (name == oname && value != ovalue)
-              throw spec::SpecError(file, e.after_each[k].loc, field,
-                                    mine[i]->name + " has " + name + "=" + value + " but " + theirs[i]->name +
-                                        " has " + name + "=" + ovalue +
-                                        ": after_each needs both ensembles to expand the same parameters in the same order");
+              throw spec::SpecError(
+                  file, e.after_each[k].loc, field,
+                  mine[i]->name + " has " + name + "=" + value + " but " + theirs[i]->name + " has " + name + "=" +
+                      ovalue + ": after_each needs both ensembles to expand the same parameters in the same order");
         mine[i]->after.push_back(theirs[i]->name);
       }
     }
@@ -143,8 +152,8 @@ struct Builder {
         s.name = is_member ? e.name + "_" + std::to_string(index) : e.name;
         s.ensemble = is_member ? e.name : "";
         s.index = is_member ? index : -1;
-        s.run_dir = is_member ? (fs::path(plan.path) / e.name / s.name).string()
-                              : (fs::path(plan.path) / e.name).string();
+        s.run_dir =
+            is_member ? (fs::path(plan.path) / e.name / s.name).string() : (fs::path(plan.path) / e.name).string();
         fill_step(e, combination, s);
         members[e.name].push_back(s.name);
         plan.steps.push_back(std::move(s));
@@ -167,13 +176,11 @@ struct Builder {
     const bool has_setup = !plan.setup.empty() || !e.setup.empty();
     if ((s.exe == "python3" || s.exe == "python") && !python_.empty() && (!has_setup || python_chosen_))
       s.exe = python_;
-    if (s.exe.find('/') != std::string::npos && fs::path(s.exe).is_relative())
-      s.exe = abs_path(s.exe);
+    if (s.exe.find('/') != std::string::npos && fs::path(s.exe).is_relative()) s.exe = abs_path(s.exe);
     for (size_t i = 0; i < e.args.size(); ++i)
       s.args.push_back(substitute_at(file, spec::index_field(e.field + ".args", i), e.args[i], lookup));
     s.res = resolve_resources(file, e.field + ".run", e.run, lookup);
-    if (runs_here(plan) && (s.res.mpi == MpiKind::Srun || s.res.mpi == MpiKind::Aprun ||
-                                     s.res.mpi == MpiKind::Jsrun)) {
+    if (runs_here(plan) && (s.res.mpi == MpiKind::Srun || s.res.mpi == MpiKind::Aprun || s.res.mpi == MpiKind::Jsrun)) {
       fail_mpi_needs_scheduler(e);
     }
 
@@ -265,8 +272,9 @@ Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
       db.password_file = (fs::path(spec.base_dir) / o.password_file).lexically_normal().string();
       std::ifstream in(db.password_file);
       if (!in)
-        throw spec::SpecError(spec.file, o.password_file_loc, "orchestrator.password_file",
-                        "cannot read " + spec::printable(o.password_file) + " (relative to the experiment file's folder)");
+        throw spec::SpecError(
+            spec.file, o.password_file_loc, "orchestrator.password_file",
+            "cannot read " + spec::printable(o.password_file) + " (relative to the experiment file's folder)");
     }
     db.password = db.external() ? !db.password_file.empty() : db.password;
     db.run_dir = (fs::path(plan.path) / "orchestrator").string();

@@ -61,18 +61,18 @@ struct Step {
   std::shared_ptr<const SharedEnv> shared_env;  // step_env() gives the whole environment
   std::string run_dir;
   Resources res;
-  std::vector<std::string> after;  // step names that must complete with exit code 0 first
-  std::vector<std::string> after_any;  // step names that must have ended first, whatever the outcome
-  std::vector<std::string> incoming;   // step names it reads from (SSKEYIN)
-  int retries = 0;                 // reruns after a failure (not after a cancellation)
-  bool gang = false;               // a member of an ensemble whose members start together
+  std::vector<std::string> after;          // step names that must complete with exit code 0 first
+  std::vector<std::string> after_any;      // step names that must have ended first, whatever the outcome
+  std::vector<std::string> incoming;       // step names it reads from (SSKEYIN)
+  int retries = 0;                         // reruns after a failure (not after a cancellation)
+  bool gang = false;                       // a member of an ensemble whose members start together
   std::shared_ptr<const spec::Goal> goal;  // goal: (one shared by an ensemble's members)
-  std::vector<std::string> setup;  // experiment.setup, then the entity's own setup lines
+  std::vector<std::string> setup;          // experiment.setup, then the entity's own setup lines
   // Shared by an entity's steps (one per member of a 100,000-member ensemble otherwise).
   std::shared_ptr<const spec::ColocatedDb> colocated_db;
   std::shared_ptr<const spec::BatchSettings> batch;
   std::vector<std::pair<std::string, std::string>> parameters;  // its own params: values, in order
-  std::vector<std::string> copy, symlink, configure;  // absolute source paths
+  std::vector<std::string> copy, symlink, configure;            // absolute source paths
 };
 
 struct Database {
@@ -83,10 +83,10 @@ struct Database {
   std::vector<std::pair<std::string, std::string>> config;
   bool password = true;
   bool persist = false;
-  bool snapshot = true;          // SHUTDOWN SAVE into the shard's run directory; loaded again on --resume
-  spec::Inference inference;     // a TorchScript service beside each shard
-  std::string address;           // external: "host:port[,...]" of a database ssim does not run
-  std::string password_file;     // external: absolute path of its password file ("" for none)
+  bool snapshot = true;       // SHUTDOWN SAVE into the shard's run directory; loaded again on --resume
+  spec::Inference inference;  // a TorchScript service beside each shard
+  std::string address;        // external: "host:port[,...]" of a database ssim does not run
+  std::string password_file;  // external: absolute path of its password file ("" for none)
   bool external() const { return !address.empty(); }
   std::string run_dir;
   std::optional<spec::BatchSettings> batch;  // shards as batch jobs of their own
@@ -112,7 +112,7 @@ struct Plan {
   std::string path;      // absolute experiment directory
   std::string launcher;  // resolved: local | slurm | pbs | lsf
   std::vector<std::string> setup;
-  int max_running = 0;  // experiment.max_running (0: no limit)
+  int max_running = 0;         // experiment.max_running (0: no limit)
   bool oversubscribe = false;  // experiment.oversubscribe
   std::optional<spec::BatchSettings> allocation;
   std::optional<spec::BatchSettings> batch;

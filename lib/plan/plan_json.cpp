@@ -47,10 +47,9 @@ json plan_to_json(const Plan& plan, const std::function<std::vector<std::string>
               {"steps", steps}};
   if (plan.database) {
     const auto& d = *plan.database;
-    out["orchestrator"] = {{"port", d.port},          {"shards", d.shards},
-                           {"binary", d.binary},      {"interface", d.interface},
-                           {"password", d.password},  {"persist", d.persist},
-                           {"run_dir", d.run_dir},    {"inference", d.inference.enabled}};
+    out["orchestrator"] = {
+        {"port", d.port},         {"shards", d.shards},   {"binary", d.binary},   {"interface", d.interface},
+        {"password", d.password}, {"persist", d.persist}, {"run_dir", d.run_dir}, {"inference", d.inference.enabled}};
   }
   return out;
 }

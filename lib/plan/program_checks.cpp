@@ -67,7 +67,8 @@ void check_programs(const spec::ExperimentSpec& spec, const Plan& plan) {
         why = why.replace(why.find(s.exe), s.exe.size(), spec::printable(written));
         notes = "relative to the experiment file's folder";
       }
-      if (!s.ensemble.empty()) notes += (notes.empty() ? "" : "; ") + std::string("every member of ") + e.name + " runs it";
+      if (!s.ensemble.empty())
+        notes += (notes.empty() ? "" : "; ") + std::string("every member of ") + e.name + " runs it";
       throw spec::SpecError(spec.file, e.exe.loc, e.field + ".exe", why + (notes.empty() ? "" : " (" + notes + ")"));
     }
   }

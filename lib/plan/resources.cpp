@@ -9,8 +9,8 @@ namespace ssim::plan {
 
 using spec::SpecError;
 
-std::string substitute_at(const std::string& file, const std::string& field,
-                          const spec::Text& text, const Lookup& lookup) {
+std::string substitute_at(const std::string& file, const std::string& field, const spec::Text& text,
+                          const Lookup& lookup) {
   try {
     return spec::substitute(text.value, lookup);
   } catch (const spec::TemplateError& e) {
@@ -20,8 +20,8 @@ std::string substitute_at(const std::string& file, const std::string& field,
 
 namespace {
 
-int to_int(const std::string& file, const std::string& field, const spec::Text& raw,
-           const std::string& value, int min) {
+int to_int(const std::string& file, const std::string& field, const spec::Text& raw, const std::string& value,
+           int min) {
   int n = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
   const std::string what = min > 0 ? "a positive integer" : "a non-negative integer";
@@ -32,17 +32,14 @@ int to_int(const std::string& file, const std::string& field, const spec::Text& 
   return n;
 }
 
-MpiKind to_mpi(const std::string& file, const std::string& field, const spec::Text& raw,
-               const std::string& value) {
+MpiKind to_mpi(const std::string& file, const std::string& field, const spec::Text& raw, const std::string& value) {
   static const std::vector<std::pair<std::string, MpiKind>> kinds = {
-      {"auto", MpiKind::Auto},       {"none", MpiKind::None},     {"srun", MpiKind::Srun},
-      {"mpirun", MpiKind::Mpirun},   {"mpiexec", MpiKind::Mpiexec}, {"aprun", MpiKind::Aprun},
-      {"jsrun", MpiKind::Jsrun}};
+      {"auto", MpiKind::Auto},       {"none", MpiKind::None},   {"srun", MpiKind::Srun},  {"mpirun", MpiKind::Mpirun},
+      {"mpiexec", MpiKind::Mpiexec}, {"aprun", MpiKind::Aprun}, {"jsrun", MpiKind::Jsrun}};
   for (const auto& [name, kind] : kinds)
     if (name == value) return kind;
   throw SpecError(file, raw.loc, field,
-                  "expected one of auto | none | srun | mpirun | mpiexec | aprun | jsrun, got \"" +
-                      value + "\"");
+                  "expected one of auto | none | srun | mpirun | mpiexec | aprun | jsrun, got \"" + value + "\"");
 }
 
 }  // namespace
@@ -73,19 +70,25 @@ long time_seconds(const std::string& time) {
   return ((days * 24 + h) * 60 + m) * 60 + sec;
 }
 
-Resources resolve_resources(const std::string& file, const std::string& field,
-                            const spec::RunSettings& run, const Lookup& lookup) {
+Resources resolve_resources(const std::string& file, const std::string& field, const spec::RunSettings& run,
+                            const Lookup& lookup) {
   Resources res;
   bool ntasks_given = false, exclusive_given = false;
   for (const auto& [key, raw] : run.fields) {
     const std::string sub = spec::join_field(field, key);
     const std::string v = substitute_at(file, sub, raw, lookup);
-    if (key == "nodes") res.nodes = to_int(file, sub, raw, v, 1);
-    else if (key == "ntasks") res.ntasks = to_int(file, sub, raw, v, 1), ntasks_given = true;
-    else if (key == "tasks_per_node") res.tasks_per_node = to_int(file, sub, raw, v, 1);
-    else if (key == "cpus_per_task") res.cpus_per_task = to_int(file, sub, raw, v, 1);
-    else if (key == "gpus_per_task") res.gpus_per_task = to_int(file, sub, raw, v, 0);
-    else if (key == "mpi") res.mpi = to_mpi(file, sub, raw, v);
+    if (key == "nodes")
+      res.nodes = to_int(file, sub, raw, v, 1);
+    else if (key == "ntasks")
+      res.ntasks = to_int(file, sub, raw, v, 1), ntasks_given = true;
+    else if (key == "tasks_per_node")
+      res.tasks_per_node = to_int(file, sub, raw, v, 1);
+    else if (key == "cpus_per_task")
+      res.cpus_per_task = to_int(file, sub, raw, v, 1);
+    else if (key == "gpus_per_task")
+      res.gpus_per_task = to_int(file, sub, raw, v, 0);
+    else if (key == "mpi")
+      res.mpi = to_mpi(file, sub, raw, v);
     else if (key == "time") {
       if (!spec::is_slurm_time(v))
         throw SpecError(file, raw.loc, sub,
@@ -95,9 +98,12 @@ Resources resolve_resources(const std::string& file, const std::string& field,
     } else if (key == "exclusive" || key == "agent" || key == "rank_env") {
       bool& flag = key == "agent" ? res.agent : key == "rank_env" ? res.rank_env : res.exclusive;
       exclusive_given = exclusive_given || key == "exclusive";
-      if (v == "true" || v == "yes") flag = true;
-      else if (v == "false" || v == "no") flag = false;
-      else throw SpecError(file, raw.loc, sub, "expected true or false, got \"" + v + "\"");
+      if (v == "true" || v == "yes")
+        flag = true;
+      else if (v == "false" || v == "no")
+        flag = false;
+      else
+        throw SpecError(file, raw.loc, sub, "expected true or false, got \"" + v + "\"");
     }
   }
   for (size_t i = 0; i < run.hosts.size(); ++i)
@@ -107,12 +113,11 @@ Resources resolve_resources(const std::string& file, const std::string& field,
   // Whole nodes when asked for, or when `nodes:` is; otherwise packed by CPUs.
   if (!exclusive_given) res.exclusive = res.nodes > 0;
   // nodes x tasks_per_node gives ntasks when ntasks itself is not written.
-  if (!ntasks_given && res.nodes > 0 && res.tasks_per_node > 0)
-    res.ntasks = res.nodes * res.tasks_per_node;
+  if (!ntasks_given && res.nodes > 0 && res.tasks_per_node > 0) res.ntasks = res.nodes * res.tasks_per_node;
   if (res.nodes > 0 && res.tasks_per_node > 0 && res.ntasks > res.nodes * res.tasks_per_node)
     throw SpecError(file, run.loc, field,
-                    "ntasks " + std::to_string(res.ntasks) + " exceeds nodes x tasks_per_node = " +
-                        std::to_string(res.nodes * res.tasks_per_node));
+                    "ntasks " + std::to_string(res.ntasks) +
+                        " exceeds nodes x tasks_per_node = " + std::to_string(res.nodes * res.tasks_per_node));
   return res;
 }
 

@@ -37,7 +37,8 @@ void line_chart(const std::string& title, const std::vector<Point>& points, cons
   if (points.size() == 1)
     out += "<circle cx=\"" + number((points[0].t - t0) / span * W) + "\" cy=\"" +
            number(H - points[0].v / scale * (H - 4)) + "\" r=\"3\" fill=\"#1565c0\"/>";
-  else out += "<path d=\"" + path + "\" fill=\"none\" stroke=\"#1565c0\" stroke-width=\"1.5\"/>";
+  else
+    out += "<path d=\"" + path + "\" fill=\"none\" stroke=\"#1565c0\" stroke-width=\"1.5\"/>";
   out += "</svg><figcaption>" + escape(title) + ": last " + escape(amount(points.back().v, unit)) + ", peak " +
          escape(amount(top, unit)) + "</figcaption></figure>";
 }

@@ -116,7 +116,8 @@ void ensemble_section(const ReportInput& in, const Group& g, std::string& out) {
       const double r = runtime_of(*e, in.now);
       out += "<td class=\"s-" + state::to_string(e->status) + "\"" +
              (e->reason.empty() ? std::string() : " title=\"" + escape(e->reason) + "\"") + ">" +
-             escape(state::to_string(e->status)) + "</td><td>" + (r >= 0 ? escape(duration_text(r)) : std::string("-")) + "</td></tr>";
+             escape(state::to_string(e->status)) + "</td><td>" +
+             (r >= 0 ? escape(duration_text(r)) : std::string("-")) + "</td></tr>";
     }
     out += "</table></details>";
   }

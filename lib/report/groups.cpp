@@ -9,8 +9,10 @@ std::vector<Group> groups_of(const state::Manifest& m) {
   std::vector<Group> ensembles;
   std::map<std::string, size_t> index;
   for (const auto& e : m.entities) {
-    if (e.type == state::EntityKind::Database) database.entities.push_back(&e);
-    else if (e.ensemble.empty()) models.entities.push_back(&e);
+    if (e.type == state::EntityKind::Database)
+      database.entities.push_back(&e);
+    else if (e.ensemble.empty())
+      models.entities.push_back(&e);
     else {
       auto [it, fresh] = index.emplace(e.ensemble, ensembles.size());
       if (fresh) ensembles.push_back({e.ensemble, {}, true});
@@ -31,12 +33,18 @@ double runtime_of(const state::EntityRecord& e, double now) {
 
 const char* colour_of(state::Status s) {
   switch (s) {
-    case state::Status::Completed: return "#2e7d32";
-    case state::Status::Failed: return "#c62828";
-    case state::Status::Cancelled: return "#8d8d8d";
-    case state::Status::Running: return "#1565c0";
-    case state::Status::Pending: return "#f2a900";
-    default: return "#cfcfcf";
+    case state::Status::Completed:
+      return "#2e7d32";
+    case state::Status::Failed:
+      return "#c62828";
+    case state::Status::Cancelled:
+      return "#8d8d8d";
+    case state::Status::Running:
+      return "#1565c0";
+    case state::Status::Pending:
+      return "#f2a900";
+    default:
+      return "#cfcfcf";
   }
 }
 

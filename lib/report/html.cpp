@@ -16,12 +16,23 @@ std::string escape(std::string_view text) {
   out.reserve(clean.size());
   for (char c : clean) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -44,8 +55,10 @@ std::string duration_text(double seconds) {
   if (seconds > 0 && seconds < 0.1) return number(seconds * 1000, seconds < 0.01 ? 2 : 1) + " ms";  // not "0 s" twice
   if (seconds < 60) return number(seconds, seconds < 10 ? 2 : 1) + " s";
   const long s = std::lround(seconds);
-  if (s < 3600) std::snprintf(buf, sizeof buf, "%ld min %02ld s", s / 60, s % 60);
-  else std::snprintf(buf, sizeof buf, "%ld h %02ld min", s / 3600, (s % 3600) / 60);
+  if (s < 3600)
+    std::snprintf(buf, sizeof buf, "%ld min %02ld s", s / 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%ld h %02ld min", s / 3600, (s % 3600) / 60);
   return buf;
 }
 

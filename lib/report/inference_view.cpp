@@ -7,10 +7,11 @@ namespace ssim::report {
 
 void inference_section(const ReportInput& in, std::string& out) {
   if (in.inference.empty()) return;
-  out += "<section id=\"inference\"><h2>Inference</h2><p class=\"quiet\">Models and scripts run by the service "
-         "beside each shard; latency is measured in the service, from request to answer (p99 over the last 4,096 "
-         "calls).</p><table class=\"params\"><tr><th>shard</th><th>service</th><th>model</th><th>calls</th>"
-         "<th>errors</th><th>mean</th><th>p99</th><th>batches</th><th>mean batch</th><th>largest batch</th></tr>";
+  out +=
+      "<section id=\"inference\"><h2>Inference</h2><p class=\"quiet\">Models and scripts run by the service "
+      "beside each shard; latency is measured in the service, from request to answer (p99 over the last 4,096 "
+      "calls).</p><table class=\"params\"><tr><th>shard</th><th>service</th><th>model</th><th>calls</th>"
+      "<th>errors</th><th>mean</th><th>p99</th><th>batches</th><th>mean batch</th><th>largest batch</th></tr>";
   for (const auto& s : in.inference) {
     const std::string shard = s.value("shard", ""), service = s.value("status", "") + " at " + s.value("address", "");
     if (!s.contains("models") || s["models"].empty())

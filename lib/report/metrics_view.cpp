@@ -16,12 +16,12 @@ namespace ssim::report {
 
 namespace {
 
-constexpr size_t kMaxLines = 40;      // lines per chart; the rest are counted, not drawn
-constexpr size_t kMaxPoints = 300;    // points per line (thinned evenly beyond)
+constexpr size_t kMaxLines = 40;    // lines per chart; the rest are counted, not drawn
+constexpr size_t kMaxPoints = 300;  // points per line (thinned evenly beyond)
 const char* const kColours[] = {"#1565c0", "#c62828", "#2e7d32", "#f2a900", "#6a1b9a", "#00838f", "#ad1457", "#4e342e"};
 
 struct Series {
-  std::string label;  // "sweep_3" or "train rank 1"
+  std::string label;                              // "sweep_3" or "train rank 1"
   std::vector<std::pair<double, double>> points;  // (step or order, value)
 };
 
@@ -66,10 +66,10 @@ void line_chart(const std::string& metric, const std::vector<Series>& series, si
     for (const auto& [x, y] : s.points) path += (path.empty() ? "M" : " L") + number(px(x)) + " " + number(py(y));
     out += "<path d=\"" + path + "\" fill=\"none\" stroke=\"" + colour + "\" stroke-width=\"1.5\">" + title + "</path>";
   }
-  out += "</svg><figcaption>" + escape(metric) + (series.size() < total ? " (" + std::to_string(series.size()) +
-                                                                              " of " + std::to_string(total) + " lines)"
-                                                                        : "") +
-         "</figcaption></figure>";
+  out +=
+      "</svg><figcaption>" + escape(metric) +
+      (series.size() < total ? " (" + std::to_string(series.size()) + " of " + std::to_string(total) + " lines)" : "") +
+      "</figcaption></figure>";
 }
 
 bool power_of_two(double v) { return v >= 1 && std::abs(std::exp2(std::round(std::log2(v))) - v) < 1e-9; }
@@ -108,8 +108,9 @@ void against_parameter(const std::string& metric, const std::string& param,
 
 void metrics_section(const ReportInput& in, const std::vector<Group>& groups, std::string& out) {
   if (in.metrics.empty()) return;
-  out += "<section id=\"metrics\"><h2>Metrics</h2><p class=\"quiet\">What the entities reported "
-         "(docs/metrics.md), against the step; one line per entity and rank.</p>";
+  out +=
+      "<section id=\"metrics\"><h2>Metrics</h2><p class=\"quiet\">What the entities reported "
+      "(docs/metrics.md), against the step; one line per entity and rank.</p>";
   for (const auto& g : groups) {
     // metric -> lines of this group's entities
     std::map<std::string, std::vector<Series>> charts;
@@ -127,7 +128,8 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
         if (key.second == 0 || key.first.empty()) last[key.first][e] = pts.back().second;
         auto& chart = charts[key.first];
         if (chart.size() >= kMaxLines) continue;
-        chart.push_back({e->name + (ranked.count(key.first) ? " rank " + std::to_string(key.second) : ""), state::thin_evenly(pts, kMaxPoints)});
+        chart.push_back({e->name + (ranked.count(key.first) ? " rank " + std::to_string(key.second) : ""),
+                         state::thin_evenly(pts, kMaxPoints)});
       }
     }
     if (charts.empty()) continue;
@@ -156,7 +158,8 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
     out += "<details open><summary>every member's last values</summary><table class=\"params\"><tr><th>member</th>";
     for (const auto& p : params) out += "<th>" + escape(p) + "</th>";
     for (const auto& [metric, values] : last) out += "<th>" + escape(metric) + "</th>";
-    const bool goals = std::any_of(g.entities.begin(), g.entities.end(), [](const auto* e) { return e->goal != nullptr; });
+    const bool goals =
+        std::any_of(g.entities.begin(), g.entities.end(), [](const auto* e) { return e->goal != nullptr; });
     if (goals) out += "<th>goal</th>";
     out += "</tr>";
     for (const auto* e : g.entities) {

@@ -35,8 +35,9 @@ void header(const ReportInput& in, std::string& out) {
   const int failed = c.count(state::Status::Failed) ? c.at(state::Status::Failed) : 0;
   const double end = m.finished > 0 && !in.running ? m.finished : in.now;
   std::string outcome = in.running ? "running (a snapshot taken " + date_time(in.now) + ")"
-                        : m.finished > 0 ? (failed ? "exit code 1: " + std::to_string(failed) + " failed" : "exit code 0")
-                                         : "not running, never finished (ssim run was stopped)";
+                        : m.finished > 0
+                            ? (failed ? "exit code 1: " + std::to_string(failed) + " failed" : "exit code 0")
+                            : "not running, never finished (ssim run was stopped)";
   out += "<h1>" + escape(m.experiment) + "</h1><p class=\"quiet\">ssim report of " + escape(m.path) + "</p>";
   out += "<section id=\"summary\"><div class=\"chips\">";
   for (const auto& [s, n] : c)
@@ -70,10 +71,10 @@ void failures(const ReportInput& in, std::string& out) {
     if (e.status != state::Status::Failed) continue;
     if (++total > 200) continue;  // the first 200 in full; the table above has every one
     ++shown;
-    body += "<div class=\"failure\"><h3>" + escape(e.name) + "</h3><p>" +
-            escape(e.reason.empty() ? (e.exit_code ? "exit code " + std::to_string(*e.exit_code) : "failed")
-                                    : e.reason) +
-            "</p>";
+    body +=
+        "<div class=\"failure\"><h3>" + escape(e.name) + "</h3><p>" +
+        escape(e.reason.empty() ? (e.exit_code ? "exit code " + std::to_string(*e.exit_code) : "failed") : e.reason) +
+        "</p>";
     if (!e.params.empty()) {
       std::string params;
       for (const auto& [k, v] : e.params) params += (params.empty() ? "" : ", ") + k + "=" + v;
@@ -96,13 +97,15 @@ void cancellations(const ReportInput& in, std::string& out) {
   std::map<std::string, std::vector<const state::EntityRecord*>> by_reason;
   int total = 0;
   for (const auto& e : in.manifest.entities)
-    if (e.status == state::Status::Cancelled) ++total, by_reason[e.reason.empty() ? "cancelled" : e.reason].push_back(&e);
+    if (e.status == state::Status::Cancelled)
+      ++total, by_reason[e.reason.empty() ? "cancelled" : e.reason].push_back(&e);
   if (total == 0) return;
   out += "<section id=\"cancelled\"><h2>Cancelled (" + std::to_string(total) + ")</h2>";
   int blocks = 0;
   for (const auto& [reason, entities] : by_reason) {
     if (++blocks > 50) {
-      out += "<p class=\"quiet\">" + std::to_string(by_reason.size() - 50) + " more reasons: ssim status --filter cancelled</p>";
+      out += "<p class=\"quiet\">" + std::to_string(by_reason.size() - 50) +
+             " more reasons: ssim status --filter cancelled</p>";
       break;
     }
     std::string names;
@@ -119,8 +122,8 @@ void cancellations(const ReportInput& in, std::string& out) {
 std::string render_report(const ReportInput& in) {
   std::string out;
   out.reserve(64 * 1024 + in.manifest.entities.size() * 600);
-  out += "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
-         escape(in.manifest.experiment) + " - ssim report</title><style>" + kStyle + "</style></head><body>";
+  out += "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + escape(in.manifest.experiment) +
+         " - ssim report</title><style>" + kStyle + "</style></head><body>";
   header(in, out);
   failures(in, out);
   cancellations(in, out);

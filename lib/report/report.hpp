@@ -29,7 +29,7 @@ struct ReportInput {
     std::optional<state::GoalReached> goal;
   };
   std::map<std::string, EntityMetrics> metrics;
-  std::string made_by;                              // "ssim VERSION, USER on HOST": who made the report
+  std::string made_by;  // "ssim VERSION, USER on HOST": who made the report
 };
 
 std::string render_report(const ReportInput& in);

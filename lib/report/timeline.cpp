@@ -33,9 +33,8 @@ void timeline_section(const ReportInput& in, const std::vector<Group>& groups, s
   for (const auto& g : groups) {
     const double h = row_height(g.entities.size());
     const double height = h * static_cast<double>(g.entities.size()) + 18;
-    out += std::string("<details class=\"group\"") + (g.entities.size() <= 2000 ? " open" : "") +
-           "><summary>" + escape(g.title) + " <span class=\"quiet\">(" + std::to_string(g.entities.size()) +
-           ")</span></summary>";
+    out += std::string("<details class=\"group\"") + (g.entities.size() <= 2000 ? " open" : "") + "><summary>" +
+           escape(g.title) + " <span class=\"quiet\">(" + std::to_string(g.entities.size()) + ")</span></summary>";
     out += "<svg class=\"timeline\" width=\"" + number(kLabel + kWidth) + "\" height=\"" + number(height) +
            "\" viewBox=\"0 0 " + number(kLabel + kWidth) + " " + number(height) + "\">";
     // Axis ticks at 0, 1/4, ... of the span.
@@ -43,8 +42,11 @@ void timeline_section(const ReportInput& in, const std::vector<Group>& groups, s
       const double x = kLabel + kWidth * i / 4.0;
       out += "<line x1=\"" + number(x) + "\" y1=\"0\" x2=\"" + number(x) + "\" y2=\"" + number(height - 14) +
              "\" class=\"tick\"/><text x=\"" + number(x) + "\" y=\"" + number(height - 3) +
-             "\" class=\"axis\" text-anchor=\"" + (i == 0 ? "start" : i == 4 ? "end" : "middle") + "\">" +
-             escape(duration_text(span * i / 4.0)) + "</text>";
+             "\" class=\"axis\" text-anchor=\"" +
+             (i == 0   ? "start"
+              : i == 4 ? "end"
+                       : "middle") +
+             "\">" + escape(duration_text(span * i / 4.0)) + "</text>";
     }
     double y = 0;
     for (const auto* e : g.entities) {

@@ -47,7 +47,7 @@ Submitted submit_experiment(const Loaded& l, const std::string& file, bool overw
   auto launcher = launch::make_launcher(plan.launcher);
   auto& submission = batch_submission(*launcher);
   (void)submission.experiment_script(plan, in_batch_command(file));  // a value no script can carry: exit 2 now
-  check_environment(plan, *launcher, true);                             // sbatch / qsub / bsub missing: exit 3 now
+  check_environment(plan, *launcher, true);                          // sbatch / qsub / bsub missing: exit 3 now
   const auto mode = overwrite ? generate::Existing::Overwrite : generate::Existing::Refuse;
   // The lock is held until the job is recorded: a scheduler may start the job at once,
   // and its `ssim run --in-batch` waits for this lock to read the manifest written below.

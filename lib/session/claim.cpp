@@ -33,8 +33,8 @@ state::RunLock acquire_run_lock(const std::string& path, const std::string& role
     const auto holder = state::RunLock::holder(path);
     // The lock file names its holder a moment after the lock is taken: until then it
     // names the previous one, whose process is gone. That is a reader on its way in.
-    const bool stale = holder && holder->host == host_name() && !holder->ticks.empty() &&
-                       !process_alive(holder->pid, holder->ticks);
+    const bool stale =
+        holder && holder->host == host_name() && !holder->ticks.empty() && !process_alive(holder->pid, holder->ticks);
     const bool transient = holder && (holder->role == "status" || holder->role == "stop" || stale);
     if ((holder && !transient) || std::chrono::steady_clock::now() > deadline) state::refuse_if_running(path);
     if (std::chrono::steady_clock::now() > deadline) throw EnvironmentError("cannot lock " + state::lock_path(path));
@@ -52,7 +52,8 @@ state::RunLock claim_experiment(const plan::Plan& plan, generate::Existing mode,
     if (ec) throw EnvironmentError("cannot create " + root.string() + ": " + ec.message());
     if (::mkdir((fs::path(ssim_dir(root.string()))).c_str(), 0755) != 0) {
       if (errno == EEXIST) throw UsageError("experiment " + plan.path + " is being created by another ssim run");
-      throw EnvironmentError("cannot create " + (fs::path(ssim_dir(root.string()))).string() + ": " + std::strerror(errno));
+      throw EnvironmentError("cannot create " + (fs::path(ssim_dir(root.string()))).string() + ": " +
+                             std::strerror(errno));
     }
     return acquire_run_lock(plan.path, role);
   }
@@ -69,7 +70,7 @@ void undo_claim(const plan::Plan& plan) {
   if (plan.database) fs::remove_all(plan.database->run_dir, ec);
   for (const auto& s : plan.steps)
     if (!s.ensemble.empty()) fs::remove(fs::path(s.run_dir).parent_path(), ec);  // only when empty
-  fs::remove(plan.path, ec);  // only when empty
+  fs::remove(plan.path, ec);                                                     // only when empty
 }
 }  // namespace
 
@@ -103,8 +104,8 @@ void refuse_if_still_alive(state::Manifest& previous, const plan::Plan& plan) {
                                  : "";
     throw UsageError("cannot resume " + previous.path + ": " + e.name + " from the earlier run is still " +
                      to_string(e.status) + " (job " + state::parse_job_id(e.job_id).label(host_name()) +
-                     (e.pid ? ", pid " + std::to_string(e.pid) : "") +
-                     ")" + hint + "; wait for it to end, or end it with: ssim stop " + previous.path);
+                     (e.pid ? ", pid " + std::to_string(e.pid) : "") + ")" + hint +
+                     "; wait for it to end, or end it with: ssim stop " + previous.path);
   }
 }
 

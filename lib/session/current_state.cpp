@@ -38,7 +38,8 @@ CurrentState current_state(const std::string& path) {
     }
   }
   if (outer && !s.runner) {
-    const std::string why = "waiting for batch job " + (outer->native_id.empty() ? state::parse_job_id(outer->job_id).label() : outer->native_id);
+    const std::string why = "waiting for batch job " +
+                            (outer->native_id.empty() ? state::parse_job_id(outer->job_id).label() : outer->native_id);
     for (auto& e : s.manifest.entities)
       if (e.type != state::EntityKind::Batch && e.job_id.empty() && e.status == state::Status::New) {
         e.status = state::Status::Pending;  // shown, not saved: the job's own run starts from new

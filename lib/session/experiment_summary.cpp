@@ -21,7 +21,10 @@ nlohmann::json experiment_summary(const std::string& path) {
   for (const auto& [s, n] : counts) c[to_string(s)] = n;
   return {{"name", m.experiment},
           {"path", path},
-          {"outcome", running ? "running" : m.finished <= 0 ? "stopped" : failed ? "failed" : "completed"},
+          {"outcome", running           ? "running"
+                      : m.finished <= 0 ? "stopped"
+                      : failed          ? "failed"
+                                        : "completed"},
           {"created", m.created},
           {"finished", m.finished},
           {"counts", c},

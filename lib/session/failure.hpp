@@ -10,8 +10,8 @@ namespace ssim::session {
 
 struct Failure {
   int exit_code = 3;
-  std::string message;  // one line, control characters made visible
-  bool located = false; // the message starts with FILE:LINE:COL (a bad experiment file)
+  std::string message;   // one line, control characters made visible
+  bool located = false;  // the message starts with FILE:LINE:COL (a bad experiment file)
   // As ssim prints it on stderr: "ssim: MESSAGE", or the located message as it is.
   std::string line() const { return located ? message : "ssim: " + message; }
 };

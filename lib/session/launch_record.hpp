@@ -12,9 +12,9 @@ namespace ssim::session {
 
 struct LaunchRecord {
   std::vector<std::string> argv;
-  std::string command;  // argv as one shell line, quoted where needed
+  std::string command;                                   // argv as one shell line, quoted where needed
   std::vector<std::pair<std::string, std::string>> env;  // sorted by name, secrets masked
-  int masked = 0;  // how many values were
+  int masked = 0;                                        // how many values were
 };
 
 // nullopt when the entity has not started (no job file yet) or the file is cut short.

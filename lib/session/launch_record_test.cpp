@@ -25,7 +25,7 @@ TEST_CASE("a URL keeps everything but its password") {
   CHECK(shown_value("SSDB", "10.0.0.1:6379", masked) == "10.0.0.1:6379");
   CHECK_FALSE(masked);
   CHECK(shown_value("HOME_URL", "https://user@host/", masked) == "https://user@host/");  // no password
-  CHECK(shown_value("SSDB_PASSWORD", "", masked).empty());                                // nothing to hide
+  CHECK(shown_value("SSDB_PASSWORD", "", masked).empty());                               // nothing to hide
 }
 
 TEST_CASE("an entity's launch record: its command line quoted, its environment sorted and masked") {

@@ -57,7 +57,8 @@ void check_environment(const plan::Plan& plan, const launch::Launcher& launcher,
   bool submits = whole_batch;
   for (const auto& s : plan.steps) submits = submits || (s.batch && launcher.batch());
   if (submits && !submit.empty() && find_on_path(submit).empty())
-    missing("the " + launcher.name() + " launcher submits jobs with", submit, "run ssim where the scheduler's commands are");
+    missing("the " + launcher.name() + " launcher submits jobs with", submit,
+            "run ssim where the scheduler's commands are");
   if (whole_batch) return;  // the rest runs inside the job, where setup lines may bring it in
   // setup: lines run in bash (lib/launch/setup_script.hpp), here where the launcher is local.
   bool any_setup = !plan.setup.empty();
@@ -67,9 +68,10 @@ void check_environment(const plan::Plan& plan, const launch::Launcher& launcher,
   // Where this ssim starts the database itself, its program must be here.
   if (plan.database && !plan.database->external() && launcher.runs_here() &&
       find_on_path(plan.database->binary).empty())
-    missing("the database needs", plan.database->binary, "install redis-server (Debian) or give orchestrator.binary a full path");
+    missing("the database needs", plan.database->binary,
+            "install redis-server (Debian) or give orchestrator.binary a full path");
   if (!plan.setup.empty()) return;  // setup lines (module load ...) may bring the rest in
-  std::set<std::string> found;  // one PATH search per program, not per member
+  std::set<std::string> found;      // one PATH search per program, not per member
   for (const auto& step : plan.steps) {
     if (step.batch && launcher.batch()) continue;  // runs inside its own job
     const auto argv = launcher.command(step);
@@ -78,7 +80,7 @@ void check_environment(const plan::Plan& plan, const launch::Launcher& launcher,
     if (find_on_path(argv[0]).empty())
       missing(step.name + " is started with", argv[0],
               launcher.runs_here() ? "install MPI (Debian: openmpi-bin) or choose run.mpi: none"
-                                         : "run ssim inside a " + launcher.name() + " job, where its commands are");
+                                   : "run ssim inside a " + launcher.name() + " job, where its commands are");
     found.insert(argv[0]);
   }
 }

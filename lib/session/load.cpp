@@ -71,8 +71,7 @@ Loaded load_to_run(const std::string& file, const std::string& launcher_override
 }
 
 void choose_auto_port(Loaded& l) {
-  if (!l.plan.database || l.plan.database->external() || !l.spec.orchestrator || l.spec.orchestrator->port != 0)
-    return;
+  if (!l.plan.database || l.plan.database->external() || !l.spec.orchestrator || l.spec.orchestrator->port != 0) return;
   // Free here when ssim starts the database here; inside an allocation the shard's node
   // decides, and a port taken there is reported by the shard.
   const auto& db = *l.plan.database;
@@ -88,7 +87,8 @@ void check_ports(const plan::Plan& plan) {
     for (const int port : {db.port + i, db.port + i + 10000}) {
       const std::string problem = orchestrator::port_problem(address, port);
       if (!problem.empty())
-        throw EnvironmentError("the database cannot listen: " + problem + (port > db.port + i ? " (its cluster bus port)" : ""));
+        throw EnvironmentError("the database cannot listen: " + problem +
+                               (port > db.port + i ? " (its cluster bus port)" : ""));
       if (db.shards == 1) break;
     }
 }

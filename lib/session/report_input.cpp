@@ -37,7 +37,9 @@ report::ReportInput report_input(const CurrentState& s) {
   return in;
 }
 
-std::string experiment_report(const std::string& path) { return report::render_report(report_input(current_state(path))); }
+std::string experiment_report(const std::string& path) {
+  return report::render_report(report_input(current_state(path)));
+}
 
 WrittenReport write_report(const std::string& path, const std::string& file) {
   const std::string html = experiment_report(path);

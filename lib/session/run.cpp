@@ -114,10 +114,11 @@ plan::Plan reload(const plan::Plan& running) {
   Loaded fresh = load(running.file, running.launcher);
   const plan::Plan& p = fresh.plan;
   if (p.name != running.name || p.path != running.path)
-    throw UsageError(running.file + ": the experiment's name or path changed while it runs (" + running.name +
-                     " at " + running.path + ")");
+    throw UsageError(running.file + ": the experiment's name or path changed while it runs (" + running.name + " at " +
+                     running.path + ")");
   if (bool(p.database) != bool(running.database))
-    throw UsageError(running.file + ": a database cannot be added to or removed from a running experiment; stop it "
+    throw UsageError(running.file +
+                     ": a database cannot be added to or removed from a running experiment; stop it "
                      "and run again");
   generate::generate(p, generate::Existing::Resume);
   return std::move(fresh.plan);
@@ -147,7 +148,7 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
       }
   std::error_code ec;
   if (req.in_batch) wait_for_submitter(plan.path);
-  const auto mode = req.overwrite                  ? generate::Existing::Overwrite
+  const auto mode = req.overwrite                ? generate::Existing::Overwrite
                     : req.resume || req.in_batch ? generate::Existing::Resume
                                                  : generate::Existing::Refuse;
   if (mode == generate::Existing::Resume && !fs::exists(state::manifest_path(plan.path), ec))
@@ -160,8 +161,7 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
   }
   const auto gen_start = std::chrono::steady_clock::now();
   const auto generated = generate_claimed(plan, mode);
-  const double gen_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - gen_start).count();
+  const double gen_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - gen_start).count();
   for (const auto& w : generated.warnings) notes("warning: " + w);
 
   RunLauncher run_launcher = prepare_launcher(plan, true);  // may request an allocation
@@ -170,7 +170,7 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
                       : previous             ? engine::new_manifest(plan, previous->id)
                                              : engine::new_manifest(plan, state::new_experiment_id());
   m.command = own_command_line();  // the report and ssim status say how it was run
-  if (req.in_batch) {  // keep the outer job's row, first
+  if (req.in_batch) {              // keep the outer job's row, first
     m.created = previous->created;
     for (const auto& e : previous->entities)
       if (e.type == state::EntityKind::Batch) m.entities.insert(m.entities.begin(), e);
@@ -202,8 +202,7 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
   engine::EngineHooks hooks;
   hooks.open = req.open;
   hooks.reload = [&plan] { return reload(plan); };
-  if (req.detach)
-    hooks.after_first_start = [&] { return detach_monitor(lock, engine, m, detached_parent, notes); };
+  if (req.detach) hooks.after_first_start = [&] { return detach_monitor(lock, engine, m, detached_parent, notes); };
   RunResult result;
   const auto run_start = std::chrono::steady_clock::now();
   try {

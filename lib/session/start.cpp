@@ -19,9 +19,10 @@ state::Manifest start(const std::string& path, const std::vector<std::string>& n
   if (names.empty()) throw UsageError("ssim start: name the entities or ensembles to start");
   const auto m = state::load_manifest(path);
   if (!state::RunLock::holder(path))
-    throw UsageError("no run tracks " + m.experiment + " now: ssim start asks a running `ssim run --open` (or one "
-                     "with held entities); `ssim run " + (m.file.empty() ? path : m.file) +
-                     " --resume` reruns what did not complete");
+    throw UsageError("no run tracks " + m.experiment +
+                     " now: ssim start asks a running `ssim run --open` (or one "
+                     "with held entities); `ssim run " +
+                     (m.file.empty() ? path : m.file) + " --resume` reruns what did not complete");
   const auto id = state::post_request(path, state::RequestKind::Start, names);
   const auto deadline = std::chrono::steady_clock::now() + kPatience;
   while (state::request_pending(path, state::RequestKind::Start, id)) {

@@ -13,7 +13,7 @@ namespace ssim::session {
 
 nlohmann::json status_json(const state::Manifest& m, const std::optional<state::LockHolder>& runner) {
   nlohmann::json entities = nlohmann::json::array();
-  int tails = 0;  // files read for last_error, bounded for huge failed sweeps
+  int tails = 0;                      // files read for last_error, bounded for huge failed sweeps
   for (const auto& e : m.entities) {  // field by field: much faster than initializer lists
     nlohmann::json j = nlohmann::json::object();
     j["name"] = e.name;
@@ -56,17 +56,16 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
       j["last_error"] = state::entity_last_error(e.run_dir, e.name, 1);  // its own, not mpirun's banner
     entities.push_back(std::move(j));
   }
-  nlohmann::json out = {{"experiment", m.experiment}, {"path", m.path},         {"id", m.id},
-                        {"launcher", m.launcher},     {"finished", m.finished > 0}, {"entities", entities},
-                        {"file", m.file}};
+  nlohmann::json out = {{"experiment", m.experiment}, {"path", m.path},       {"id", m.id},    {"launcher", m.launcher},
+                        {"finished", m.finished > 0}, {"entities", entities}, {"file", m.file}};
   nlohmann::json services = nlohmann::json::array();
   for (const auto& e : m.entities)
     if (e.type == state::EntityKind::Database)
       if (auto s = orchestrator::inference_status(e.name, e.run_dir, e.status == state::Status::Running))
         services.push_back(std::move(*s));
   if (!services.empty()) out["inference"] = std::move(services);
-  out["runner"] = runner ? nlohmann::json{{"pid", runner->pid}, {"host", runner->host}, {"role", runner->role}}
-                         : nlohmann::json();
+  out["runner"] =
+      runner ? nlohmann::json{{"pid", runner->pid}, {"host", runner->host}, {"role", runner->role}} : nlohmann::json();
   return out;
 }
 

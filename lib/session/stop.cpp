@@ -27,9 +27,7 @@ namespace {
 bool signal_runner(const std::string& path, const state::LockHolder& runner) {
   // The lock is held, so its holder lives, but it may be on another host, or a process
   // that inherited the lock: signal only the recorded process, checked by start time.
-  if (runner.host != host_name() ||
-      !process_alive(runner.pid, runner.ticks) || runner.ticks.empty())
-    return false;
+  if (runner.host != host_name() || !process_alive(runner.pid, runner.ticks) || runner.ticks.empty()) return false;
   ::kill(runner.pid, SIGTERM);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (state::RunLock::holder(path) && std::chrono::steady_clock::now() < deadline)

@@ -16,8 +16,7 @@ size_t utf8_length(const std::string& s, size_t i) {
   return n;
 }
 
-std::string format(const std::string& file, Loc loc, const std::string& field,
-                   const std::string& message) {
+std::string format(const std::string& file, Loc loc, const std::string& field, const std::string& message) {
   std::string out = printable(file, 1024);
   if (loc.line > 0) out += ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col);
   out += ": ";

@@ -12,8 +12,8 @@ struct Loc {
 };
 
 // `text` as one printable line: control and invalid UTF-8 bytes escaped (\n, \x1b),
-// cut after about `max_bytes` with "...". With keep_newlines, \n stays a line break. Every message about user input goes through
-// it, so a binary or hostile file cannot put raw escape sequences on a terminal.
+// cut after about `max_bytes` with "...". With keep_newlines, \n stays a line break. Every message about user input
+// goes through it, so a binary or hostile file cannot put raw escape sequences on a terminal.
 std::string printable(const std::string& text, size_t max_bytes = 80, bool keep_newlines = false);
 
 class SpecError : public std::runtime_error {

@@ -65,8 +65,10 @@ BracketScan scan_brackets(std::string_view text) {
       if (quote == '"' && c == '\\') {
         ++i, ++col;
       } else if (c == quote) {
-        if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') ++i, ++col;  // '' escape
-        else quote = 0;
+        if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'')
+          ++i, ++col;  // '' escape
+        else
+          quote = 0;
       }
       previous = c;
       continue;
@@ -111,8 +113,9 @@ std::vector<YAML::Node> load_documents(const YamlReader& r, std::string_view tex
   } catch (const YAML::Exception& e) {
     if (e.msg.find("flow") != std::string::npos && !scan.open.empty()) {
       const Opener& o = scan.open.back();
-      r.fail(o.loc, "", std::string("not valid YAML: this ") + o.bracket + " is never closed (no matching " +
-                            (o.bracket == '[' ? "]" : "}") + ")");
+      r.fail(o.loc, "",
+             std::string("not valid YAML: this ") + o.bracket + " is never closed (no matching " +
+                 (o.bracket == '[' ? "]" : "}") + ")");
     }
     const Loc where = e.mark.line < 0 ? Loc{1, 1} : Loc{e.mark.line + 1, e.mark.column + 1};
     r.fail(where, "", "not valid YAML: " + e.msg + tab_hint(text, e.mark.line));

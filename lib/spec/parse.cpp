@@ -32,20 +32,22 @@ std::string expand_home(const YamlReader& r, const YAML::Node& node, const std::
   std::string home;
   if (user.empty()) {
     const char* h = std::getenv("HOME");
-    if (h && *h) home = h;
-    else if (const passwd* pw = ::getpwuid(::getuid())) home = pw->pw_dir;
+    if (h && *h)
+      home = h;
+    else if (const passwd* pw = ::getpwuid(::getuid()))
+      home = pw->pw_dir;
   } else if (const passwd* pw = ::getpwnam(user.c_str())) {
     home = pw->pw_dir;
   }
-  if (home.empty()) r.fail(node, "experiment.path", "cannot expand " + printable(path.substr(0, slash)) + ": no such home directory");
+  if (home.empty())
+    r.fail(node, "experiment.path", "cannot expand " + printable(path.substr(0, slash)) + ": no such home directory");
   return slash == std::string::npos ? home : home + path.substr(slash);
 }
 
 void read_experiment_section(const YamlReader& r, const YAML::Node& node, ExperimentSpec& spec,
                              const ParseOptions& options) {
   const std::string field = "experiment";
-  if (!node.IsMap())
-    r.fail(node, field, "expected a mapping with at least a name, got " + YamlReader::describe(node));
+  if (!node.IsMap()) r.fail(node, field, "expected a mapping with at least a name, got " + YamlReader::describe(node));
   r.expect_map(node, field, {"name", "path", "launcher", "env", "setup", "max_running", "oversubscribe", "python"});
   const YAML::Node name = node["name"];
   if (!name) r.fail(node, "experiment.name", "missing (every experiment needs a name)");
@@ -56,8 +58,7 @@ void read_experiment_section(const YamlReader& r, const YAML::Node& node, Experi
     spec.path_loc = YamlReader::loc(n);
     if (spec.path->empty()) r.fail(n, "experiment.path", "must not be empty");
   }
-  if (auto n = node["launcher"])
-    spec.launcher = r.choice(n, "experiment.launcher", options.launchers);
+  if (auto n = node["launcher"]) spec.launcher = r.choice(n, "experiment.launcher", options.launchers);
   if (auto n = node["env"]) {
     spec.env = r.text_map(n, "experiment.env");
     check_env_names(r, spec.env, "experiment.env");
@@ -72,11 +73,10 @@ void read_experiment_section(const YamlReader& r, const YAML::Node& node, Experi
   }
 }
 
-void read_entities(const YamlReader& r, const YAML::Node& node, const std::string& field,
-                   EntityKind kind, ExperimentSpec& spec) {
+void read_entities(const YamlReader& r, const YAML::Node& node, const std::string& field, EntityKind kind,
+                   ExperimentSpec& spec) {
   if (node.IsNull()) return;
-  if (!node.IsSequence())
-    r.fail(node, field, "expected a list of entries, got " + YamlReader::describe(node));
+  if (!node.IsSequence()) r.fail(node, field, "expected a list of entries, got " + YamlReader::describe(node));
   for (size_t i = 0; i < node.size(); ++i) {
     Entity e = read_entity(r, node[i], index_field(field, i), kind, spec.base_dir);
     check_env_names(r, e.env, join_field(e.field, "env"));
@@ -91,8 +91,8 @@ std::string too_big_message(size_t bytes) {
 
 }  // namespace
 
-ExperimentSpec parse_experiment(std::string_view text, const std::string& file,
-                                const std::string& base_dir, const ParseOptions& options) {
+ExperimentSpec parse_experiment(std::string_view text, const std::string& file, const std::string& base_dir,
+                                const ParseOptions& options) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a UTF-8 byte order mark
   YamlReader r(file);
   ExperimentSpec spec;
@@ -106,8 +106,9 @@ ExperimentSpec parse_experiment(std::string_view text, const std::string& file,
     r.fail(documents[1], "", "a second YAML document (after ---): an experiment file holds one");
   const YAML::Node root = documents[0];
   if (!root.IsMap())
-    r.fail(root, "", "expected a mapping at the top (experiment:, orchestrator:, models:, ...), got " +
-                         YamlReader::describe(root));
+    r.fail(
+        root, "",
+        "expected a mapping at the top (experiment:, orchestrator:, models:, ...), got " + YamlReader::describe(root));
   const YAML::Node& top = root;
   r.expect_map(top, "", {"experiment", "allocation", "batch", "orchestrator", "models", "ensembles"});
 
@@ -147,8 +148,7 @@ ExperimentSpec load_experiment(const std::string& file, const ParseOptions& opti
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<size_t>(in.gcount()));
   if (text.size() > kMaxFileBytes) throw SpecError(file, {}, "", too_big_message(text.size()));
-  if (text.find('\0') != std::string::npos)
-    throw SpecError(file, {}, "", "not a YAML file (it holds binary data)");
+  if (text.find('\0') != std::string::npos) throw SpecError(file, {}, "", "not a YAML file (it holds binary data)");
   const fs::path dir = fs::absolute(fs::path(file)).parent_path().lexically_normal();
   return parse_experiment(text, file, dir.string(), options);
 }

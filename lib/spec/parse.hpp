@@ -6,12 +6,11 @@
 
 namespace ssim::spec {
 
-
 // Parses and validates experiment text. `file` is used in messages; `base_dir` is the
 // absolute directory that relative `files:` resolve against. Pure apart from checking
 // that the listed files exist. Throws SpecError.
-ExperimentSpec parse_experiment(std::string_view text, const std::string& file,
-                                const std::string& base_dir, const ParseOptions& options = {});
+ExperimentSpec parse_experiment(std::string_view text, const std::string& file, const std::string& base_dir,
+                                const ParseOptions& options = {});
 
 // Reads FILE and calls parse_experiment. Throws SpecError (also for unreadable files).
 // Files over kMaxFileBytes are refused before they are read.

@@ -11,10 +11,9 @@ namespace ssim::spec {
 
 namespace {
 
-const std::vector<std::string> kModelKeys = {"name",  "exe",      "args",  "env",
-                                             "params", "run",     "files", "incoming",
-                                             "after", "after_any", "after_each", "batch", "key_prefixing", "retries",
-                                             "setup", "colocated_db", "goal"};
+const std::vector<std::string> kModelKeys = {
+    "name",      "exe",        "args",  "env",           "params",  "run",   "files",        "incoming", "after",
+    "after_any", "after_each", "batch", "key_prefixing", "retries", "setup", "colocated_db", "goal"};
 const std::vector<std::string> kEnsembleOnlyKeys = {"replicas", "strategy", "samples", "seed", "gang"};
 
 Files read_files(const YamlReader& r, const YAML::Node& node, const std::string& field) {
@@ -31,15 +30,20 @@ Files read_files(const YamlReader& r, const YAML::Node& node, const std::string&
 Goal read_goal(const YamlReader& r, const YAML::Node& node, const std::string& field) {
   Goal g;
   g.loc = YamlReader::loc(node);
-  if (!node.IsMap()) r.fail(node, field, "expected a mapping {metric: NAME, at_least: NUMBER} (or at_most), got " + YamlReader::describe(node));
+  if (!node.IsMap())
+    r.fail(node, field,
+           "expected a mapping {metric: NAME, at_least: NUMBER} (or at_most), got " + YamlReader::describe(node));
   r.expect_map(node, field, {"metric", "at_least", "at_most", "stop_on_goal"});
   const auto f = [&](const char* key) { return join_field(field, key); };
   const YAML::Node metric = node["metric"];
   if (!metric) r.fail(node, f("metric"), "missing (the metric the goal is about, as the program reports it)");
   g.metric = r.scalar(metric, f("metric"));
   bool valid = !g.metric.empty() && g.metric.size() <= 64 && std::isalpha(static_cast<unsigned char>(g.metric[0]));
-  for (char c : g.metric) valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' || c == '/');
-  if (!valid) r.fail(metric, f("metric"), "\"" + printable(g.metric) + "\" is not a metric name (letters, digits, _ . - /, starting with a letter)");
+  for (char c : g.metric)
+    valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' || c == '/');
+  if (!valid)
+    r.fail(metric, f("metric"),
+           "\"" + printable(g.metric) + "\" is not a metric name (letters, digits, _ . - /, starting with a letter)");
   const YAML::Node least = node["at_least"], most = node["at_most"];
   if (least && most) r.fail(most, f("at_most"), "give at_least or at_most, not both");
   if (!least && !most) r.fail(node, field, "needs at_least: NUMBER or at_most: NUMBER");
@@ -54,8 +58,7 @@ Goal read_goal(const YamlReader& r, const YAML::Node& node, const std::string& f
   return g;
 }
 
-std::vector<Param> read_params(const YamlReader& r, const YAML::Node& node,
-                               const std::string& field, EntityKind kind) {
+std::vector<Param> read_params(const YamlReader& r, const YAML::Node& node, const std::string& field, EntityKind kind) {
   std::vector<Param> params;
   if (node.IsNull()) return params;
   r.expect_free_map(node, field);
@@ -76,8 +79,7 @@ std::vector<Param> read_params(const YamlReader& r, const YAML::Node& node,
     } else if (value.IsScalar()) {
       p.values.push_back(r.text(value, sub));
     } else {
-      const std::string expected =
-          kind == EntityKind::Ensemble ? "a value or a list of values" : "a value";
+      const std::string expected = kind == EntityKind::Ensemble ? "a value or a list of values" : "a value";
       r.fail(value, sub, "expected " + expected + ", got " + YamlReader::describe(value));
     }
     params.push_back(std::move(p));
@@ -87,8 +89,7 @@ std::vector<Param> read_params(const YamlReader& r, const YAML::Node& node,
 
 // `exe: python3 train.py` is a common slip: no shell splits it, so it would look for a
 // program named "python3 train.py". A real path with a blank in it is fine.
-void check_exe_words(const YamlReader& r, const Text& exe, const std::string& field,
-                     const std::string& base_dir) {
+void check_exe_words(const YamlReader& r, const Text& exe, const std::string& field, const std::string& base_dir) {
   const size_t blank = exe.value.find_first_of(" \t");
   if (blank == std::string::npos || exe.value.find("$(") != std::string::npos) return;
   std::error_code ec;
@@ -101,14 +102,12 @@ void check_exe_words(const YamlReader& r, const Text& exe, const std::string& fi
 
 }  // namespace
 
-Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::string& field,
-                   EntityKind kind, const std::string& base_dir) {
+Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::string& field, EntityKind kind,
+                   const std::string& base_dir) {
   std::vector<std::string> keys = kModelKeys;
-  if (kind == EntityKind::Ensemble)
-    keys.insert(keys.end(), kEnsembleOnlyKeys.begin(), kEnsembleOnlyKeys.end());
+  if (kind == EntityKind::Ensemble) keys.insert(keys.end(), kEnsembleOnlyKeys.begin(), kEnsembleOnlyKeys.end());
   if (node.IsNull() || !node.IsMap())
-    r.fail(node, field, "expected a mapping with at least name and exe, got " +
-                            YamlReader::describe(node));
+    r.fail(node, field, "expected a mapping with at least name and exe, got " + YamlReader::describe(node));
   if (kind == EntityKind::Model) {
     for (const auto& k : kEnsembleOnlyKeys)
       if (auto n = node[k])
@@ -162,8 +161,7 @@ Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::strin
   if (auto n = node["samples"]) {
     e.samples = r.integer(n, f("samples"), 1, 1000000);
     e.samples_loc = YamlReader::loc(n);
-    if (e.strategy != Strategy::Random)
-      r.fail(n, f("samples"), "only meaningful with strategy: random");
+    if (e.strategy != Strategy::Random) r.fail(n, f("samples"), "only meaningful with strategy: random");
   }
   if (auto n = node["seed"]) {
     e.seed = static_cast<uint64_t>(r.integer(n, f("seed"), 0, 2147483647));
@@ -176,8 +174,8 @@ Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::strin
       if (p.values.size() != e.params.front().values.size())
         r.fail(p.loc, join_field(f("params"), p.name),
                "strategy: step needs lists of equal length: " + e.params.front().name + " has " +
-                   std::to_string(e.params.front().values.size()) + " values, " + p.name +
-                   " has " + std::to_string(p.values.size()));
+                   std::to_string(e.params.front().values.size()) + " values, " + p.name + " has " +
+                   std::to_string(p.values.size()));
     }
   }
   return e;

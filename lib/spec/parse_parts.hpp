@@ -5,13 +5,11 @@
 namespace ssim::spec {
 
 RunSettings read_run(const YamlReader& r, const YAML::Node& node, const std::string& field);
-BatchSettings read_batch(const YamlReader& r, const YAML::Node& node, const std::string& field,
-                         bool allow_setup);
+BatchSettings read_batch(const YamlReader& r, const YAML::Node& node, const std::string& field, bool allow_setup);
 ColocatedDb read_colocated_db(const YamlReader& r, const YAML::Node& node, const std::string& field);
-Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node,
-                               const std::string& field);
-Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::string& field,
-                   EntityKind kind, const std::string& base_dir);
+Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node, const std::string& field);
+Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::string& field, EntityKind kind,
+                   const std::string& base_dir);
 // Cross-entity checks: unique names, after/incoming targets, cycles, $(name) references,
 // listed files exist.
 void validate_experiment(const YamlReader& r, const ExperimentSpec& spec, const ParseOptions& options);

@@ -5,11 +5,10 @@ namespace ssim::spec {
 
 namespace {
 constexpr int kClusterBusOffset = 10000;  // Redis Cluster's bus port is port + 10000
-const std::vector<std::string> kRunKeys = {"nodes",         "ntasks",        "tasks_per_node",
-                                           "cpus_per_task", "gpus_per_task", "time",
-                                           "exclusive",     "hosts",         "mpi",
-                                           "launcher_args", "agent",         "rank_env"};
-}
+const std::vector<std::string> kRunKeys = {"nodes",         "ntasks",        "tasks_per_node", "cpus_per_task",
+                                           "gpus_per_task", "time",          "exclusive",      "hosts",
+                                           "mpi",           "launcher_args", "agent",          "rank_env"};
+}  // namespace
 
 RunSettings read_run(const YamlReader& r, const YAML::Node& node, const std::string& field) {
   RunSettings run;
@@ -30,8 +29,7 @@ RunSettings read_run(const YamlReader& r, const YAML::Node& node, const std::str
   return run;
 }
 
-BatchSettings read_batch(const YamlReader& r, const YAML::Node& node, const std::string& field,
-                         bool allow_setup) {
+BatchSettings read_batch(const YamlReader& r, const YAML::Node& node, const std::string& field, bool allow_setup) {
   std::vector<std::string> keys = {"nodes", "time", "account", "queue", "options"};
   if (allow_setup) keys.push_back("setup");
   BatchSettings b;
@@ -76,13 +74,17 @@ ColocatedDb read_colocated_db(const YamlReader& r, const YAML::Node& node, const
   ColocatedDb c;
   c.loc = YamlReader::loc(node);
   if (node.IsNull()) return c;
-  if (!node.IsMap()) r.fail(node, field, "expected a mapping (port or unix_socket, cpus, binary, config, inference), got " + YamlReader::describe(node));
+  if (!node.IsMap())
+    r.fail(
+        node, field,
+        "expected a mapping (port or unix_socket, cpus, binary, config, inference), got " + YamlReader::describe(node));
   r.expect_map(node, field, {"port", "unix_socket", "cpus", "binary", "config", "inference"});
   auto f = [&](const char* key) { return join_field(field, key); };
   if (auto n = node["port"]) c.port = r.integer(n, f("port"), 1, 65535);
   if (auto n = node["unix_socket"]) {
     const bool unix_socket = r.boolean(n, f("unix_socket"));
-    if (unix_socket && c.port) r.fail(n, f("unix_socket"), "give either port (loopback TCP) or unix_socket: true, not both");
+    if (unix_socket && c.port)
+      r.fail(n, f("unix_socket"), "give either port (loopback TCP) or unix_socket: true, not both");
     if (!unix_socket && !c.port) r.fail(n, f("unix_socket"), "false needs a port (loopback TCP)");
   }
   if (auto n = node["cpus"]) c.cpus = r.integer(n, f("cpus"), 0, 1024);
@@ -96,14 +98,13 @@ ColocatedDb read_colocated_db(const YamlReader& r, const YAML::Node& node, const
   return c;
 }
 
-Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node,
-                               const std::string& field) {
+Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node, const std::string& field) {
   Orchestrator o;
   o.loc = YamlReader::loc(node);
   if (node.IsNull()) return o;
   r.expect_map(node, field,
-               {"port", "shards", "interface", "binary", "config", "password", "persist", "run",
-                "batch", "snapshot", "address", "password_file", "inference"});
+               {"port", "shards", "interface", "binary", "config", "password", "persist", "run", "batch", "snapshot",
+                "address", "password_file", "inference"});
   auto f = [&](const char* key) { return join_field(field, key); };
   if (auto n = node["address"]) {
     // A database that runs already: ssim neither starts nor stops it.
@@ -132,11 +133,14 @@ Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node,
     }
     return o;
   }
-  if (auto n = node["password_file"]) r.fail(n, f("password_file"), "only with orchestrator.address (an external database)");
+  if (auto n = node["password_file"])
+    r.fail(n, f("password_file"), "only with orchestrator.address (an external database)");
   if (auto n = node["snapshot"]) o.snapshot = r.boolean(n, f("snapshot"));
   if (auto n = node["port"]) {
-    if (n.IsScalar() && n.Scalar() == "auto") o.port = 0;
-    else o.port = r.integer(n, f("port"), 1, 65535);
+    if (n.IsScalar() && n.Scalar() == "auto")
+      o.port = 0;
+    else
+      o.port = r.integer(n, f("port"), 1, 65535);
   }
   if (auto n = node["shards"]) o.shards = r.integer(n, f("shards"), 1, 1024);
   if (auto n = node["interface"]) o.interface = r.line(n, f("interface")).value;
@@ -148,8 +152,7 @@ Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node,
     for (auto& [k, v] : r.option_map(n, f("config"))) o.config.emplace_back(k, v.value);
   }
   if (auto n = node["password"])
-    o.password = r.choice(n, f("password"), {"auto", "none"}) == "auto" ? PasswordMode::Auto
-                                                                        : PasswordMode::None;
+    o.password = r.choice(n, f("password"), {"auto", "none"}) == "auto" ? PasswordMode::Auto : PasswordMode::None;
   if (auto n = node["persist"]) o.persist = r.boolean(n, f("persist"));
   if (auto n = node["inference"]) o.inference = read_inference(r, n, f("inference"));
   if (auto n = node["run"]) o.run = read_run(r, n, f("run"));
@@ -160,7 +163,8 @@ Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node,
   if (o.shards > 1 && o.port + kClusterBusOffset + o.shards - 1 > 65535)
     r.fail(node["port"] ? node["port"] : node, f("port"),
            "a cluster shard also listens on port + 10000 (the cluster bus), which must fit in 65535: "
-           "use a port of at most " + std::to_string(65535 - kClusterBusOffset - o.shards + 1));
+           "use a port of at most " +
+               std::to_string(65535 - kClusterBusOffset - o.shards + 1));
   return o;
 }
 

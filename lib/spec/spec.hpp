@@ -141,9 +141,9 @@ struct Orchestrator {
   std::vector<std::pair<std::string, std::string>> config;
   PasswordMode password = PasswordMode::Auto;
   bool persist = false;
-  bool snapshot = true;          // saved into its run directory when it stops; restored on --resume
-  std::string address;           // an external database: "host:port[,host:port...]", not started here
-  std::string password_file;     // a file holding its password, for an external database
+  bool snapshot = true;       // saved into its run directory when it stops; restored on --resume
+  std::string address;        // an external database: "host:port[,host:port...]", not started here
+  std::string password_file;  // a file holding its password, for an external database
   Loc password_file_loc;
   RunSettings run;
   std::optional<BatchSettings> batch;
@@ -160,7 +160,7 @@ struct ExperimentSpec {
   std::string launcher = "auto";
   TextMap env;
   std::vector<std::string> setup;
-  int max_running = 0;  // entities running at once, at most (0: no limit)
+  int max_running = 0;         // entities running at once, at most (0: no limit)
   bool oversubscribe = false;  // local launcher: start entities whatever CPUs they need
   std::string python;          // the interpreter `exe: python3` (or python) means; "" for the default
   std::optional<BatchSettings> allocation;

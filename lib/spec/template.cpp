@@ -3,8 +3,8 @@
 namespace ssim::spec {
 
 const std::vector<std::string>& builtin_parameters() {
-  static const std::vector<std::string> names = {"entity", "ensemble", "replica", "member_index", "experiment",
-                                                 "run_dir"};
+  static const std::vector<std::string> names = {"entity",       "ensemble",   "replica",
+                                                 "member_index", "experiment", "run_dir"};
   return names;
 }
 
@@ -36,7 +36,8 @@ void scan(const std::string& text, Literal on_literal, Ref on_ref) {
 
 std::vector<std::string> template_refs(const std::string& text) {
   std::vector<std::string> refs;
-  scan(text, [](char) {}, [&](const std::string& name) { refs.push_back(name); });
+  scan(
+      text, [](char) {}, [&](const std::string& name) { refs.push_back(name); });
   return refs;
 }
 
@@ -44,12 +45,13 @@ std::string substitute(const std::string& text,
                        const std::function<std::optional<std::string>(const std::string&)>& lookup) {
   std::string out;
   out.reserve(text.size());
-  scan(text, [&](char c) { out += c; },
-       [&](const std::string& name) {
-         auto value = lookup(name);
-         if (!value) throw TemplateError("unknown parameter $(" + name + ")");
-         out += *value;
-       });
+  scan(
+      text, [&](char c) { out += c; },
+      [&](const std::string& name) {
+        auto value = lookup(name);
+        if (!value) throw TemplateError("unknown parameter $(" + name + ")");
+        out += *value;
+      });
   return out;
 }
 

@@ -27,8 +27,10 @@ void check_refs(const YamlReader& r, const Text& text, const std::string& field,
     if (std::find(known.begin(), known.end(), ref) != known.end()) continue;
     std::string message = "unknown parameter $(" + ref + ")";
     const std::string guess = closest_match(ref, known);
-    if (!guess.empty()) message += " (did you mean $(" + guess + ")?)";
-    else message += " (for a literal $(" + ref + "), as a shell would read it, write $$(" + ref + "))";
+    if (!guess.empty())
+      message += " (did you mean $(" + guess + ")?)";
+    else
+      message += " (for a literal $(" + ref + "), as a shell would read it, write $$(" + ref + "))";
     r.fail(text.loc, field, message);
   }
 }
@@ -43,10 +45,8 @@ void check_entity_refs(const YamlReader& r, const Entity& e, const TextMap& expe
   for (const auto& [k, v] : e.run.fields) check_refs(r, v, join_field(e.field, "run." + k), known);
   for (size_t i = 0; i < e.run.hosts.size(); ++i)
     check_refs(r, e.run.hosts[i], index_field(join_field(e.field, "run.hosts"), i), known);
-  for (const auto& [k, v] : e.run.launcher_args)
-    check_refs(r, v, join_field(e.field, "run.launcher_args." + k), known);
-  for (const auto& [k, v] : experiment_env)
-    check_refs(r, v, "experiment.env." + k, kBuiltins);
+  for (const auto& [k, v] : e.run.launcher_args) check_refs(r, v, join_field(e.field, "run.launcher_args." + k), known);
+  for (const auto& [k, v] : experiment_env) check_refs(r, v, "experiment.env." + k, kBuiltins);
 }
 
 // "sim_3": member 3 of ensemble sim, when it has one; nullptr otherwise.
@@ -61,8 +61,7 @@ const Entity* ensemble_of_member(const std::string& name, const std::map<std::st
   return std::stoul(index) < member_count(*it->second) ? it->second : nullptr;
 }
 
-void check_names(const YamlReader& r, const ExperimentSpec& spec,
-                 const std::map<std::string, const Entity*>& by_name,
+void check_names(const YamlReader& r, const ExperimentSpec& spec, const std::map<std::string, const Entity*>& by_name,
                  const std::vector<std::string>& names) {
   for (const auto& e : spec.entities) {
     auto check_list = [&](const std::vector<Text>& list, const char* key) {
@@ -82,8 +81,8 @@ void check_names(const YamlReader& r, const ExperimentSpec& spec,
     check_list(e.after_any, "after_any");
     check_list(e.after_each, "after_each");
     check_list(e.incoming, "incoming");
-    for (const auto& [list, key] : {std::pair{&e.after, "after"}, std::pair{&e.after_any, "after_any"},
-                                    std::pair{&e.after_each, "after_each"}})
+    for (const auto& [list, key] :
+         {std::pair{&e.after, "after"}, std::pair{&e.after_any, "after_any"}, std::pair{&e.after_each, "after_each"}})
       for (size_t i = 0; i < list->size(); ++i)
         if ((*list)[i].value == e.name)
           r.fail((*list)[i].loc, index_field(join_field(e.field, key), i), "an entity cannot wait for itself");
@@ -105,10 +104,11 @@ void check_cycles(const YamlReader& r, const ExperimentSpec& spec,
   std::function<void(const Entity&)> visit = [&](const Entity& e) {
     mark[e.name] = Mark::Active;
     path.push_back(e.name);
-    for (const auto& [list, key] : {std::pair{&e.after, "after"}, std::pair{&e.after_any, "after_any"},
-                                    std::pair{&e.after_each, "after_each"}}) {
+    for (const auto& [list, key] :
+         {std::pair{&e.after, "after"}, std::pair{&e.after_any, "after_any"}, std::pair{&e.after_each, "after_each"}}) {
       for (size_t i = 0; i < list->size(); ++i) {
-        const auto* member_of = by_name.count((*list)[i].value) ? nullptr : ensemble_of_member((*list)[i].value, by_name);
+        const auto* member_of =
+            by_name.count((*list)[i].value) ? nullptr : ensemble_of_member((*list)[i].value, by_name);
         const std::string& next = member_of ? member_of->name : (*list)[i].value;
         if (mark[next] == Mark::Active) {
           std::string cycle;
@@ -163,7 +163,8 @@ void check_files(const YamlReader& r, const ExperimentSpec& spec) {
         fs::path p = (fs::path(spec.base_dir) / list[i].value).lexically_normal();
         const std::string name = placed_name(p);
         if (name.empty() || name == "." || name == "..")
-          r.fail(list[i].loc, field, "cannot place " + printable(list[i].value) + " in a run directory (use a file or folder below /)");
+          r.fail(list[i].loc, field,
+                 "cannot place " + printable(list[i].value) + " in a run directory (use a file or folder below /)");
         if (placed.count(name))
           r.fail(list[i].loc, field,
                  "\"" + printable(name) + "\" is already placed in the run directory by " + placed[name] +
@@ -172,7 +173,8 @@ void check_files(const YamlReader& r, const ExperimentSpec& spec) {
         std::error_code ec;
         if (!fs::exists(p, ec))
           r.fail(list[i].loc, field,
-                 "no such file or directory: " + printable(list[i].value, 200) + " (paths are relative to the experiment file)");
+                 "no such file or directory: " + printable(list[i].value, 200) +
+                     " (paths are relative to the experiment file)");
         if (std::string(key) == "configure" && !fs::is_regular_file(p, ec))
           r.fail(list[i].loc, field, "configure takes regular files, not " + p.string());
       }
@@ -200,9 +202,15 @@ size_t member_count(const Entity& e) {
   size_t combos = 1;
   if (!e.params.empty()) {
     switch (e.strategy) {
-      case Strategy::AllPerm: combos = combination_space(e); break;
-      case Strategy::Step: combos = e.params.front().values.size(); break;
-      case Strategy::Random: combos = static_cast<size_t>(e.samples.value_or(1)); break;
+      case Strategy::AllPerm:
+        combos = combination_space(e);
+        break;
+      case Strategy::Step:
+        combos = e.params.front().values.size();
+        break;
+      case Strategy::Random:
+        combos = static_cast<size_t>(e.samples.value_or(1));
+        break;
     }
   }
   const auto replicas = static_cast<size_t>(e.replicas);

@@ -12,9 +12,7 @@ std::string join_field(const std::string& parent, const std::string& key) {
   return parent.empty() ? key : parent + "." + key;
 }
 
-std::string index_field(const std::string& parent, size_t index) {
-  return parent + "[" + std::to_string(index) + "]";
-}
+std::string index_field(const std::string& parent, size_t index) { return parent + "[" + std::to_string(index) + "]"; }
 
 Loc YamlReader::loc(const YAML::Node& node) {
   const auto mark = node.Mark();
@@ -28,17 +26,21 @@ void YamlReader::fail(Loc where, const std::string& field, const std::string& me
 
 std::string YamlReader::describe(const YAML::Node& node) {
   switch (node.Type()) {
-    case YAML::NodeType::Null: return "nothing";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Map: return "a mapping";
-    case YAML::NodeType::Scalar: return "\"" + printable(node.Scalar()) + "\"";
-    default: return "nothing";
+    case YAML::NodeType::Null:
+      return "nothing";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
+    case YAML::NodeType::Scalar:
+      return "\"" + printable(node.Scalar()) + "\"";
+    default:
+      return "nothing";
   }
 }
 
 namespace {
-std::vector<std::string> checked_keys(const YamlReader& r, const YAML::Node& node,
-                                      const std::string& field) {
+std::vector<std::string> checked_keys(const YamlReader& r, const YAML::Node& node, const std::string& field) {
   if (!node.IsMap()) r.fail(node, field, "expected a mapping, got " + YamlReader::describe(node));
   std::vector<std::string> keys;
   std::set<std::string> seen;
@@ -46,10 +48,8 @@ std::vector<std::string> checked_keys(const YamlReader& r, const YAML::Node& nod
     if (!it->first.IsScalar()) r.fail(it->first, field, "keys must be plain names");
     const std::string key = it->first.Scalar();
     if (key == "<<")
-      r.fail(it->first, join_field(field, key),
-             "YAML merge keys (<<:) are not supported; write the keys out");
-    if (has_control(key, true))
-      r.fail(it->first, field, "key \"" + printable(key) + "\" holds a control character");
+      r.fail(it->first, join_field(field, key), "YAML merge keys (<<:) are not supported; write the keys out");
+    if (has_control(key, true)) r.fail(it->first, field, "key \"" + printable(key) + "\" holds a control character");
     if (!seen.insert(key).second) r.fail(it->first, join_field(field, key), "duplicated key");
     keys.push_back(key);
   }
@@ -96,8 +96,7 @@ std::string YamlReader::option_key(const YAML::Node& key_node, const std::string
   const std::string key = key_node.Scalar();
   static const std::regex pattern("[A-Za-z][A-Za-z0-9_-]*");
   if (!std::regex_match(key, pattern))
-    fail(key_node, join_field(field, key),
-         "option names are letters, digits, '_' and '-', starting with a letter");
+    fail(key_node, join_field(field, key), "option names are letters, digits, '_' and '-', starting with a letter");
   return key;
 }
 
@@ -109,8 +108,7 @@ std::string YamlReader::scalar(const YAML::Node& node, const std::string& field)
   return text(node, field).value;
 }
 
-int YamlReader::integer(const YAML::Node& node, const std::string& field, int min,
-                        int max) const {
+int YamlReader::integer(const YAML::Node& node, const std::string& field, int min, int max) const {
   const std::string what = min > 0 ? "a positive integer" : "an integer";
   if (!node.IsScalar()) fail(node, field, "expected " + what + ", got " + describe(node));
   const std::string& s = node.Scalar();
@@ -120,8 +118,7 @@ int YamlReader::integer(const YAML::Node& node, const std::string& field, int mi
     fail(node, field, "expected " + what + ", got \"" + printable(s) + "\"");
   if (value < min || value > max)
     fail(node, field,
-         "expected " + what + " between " + std::to_string(min) + " and " +
-             std::to_string(max) + ", got " + s);
+         "expected " + what + " between " + std::to_string(min) + " and " + std::to_string(max) + ", got " + s);
   return value;
 }
 
@@ -150,8 +147,7 @@ std::vector<Text> YamlReader::line_list(const YAML::Node& node, const std::strin
   return list_of(node, field, &YamlReader::line);
 }
 
-std::vector<std::string> YamlReader::string_list(const YAML::Node& node,
-                                                 const std::string& field) const {
+std::vector<std::string> YamlReader::string_list(const YAML::Node& node, const std::string& field) const {
   std::vector<std::string> out;
   for (auto& t : text_list(node, field)) out.push_back(std::move(t.value));
   return out;
@@ -182,8 +178,7 @@ std::string YamlReader::name(const YAML::Node& node, const std::string& field) c
              ", so that run directories and NAME.out files fit the 255-byte file name limit)");
   if (!is_valid_name(s))
     fail(node, field,
-         "invalid name \"" + printable(s) +
-             "\": use letters, digits, '_', '-' and '.', not starting with '.' or '-'");
+         "invalid name \"" + printable(s) + "\": use letters, digits, '_', '-' and '.', not starting with '.' or '-'");
   return s;
 }
 

@@ -22,14 +22,12 @@ class YamlReader {
   const std::string& file() const { return file_; }
   static Loc loc(const YAML::Node& node);
   [[noreturn]] void fail(Loc loc, const std::string& field, const std::string& message) const;
-  [[noreturn]] void fail(const YAML::Node& node, const std::string& field,
-                         const std::string& message) const {
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& field, const std::string& message) const {
     fail(loc(node), field, message);
   }
 
   // A mapping whose keys are all in `allowed`, none repeated. Null counts as empty.
-  void expect_map(const YAML::Node& node, const std::string& field,
-                  const std::vector<std::string>& allowed) const;
+  void expect_map(const YAML::Node& node, const std::string& field, const std::vector<std::string>& allowed) const;
   // A mapping with free-form keys (env, params, config, options), none repeated.
   void expect_free_map(const YAML::Node& node, const std::string& field) const;
 
@@ -51,8 +49,7 @@ class YamlReader {
   // A name used for a directory: letters, digits, '_', '-', '.', not starting with '.'.
   std::string name(const YAML::Node& node, const std::string& field) const;
   // One of `choices`.
-  std::string choice(const YAML::Node& node, const std::string& field,
-                     const std::vector<std::string>& choices) const;
+  std::string choice(const YAML::Node& node, const std::string& field, const std::vector<std::string>& choices) const;
 
   static std::string describe(const YAML::Node& node);
 

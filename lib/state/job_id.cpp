@@ -24,28 +24,38 @@ JobId JobId::agent(std::string generation, std::string node) {
 
 std::string JobId::str() const {
   switch (kind) {
-    case Kind::None: return "";
-    case Kind::Unknown: return "?";
-    case Kind::Refused: return "0";
+    case Kind::None:
+      return "";
+    case Kind::Unknown:
+      return "?";
+    case Kind::Refused:
+      return "0";
     case Kind::Supervisor: {
       std::string s = std::to_string(pid);
       if (!ticks.empty() || !host.empty()) s += "@" + ticks;
       if (!host.empty()) s += "@" + host;
       return s;
     }
-    case Kind::Job: return "job:" + job;
-    case Kind::Agent: return "agent:" + job + ":" + node;
+    case Kind::Job:
+      return "job:" + job;
+    case Kind::Agent:
+      return "agent:" + job + ":" + node;
   }
   return "";
 }
 
 std::string JobId::label(const std::string& here) const {
   switch (kind) {
-    case Kind::Supervisor: return std::to_string(pid) + (host.empty() || host == here ? "" : " on " + host);
-    case Kind::Job: return job;
-    case Kind::Agent: return "agent on " + node;
-    case Kind::Unknown: return "?";
-    default: return "-";
+    case Kind::Supervisor:
+      return std::to_string(pid) + (host.empty() || host == here ? "" : " on " + host);
+    case Kind::Job:
+      return job;
+    case Kind::Agent:
+      return "agent on " + node;
+    case Kind::Unknown:
+      return "?";
+    default:
+      return "-";
   }
 }
 

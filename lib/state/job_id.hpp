@@ -16,11 +16,11 @@ namespace ssim::state {
 struct JobId {
   enum class Kind { None, Unknown, Refused, Supervisor, Job, Agent };
   Kind kind = Kind::None;
-  int pid = 0;             // Supervisor
-  std::string ticks;       // Supervisor: the pid's start time (/proc/PID/stat), against reuse
-  std::string host;        // Supervisor: where it runs
-  std::string job;         // Job: the scheduler's id; Agent: the agents' generation
-  std::string node;        // Agent
+  int pid = 0;        // Supervisor
+  std::string ticks;  // Supervisor: the pid's start time (/proc/PID/stat), against reuse
+  std::string host;   // Supervisor: where it runs
+  std::string job;    // Job: the scheduler's id; Agent: the agents' generation
+  std::string node;   // Agent
 
   static JobId unknown() { return of(Kind::Unknown); }
   static JobId refused() { return of(Kind::Refused); }

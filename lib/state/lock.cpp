@@ -17,8 +17,8 @@ std::string lock_path(const std::string& experiment_path) { return ssim_dir(expe
 
 void refuse_if_running(const std::string& path) {
   if (auto h = RunLock::holder(path))
-    throw UsageError("experiment " + path + " is already running (ssim " + h->role + ", pid " +
-                     std::to_string(h->pid) + " on " + h->host + "); use ssim status or ssim stop");
+    throw UsageError("experiment " + path + " is already running (ssim " + h->role + ", pid " + std::to_string(h->pid) +
+                     " on " + h->host + "); use ssim status or ssim stop");
 }
 
 RunLock::~RunLock() {
@@ -39,7 +39,8 @@ std::optional<RunLock> RunLock::try_acquire(const std::string& experiment_path, 
 }
 
 void RunLock::set_owner(const std::string& role) {
-  const std::string text = std::to_string(getpid()) + " " + host_name() + " " + role + " " + start_ticks(::getpid()) + "\n";
+  const std::string text =
+      std::to_string(getpid()) + " " + host_name() + " " + role + " " + start_ticks(::getpid()) + "\n";
   if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, text.data(), text.size(), 0) < 0) {
   }
 }

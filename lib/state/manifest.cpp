@@ -16,10 +16,14 @@ namespace ssim::state {
 
 std::string to_string(EntityKind kind) {
   switch (kind) {
-    case EntityKind::Model: return "model";
-    case EntityKind::Member: return "member";
-    case EntityKind::Database: return "database";
-    case EntityKind::Batch: return "batch";
+    case EntityKind::Model:
+      return "model";
+    case EntityKind::Member:
+      return "member";
+    case EntityKind::Database:
+      return "database";
+    case EntityKind::Batch:
+      return "batch";
   }
   return "model";
 }
@@ -48,9 +52,7 @@ EntityRecord* Manifest::find(const std::string& name) {
   return at();
 }
 
-const EntityRecord* Manifest::find(const std::string& name) const {
-  return const_cast<Manifest*>(this)->find(name);
-}
+const EntityRecord* Manifest::find(const std::string& name) const { return const_cast<Manifest*>(this)->find(name); }
 
 namespace {
 json optional_int(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
@@ -116,7 +118,8 @@ json entity_json(const EntityRecord& e) {
   if (e.held) j["held"] = true;
   j["earlier_attempts"] = e.earlier_attempts;
   if (e.goal) {
-    j["goal"] = {{"metric", e.goal->metric}, {e.goal->at_least ? "at_least" : "at_most", e.goal->target},
+    j["goal"] = {{"metric", e.goal->metric},
+                 {e.goal->at_least ? "at_least" : "at_most", e.goal->target},
                  {"stop_on_goal", e.goal->stop}};
     if (e.reached) {
       j["goal"]["reached"] = {{"value", e.reached->value}, {"seconds", e.reached->seconds}};
@@ -127,10 +130,17 @@ json entity_json(const EntityRecord& e) {
 }
 
 json header_json(const Manifest& m) {
-  json j = {{"version", m.version}, {"experiment", m.experiment}, {"id", m.id},
-            {"file", m.file},       {"path", m.path},             {"launcher", m.launcher},
-            {"created", m.created}, {"finished", m.finished},     {"allocation_job", m.allocation_job},
-            {"allocation_owned", m.allocation_owned}, {"database_snapshot", m.database_snapshot}};
+  json j = {{"version", m.version},
+            {"experiment", m.experiment},
+            {"id", m.id},
+            {"file", m.file},
+            {"path", m.path},
+            {"launcher", m.launcher},
+            {"created", m.created},
+            {"finished", m.finished},
+            {"allocation_job", m.allocation_job},
+            {"allocation_owned", m.allocation_owned},
+            {"database_snapshot", m.database_snapshot}};
   if (!m.command.empty()) j["command"] = m.command;
   return j;
 }
@@ -276,9 +286,7 @@ std::string new_experiment_id() {
   return buf;
 }
 
-std::string manifest_path(const std::string& experiment_path) {
-  return ssim_dir(experiment_path) + "/manifest.json";
-}
+std::string manifest_path(const std::string& experiment_path) { return ssim_dir(experiment_path) + "/manifest.json"; }
 
 Manifest load_manifest(const std::string& experiment_path) {
   // The journal first: the engine saves the manifest and then empties the journal, so
@@ -293,8 +301,8 @@ Manifest load_manifest(const std::string& experiment_path) {
     return m;
   } catch (const json::exception& e) {
     // Damaged (a disk that filled, an editor): say which file, and what can be done.
-    throw EnvironmentError("the manifest " + manifest_path(experiment_path) +
-                           " is damaged (" + (text->empty() ? std::string("empty") : "not the JSON ssim writes") +
+    throw EnvironmentError("the manifest " + manifest_path(experiment_path) + " is damaged (" +
+                           (text->empty() ? std::string("empty") : "not the JSON ssim writes") +
                            "), so ssim cannot tell what ran; the run directories are intact: start again with "
                            "ssim run FILE --overwrite, or restore the file from a backup");
   }
@@ -303,8 +311,8 @@ Manifest load_manifest(const std::string& experiment_path) {
 std::string manifest_version(const std::string& experiment_path) {
   struct stat st {};
   if (::stat(manifest_path(experiment_path).c_str(), &st) != 0) return "";
-  return std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) +
-         "." + std::to_string(st.st_mtim.tv_nsec);
+  return std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec);
 }
 
 void save_manifest(const Manifest& m) {

@@ -31,22 +31,22 @@ struct EntityRecord {
   std::vector<std::string> after_any;  // ended first, whatever the outcome
   Status status = Status::New;
   std::string launcher;
-  std::string job_id;  // pid of the supervisor (local), job or step id (schedulers)
-  int pid = 0;         // local: the program's pid, which is also its process group
+  std::string job_id;     // pid of the supervisor (local), job or step id (schedulers)
+  int pid = 0;            // local: the program's pid, which is also its process group
   std::string native_id;  // the scheduler's id (Slurm JOB.STEP), once known
   std::optional<int> exit_code;
   std::optional<int> signal;
-  std::string reason;  // why it failed or was cancelled, when known
+  std::string reason;    // why it failed or was cancelled, when known
   double submitted = 0;  // epoch seconds ssim handed it to the launcher; 0 = not yet
   double start = 0;      // epoch seconds the program started (the submission until known)
   double end = 0;
-  std::string nodes;     // where it runs or ran ("n2,n3"; the host, locally), when known
+  std::string nodes;                          // where it runs or ran ("n2,n3"; the host, locally), when known
   std::map<std::string, std::string> params;  // its parameter values (params:), if any
-  int attempt = 0;  // 1 for the first run, +1 per retry or --resume that reran it
-  double retry_at = 0;  // a failed entity waiting to be retried: not started before this time
-  bool held = false;    // not started until `ssim start` asks (ssim run --only, entities added to an open run)
+  int attempt = 0;                            // 1 for the first run, +1 per retry or --resume that reran it
+  double retry_at = 0;                        // a failed entity waiting to be retried: not started before this time
+  bool held = false;  // not started until `ssim start` asks (ssim run --only, entities added to an open run)
   nlohmann::json earlier_attempts = nlohmann::json::array();  // how each earlier attempt ended
-  std::shared_ptr<const Goal> goal;  // its `goal:` (one shared by an ensemble's members), if any
+  std::shared_ptr<const Goal> goal;            // its `goal:` (one shared by an ensemble's members), if any
   std::shared_ptr<const GoalReached> reached;  // the goal as the engine saw it reached (stop_on_goal)
 };
 
@@ -62,8 +62,8 @@ struct Manifest {
   std::string path;
   std::string launcher;
   double created = 0;
-  double finished = 0;  // set when the run ended
-  std::string allocation_job;  // Slurm job id of the allocation the run used
+  double finished = 0;            // set when the run ended
+  std::string allocation_job;     // Slurm job id of the allocation the run used
   bool allocation_owned = false;  // ssim made it (salloc) and releases it
   bool database_snapshot = true;  // its shards save a snapshot when they are stopped
   std::string command;            // the command line of the latest ssim run of it ("" before)

@@ -127,13 +127,20 @@ Fast parse_flat_point(const std::string& line, MetricPoint& p) {
       if (c < end && *c == '"') {
         std::string_view text;
         if (!string(text)) return Fast::Unsure;
-        if (key == "name") p.name = text, name_ok = true;
-        else if (key == "phase") p.phase = text;
-        else if (key == "value") value_ok = false;
-        else if (key == "step") p.step.reset();
-        else if (key == "epoch") p.epoch.reset();
-        else if (key == "rank") p.rank = 0;
-        else if (key == "time") p.time = 0;
+        if (key == "name")
+          p.name = text, name_ok = true;
+        else if (key == "phase")
+          p.phase = text;
+        else if (key == "value")
+          value_ok = false;
+        else if (key == "step")
+          p.step.reset();
+        else if (key == "epoch")
+          p.epoch.reset();
+        else if (key == "rank")
+          p.rank = 0;
+        else if (key == "time")
+          p.time = 0;
       } else {
         const char* start = c;
         bool integer = true;
@@ -144,13 +151,20 @@ Fast parse_flat_point(const std::string& line, MetricPoint& p) {
         long long n = 0;  // beyond 64 bits (or a double out of range): the full parser's rules
         if (const auto r = std::from_chars(start, stop, n); integer && (r.ptr != stop || r.ec != std::errc{}))
           return Fast::Unsure;
-        if (key == "value") p.value = d, value_ok = true;
-        else if (key == "time") p.time = d;
-        else if (key == "name") name_ok = false;
-        else if (key == "phase") p.phase.clear();
-        else if (key == "step") integer ? void(p.step = n) : p.step.reset();
-        else if (key == "epoch") integer ? void(p.epoch = n) : p.epoch.reset();
-        else if (key == "rank") p.rank = integer ? static_cast<int>(n) : 0;
+        if (key == "value")
+          p.value = d, value_ok = true;
+        else if (key == "time")
+          p.time = d;
+        else if (key == "name")
+          name_ok = false;
+        else if (key == "phase")
+          p.phase.clear();
+        else if (key == "step")
+          integer ? void(p.step = n) : p.step.reset();
+        else if (key == "epoch")
+          integer ? void(p.epoch = n) : p.epoch.reset();
+        else if (key == "rank")
+          p.rank = integer ? static_cast<int>(n) : 0;
       }
       skip();
       if (c < end && *c == ',') {
@@ -176,9 +190,12 @@ std::optional<MetricPoint> parse_metric_json(const std::string& line) {
   {
     MetricPoint fast;
     switch (parse_flat_point(line, fast)) {
-      case Fast::Point: return fast;
-      case Fast::Rejected: return std::nullopt;
-      case Fast::Unsure: break;
+      case Fast::Point:
+        return fast;
+      case Fast::Rejected:
+        return std::nullopt;
+      case Fast::Unsure:
+        break;
     }
   }
   return parse_metric_json_fully(line);
@@ -220,9 +237,12 @@ std::vector<MetricPoint> parse_metric_stdout(const std::string& raw) {
     if (key == "step" || key == "epoch" || key == "rank") {
       const auto v = whole_number(text);
       if (!v) return {};
-      if (key == "step") common.step = *v;
-      else if (key == "epoch") common.epoch = *v;
-      else common.rank = static_cast<int>(*v);
+      if (key == "step")
+        common.step = *v;
+      else if (key == "epoch")
+        common.epoch = *v;
+      else
+        common.rank = static_cast<int>(*v);
     } else if (key == "phase") {
       common.phase = text;
     } else {

@@ -17,8 +17,8 @@ struct MetricPoint {
   std::optional<long long> epoch;
   std::string phase;  // "train", "val", ... when given
   int rank = 0;
-  double time = 0;       // epoch seconds, when known (stdout lines have none)
-  std::string source;    // "client" or "stdout"
+  double time = 0;     // epoch seconds, when known (stdout lines have none)
+  std::string source;  // "client" or "stdout"
 };
 
 // One line of a metrics file: {"name", "value", "step"?, "epoch"?, "phase"?, "rank"?,

@@ -20,7 +20,8 @@ std::uintmax_t metrics_file_limit(std::string* problem) {
   char* end = nullptr;
   const unsigned long long n = std::strtoull(v, &end, 10);
   if (*end == '\0' && n >= 4096 && v[0] != '-') return n;
-  if (problem) *problem = std::string("SSIM_METRICS_LIMIT=") + v + " is not a number of bytes of at least 4096: 16 MiB is used";
+  if (problem)
+    *problem = std::string("SSIM_METRICS_LIMIT=") + v + " is not a number of bytes of at least 4096: 16 MiB is used";
   return kDefault;
 }
 
@@ -79,12 +80,13 @@ struct LockedFile {
 }  // namespace
 
 bool bound_metrics_file(const std::string& path, std::uintmax_t limit, const Goal* goal) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || static_cast<std::uintmax_t>(st.st_size) <= limit) return false;
   LockedFile f;
   f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (f.fd < 0 || ::flock(f.fd, LOCK_EX | LOCK_NB) != 0) return false;
-  struct stat locked{}, now{};
+  struct stat locked {
+  }, now{};
   if (::fstat(f.fd, &locked) != 0 || ::stat(path.c_str(), &now) != 0 || locked.st_ino != now.st_ino) return false;
   auto text = read_file(path);  // under the lock: every writer waits
   if (!text) return false;

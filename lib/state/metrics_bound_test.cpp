@@ -16,8 +16,8 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string point(const std::string& name, double value, long long step, const std::string& phase = "") {
-  std::string line = "{\"name\":\"" + name + "\",\"value\":" + std::to_string(value) + ",\"rank\":0,\"step\":" +
-                     std::to_string(step);
+  std::string line =
+      "{\"name\":\"" + name + "\",\"value\":" + std::to_string(value) + ",\"rank\":0,\"step\":" + std::to_string(step);
   if (!phase.empty()) line += ",\"phase\":\"" + phase + "\"";
   return line + "}\n";
 }

@@ -47,9 +47,10 @@ std::optional<RankEnd> first_failed_rank(const std::vector<RankEnd>& ends) {
 std::string describe_rank_failure(const std::vector<RankEnd>& ends) {
   const auto first = first_failed_rank(ends);
   if (!first || ends.size() < 2) return "";
-  std::string s = "rank " + std::to_string(first->rank) + " failed first (" +
-                  (first->signal ? "signal " + std::to_string(first->signal) : "exit " + std::to_string(first->exit_code)) +
-                  (first->host.empty() ? "" : ", on " + first->host) + ")";
+  std::string s =
+      "rank " + std::to_string(first->rank) + " failed first (" +
+      (first->signal ? "signal " + std::to_string(first->signal) : "exit " + std::to_string(first->exit_code)) +
+      (first->host.empty() ? "" : ", on " + first->host) + ")";
   if (!first->said.empty()) s += ": " + first->said;
   std::vector<int> after;
   for (const auto& e : ends)

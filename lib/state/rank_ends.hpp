@@ -19,9 +19,9 @@ struct RankEnd {
   int rank = 0;
   int exit_code = 0;
   int signal = 0;
-  double end = 0;      // seconds since the epoch
+  double end = 0;  // seconds since the epoch
   std::string host;
-  std::string said;    // the program's last stderr line, not a launcher's banner
+  std::string said;  // the program's last stderr line, not a launcher's banner
   bool clean() const { return exit_code == 0 && signal == 0; }
 };
 

@@ -7,7 +7,8 @@ using namespace ssim::state;
 namespace {
 RankEnd end(int rank, int code, double at, const std::string& said, int signal = 0) {
   RankEnd e;
-  e.rank = rank, e.exit_code = code, e.signal = signal, e.end = at, e.host = "n" + std::to_string(rank + 1), e.said = said;
+  e.rank = rank, e.exit_code = code, e.signal = signal, e.end = at, e.host = "n" + std::to_string(rank + 1),
+  e.said = said;
   return e;
 }
 }  // namespace

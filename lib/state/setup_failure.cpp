@@ -75,8 +75,8 @@ std::optional<SetupFailure> parse_setup_failure(const std::string& content) {
 }
 
 std::string describe(const SetupFailure& f) {
-  std::string s = "setup line " + std::to_string(f.line) + " failed: " + f.text + " (exit " +
-                  std::to_string(f.exit_code) + ")";
+  std::string s =
+      "setup line " + std::to_string(f.line) + " failed: " + f.text + " (exit " + std::to_string(f.exit_code) + ")";
   if (!f.said.empty()) s += ": " + f.said;
   return s;
 }

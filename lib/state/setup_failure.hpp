@@ -13,10 +13,10 @@ inline constexpr const char* kSetupFailedFile = ".ssim-setup-failed";
 inline constexpr const char* kSetupStderrFile = ".ssim-setup.err";
 
 struct SetupFailure {
-  int line = 0;       // 1-based, among the step's setup lines (experiment's first)
+  int line = 0;  // 1-based, among the step's setup lines (experiment's first)
   int exit_code = 0;
-  std::string text;   // the line as written
-  std::string said;   // the line of its stderr that says what went wrong, or ""
+  std::string text;  // the line as written
+  std::string said;  // the line of its stderr that says what went wrong, or ""
 };
 
 std::optional<SetupFailure> parse_setup_failure(const std::string& content);

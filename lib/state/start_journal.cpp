@@ -32,7 +32,8 @@ void append_starts(const std::string& experiment_path, const std::vector<StartRe
   const ssize_t n = ::write(fd, bytes.data(), bytes.size());  // one write: whole lines
   const int err = errno;
   ::close(fd);
-  if (n != static_cast<ssize_t>(bytes.size())) throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
+  if (n != static_cast<ssize_t>(bytes.size()))
+    throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
 }
 
 void apply_starts(Manifest& m) {
@@ -60,7 +61,8 @@ void apply_starts(Manifest& m, const std::string& journal_text) {
     if (!e || s.attempt < e->attempt || (s.attempt == e->attempt && e->job_id == s.job_id)) continue;
     // A launch whose id was never written counts once something in its run directory
     // says it began (the supervisor's status file); until then it may not have.
-    if (parse_job_id(s.job_id).is(JobId::Kind::Unknown) && ::access(status_file_path(e->run_dir).c_str(), F_OK) != 0) continue;
+    if (parse_job_id(s.job_id).is(JobId::Kind::Unknown) && ::access(status_file_path(e->run_dir).c_str(), F_OK) != 0)
+      continue;
     e->job_id = s.job_id;
     e->attempt = s.attempt;
     e->start = s.start;

@@ -36,7 +36,8 @@ std::string status_int_or_null(const std::optional<int>& v) { return v ? std::to
 std::string status_file_path(const std::string& run_dir) { return run_dir + "/.ssim-status.json"; }
 
 std::string encode_status_file(const StatusFile& s) {
-  std::string out = "{\"format\":" + std::to_string(s.version) + ",\"state\":" + (s.exited ? "\"exited\"" : "\"running\"");
+  std::string out =
+      "{\"format\":" + std::to_string(s.version) + ",\"state\":" + (s.exited ? "\"exited\"" : "\"running\"");
   out += ",\"start\":" + status_seconds(s.start);
   if (s.end > 0) out += ",\"end\":" + status_seconds(s.end);
   if (s.pid) out += ",\"pid\":" + std::to_string(s.pid);
@@ -47,7 +48,8 @@ std::string encode_status_file(const StatusFile& s) {
   }
   if (!s.node.empty()) out += ",\"node\":" + status_quoted(s.node);
   if (!s.host.empty()) out += ",\"host\":" + status_quoted(s.host);
-  if (s.exited) out += ",\"exit_code\":" + status_int_or_null(s.exit_code) + ",\"signal\":" + status_int_or_null(s.signal);
+  if (s.exited)
+    out += ",\"exit_code\":" + status_int_or_null(s.exit_code) + ",\"signal\":" + status_int_or_null(s.signal);
   if (!s.error.empty()) out += ",\"error\":" + status_quoted(s.error);
   if (s.time_limit_reached) out += ",\"time_limit_reached\":true";
   if (!s.recovered_by.empty()) out += ",\"recovered_by\":" + status_quoted(s.recovered_by);

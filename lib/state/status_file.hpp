@@ -18,7 +18,7 @@ struct StatusFile {
   bool exited = false;  // "state": running until the program has ended
   double start = 0;     // when the watcher took the job (seconds since the epoch)
   double end = 0;
-  int pid = 0;          // the program, leader of its process group
+  int pid = 0;                  // the program, leader of its process group
   std::string pid_start_ticks;  // field 22 of its /proc/PID/stat: never a later process with its pid
   int supervisor_pid = 0;       // the watcher
   std::string supervisor_start_ticks;

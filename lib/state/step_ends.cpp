@@ -36,8 +36,10 @@ StepEnds parse_step_ends(const std::string& text) {
     ++ends.recorded;
     if ((by_signal || value != 0) && !ends.rank) {
       ends.rank = rank;
-      if (by_signal) ends.signal = value;
-      else ends.exit_code = value;
+      if (by_signal)
+        ends.signal = value;
+      else
+        ends.exit_code = value;
     }
   }
   return ends;

@@ -16,7 +16,8 @@ namespace {
 // temporary beside it) and the cause, a full file system named as such.
 [[noreturn]] void cannot_write(const std::string& path, int err) {
   if (err == ENOSPC || err == EDQUOT)
-    throw EnvironmentError("cannot write " + path + ": the file system holding it is full (" + std::strerror(err) + ")");
+    throw EnvironmentError("cannot write " + path + ": the file system holding it is full (" + std::strerror(err) +
+                           ")");
   throw EnvironmentError("cannot write " + path + ": " + std::strerror(err));
 }
 }  // namespace

@@ -34,8 +34,8 @@ std::string find_on_path(const std::string& program) {
 
 std::vector<std::string> supervisor_candidates() {
   std::vector<std::string> out;
-  if (const char* s = std::getenv("SSIM_SUPERVISE"); s && *s) return {s};  // chosen: nothing else
-  out.push_back((exe_dir() / "ssim-supervise").string());                              // build tree
+  if (const char* s = std::getenv("SSIM_SUPERVISE"); s && *s) return {s};                     // chosen: nothing else
+  out.push_back((exe_dir() / "ssim-supervise").string());                                     // build tree
   out.push_back((exe_dir() / "../libexec/ssim/ssim-supervise").lexically_normal().string());  // installed
   return out;
 }
@@ -63,7 +63,7 @@ std::string python_package_dir() {
   for (const auto& entry : fs::directory_iterator(exe_dir() / "../lib", ec))
     if (entry.path().filename().string().rfind("python3", 0) == 0) candidates.push_back(entry.path() / "dist-packages");
   candidates.push_back(exe_dir() / "../../python");  // the build tree
-  candidates.push_back(exe_dir() / "../..");        // pip install: <site-packages>/ssim/bin/ssim
+  candidates.push_back(exe_dir() / "../..");         // pip install: <site-packages>/ssim/bin/ssim
   for (const auto& d : candidates)
     if (fs::is_directory(d / "ssim", ec)) return fs::canonical(d, ec).string();
   return "";

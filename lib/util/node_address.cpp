@@ -28,7 +28,8 @@ std::string first_outside_address() {
   if (getifaddrs(&list) != 0) return "";
   std::string found;
   for (ifaddrs* i = list; i && found.empty(); i = i->ifa_next)
-    if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && !loopback(text_of(i->ifa_addr))) found = text_of(i->ifa_addr);
+    if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && !loopback(text_of(i->ifa_addr)))
+      found = text_of(i->ifa_addr);
   freeifaddrs(list);
   return found;
 }

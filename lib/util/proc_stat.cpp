@@ -44,8 +44,9 @@ std::string own_command_line() {
     if (end == std::string::npos) end = raw->size();
     const std::string arg = raw->substr(at, end - at);
     at = end + 1;
-    const bool plain = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                              "0123456789_-./=:,+@%") == std::string::npos;
+    const bool plain = !arg.empty() && arg.find_first_not_of(
+                                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                           "0123456789_-./=:,+@%") == std::string::npos;
     std::string quoted = "'";
     for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
     out += (out.empty() ? "" : " ") + (plain ? arg : quoted + "'");

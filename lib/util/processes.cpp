@@ -21,10 +21,7 @@ bool process_alive(int pid, const std::string& start_ticks) {
   return start_ticks.empty() || f[19] == start_ticks;
 }
 
-bool process_exists(int pid) {
-  return pid > 0 && ::access(("/proc/" + std::to_string(pid)).c_str(), F_OK) == 0;
-}
-
+bool process_exists(int pid) { return pid > 0 && ::access(("/proc/" + std::to_string(pid)).c_str(), F_OK) == 0; }
 
 std::vector<int> children_of_self() {
   std::vector<int> out;

@@ -23,10 +23,10 @@ bool starts(const std::string& line, const char* prefix) { return line.rfind(pre
 
 // One launcher line outside a frame.
 bool launcher_line(const std::string& line) {
-  for (const char* p : {"srun: error:", "srun: Job step aborted", "srun: launch/", "srun: got SIGCONT",
-                        "srun: forcing job termination", "slurmstepd: error:", "[mpiexec@", "mpirun noticed that",
-                        "mpirun: Forwarding signal", "Application ", "aprun: ", "jsrun ", "jsrun: ", "Error: Remote JSM",
-                        "[proxy:"})
+  for (const char* p :
+       {"srun: error:", "srun: Job step aborted", "srun: launch/", "srun: got SIGCONT", "srun: forcing job termination",
+        "slurmstepd: error:", "[mpiexec@", "mpirun noticed that", "mpirun: Forwarding signal", "Application ",
+        "aprun: ", "jsrun ", "jsrun: ", "Error: Remote JSM", "[proxy:"})
     if (starts(line, p)) return true;
   return false;
 }

@@ -25,7 +25,8 @@ std::string tar_header(const std::string& name, uint64_t size, long mtime, unsig
   std::string prefix, base = name;
   if (name.size() > 100) {  // split at a '/' so that prefix <= 155 and name <= 100
     size_t cut = name.rfind('/', 155);
-    while (cut != std::string::npos && name.size() - cut - 1 > 100) cut = cut ? name.rfind('/', cut - 1) : std::string::npos;
+    while (cut != std::string::npos && name.size() - cut - 1 > 100)
+      cut = cut ? name.rfind('/', cut - 1) : std::string::npos;
     if (cut == std::string::npos || cut == 0 || name.size() - cut - 1 > 100)
       throw std::invalid_argument("path too long for a tar archive: " + name);
     prefix = name.substr(0, cut);

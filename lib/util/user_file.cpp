@@ -18,8 +18,9 @@ bool written_through(const std::string& path) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return false;
   if (S_ISLNK(st.st_mode))
-    throw UsageError(path + " is a symbolic link: ssim neither writes through links nor replaces them; "
-                            "give the path of the file itself");
+    throw UsageError(path +
+                     " is a symbolic link: ssim neither writes through links nor replaces them; "
+                     "give the path of the file itself");
   if (S_ISDIR(st.st_mode)) throw UsageError(path + " is a directory: give a file name");
   return !S_ISREG(st.st_mode);
 }

@@ -109,9 +109,14 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 1000; ++i) refs.push_back({names[i], v.data(), {1024}, DType::U8});
     std::vector<std::string> get_names(names.begin(), names.begin() + 1000);
     ssim_client.put_tensors(refs);
-    const double put = seconds([&] { for (int r = 0; r < n / 1000; ++r) ssim_client.put_tensors(refs); });
-    const double get = seconds([&] { for (int r = 0; r < n / 1000; ++r) ssim_client.get_tensors(get_names); });
-    std::printf("%-22s %8d KiB  put %7.0f ops/s  get %7.0f ops/s  (pipelined, 1000 per batch)\n", "ssim C++", 1, n / put, n / get);
+    const double put = seconds([&] {
+      for (int r = 0; r < n / 1000; ++r) ssim_client.put_tensors(refs);
+    });
+    const double get = seconds([&] {
+      for (int r = 0; r < n / 1000; ++r) ssim_client.get_tensors(get_names);
+    });
+    std::printf("%-22s %8d KiB  put %7.0f ops/s  get %7.0f ops/s  (pipelined, 1000 per batch)\n", "ssim C++", 1,
+                n / put, n / get);
     const double hput = seconds([&] {
       for (int r = 0; r < n / 1000; ++r) {
         for (int i = 0; i < 1000; ++i) redisAppendCommand(hi, "SET %s %b", names[i].c_str(), v.data(), v.size());
@@ -132,7 +137,8 @@ int main(int argc, char** argv) {
         }
       }
     });
-    std::printf("%-22s %8d KiB  put %7.0f ops/s  get %7.0f ops/s  (pipelined, 1000 per batch)\n", "hiredis C", 1, n / hput, n / hget);
+    std::printf("%-22s %8d KiB  put %7.0f ops/s  get %7.0f ops/s  (pipelined, 1000 per batch)\n", "hiredis C", 1,
+                n / hput, n / hget);
   }
 
   for (size_t mib : {1, 16, 64}) {
@@ -140,15 +146,27 @@ int main(int argc, char** argv) {
     const int reps = mib == 1 ? 200 : mib == 16 ? 20 : 6;
     std::vector<char> data(bytes, 3), back(bytes);
     // Each put is timed before its get (function arguments have no evaluation order).
-    double put = seconds([&] { for (int r = 0; r < reps; ++r) ideal.set(data.data(), bytes); });
-    double get = seconds([&] { for (int r = 0; r < reps; ++r) ideal.get(back.data(), bytes); });
+    double put = seconds([&] {
+      for (int r = 0; r < reps; ++r) ideal.set(data.data(), bytes);
+    });
+    double get = seconds([&] {
+      for (int r = 0; r < reps; ++r) ideal.get(back.data(), bytes);
+    });
     row("ideal (writev/recv)", bytes, put, get, reps);
-    put = seconds([&] { for (int r = 0; r < reps; ++r) ssim_client.put_tensor("t", data.data(), {bytes}, DType::U8); });
-    get = seconds([&] { for (int r = 0; r < reps; ++r) ssim_client.unpack_tensor("t", back.data(), {bytes}, DType::U8); });
+    put = seconds([&] {
+      for (int r = 0; r < reps; ++r) ssim_client.put_tensor("t", data.data(), {bytes}, DType::U8);
+    });
+    get = seconds([&] {
+      for (int r = 0; r < reps; ++r) ssim_client.unpack_tensor("t", back.data(), {bytes}, DType::U8);
+    });
     row("ssim C++ (unpack)", bytes, put, get, reps);
-    get = seconds([&] { for (int r = 0; r < reps; ++r) ssim_client.get_tensor("t"); });
+    get = seconds([&] {
+      for (int r = 0; r < reps; ++r) ssim_client.get_tensor("t");
+    });
     row("ssim C++ (get, new)", bytes, put, get, reps);
-    put = seconds([&] { for (int r = 0; r < reps; ++r) freeReplyObject(redisCommand(hi, "SET h %b", data.data(), bytes)); });
+    put = seconds([&] {
+      for (int r = 0; r < reps; ++r) freeReplyObject(redisCommand(hi, "SET h %b", data.data(), bytes));
+    });
     get = seconds([&] {
       for (int r = 0; r < reps; ++r) {
         auto* reply = static_cast<redisReply*>(redisCommand(hi, "GET h"));

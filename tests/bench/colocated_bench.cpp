@@ -42,5 +42,6 @@ int main(int argc, char** argv) {
   std::printf("1 KiB, one at a time     put ops/s   get ops/s\n");
   std::printf("Unix socket              %9.0f   %9.0f\n", results[0][0], results[0][1]);
   std::printf("loopback TCP             %9.0f   %9.0f\n", results[1][0], results[1][1]);
-  std::printf("Unix / TCP               %9.2fx  %9.2fx\n", results[0][0] / results[1][0], results[0][1] / results[1][1]);
+  std::printf("Unix / TCP               %9.2fx  %9.2fx\n", results[0][0] / results[1][0],
+              results[0][1] / results[1][1]);
 }

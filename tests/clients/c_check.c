@@ -143,16 +143,19 @@ int main(int argc, char** argv) {
   }
   ssim_client* c;
   OK(ssim_client_new(&c));
-  if (strcmp(argv[1], "put") == 0) put(c);
-  else if (strcmp(argv[1], "get") == 0) get(c);
-  else if (strcmp(argv[1], "errors") == 0) errors(c);
+  if (strcmp(argv[1], "put") == 0)
+    put(c);
+  else if (strcmp(argv[1], "get") == 0)
+    get(c);
+  else if (strcmp(argv[1], "errors") == 0)
+    errors(c);
   else if (strcmp(argv[1], "metrics") == 0) {
     OK(ssim_metric_log("loss", 0.5, 1, -1, NULL));
     OK(ssim_metric_log("val_acc", 0.75, 2, 1, "val"));
     CHECK(ssim_metric_log("9bad", 1.0, -1, -1, NULL) != SSIM_OK);
     OK(ssim_metric_flush());
-  }
-  else return 2;
+  } else
+    return 2;
   ssim_client_free(c);
   if (failures) return 1;
   printf("ok\n");

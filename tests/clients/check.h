@@ -10,21 +10,21 @@
 
 static int failures = 0;
 
-#define CHECK(cond)                                                       \
-  do {                                                                    \
-    if (!(cond)) {                                                        \
-      fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond);  \
-      ++failures;                                                         \
-    }                                                                     \
+#define CHECK(cond)                                                      \
+  do {                                                                   \
+    if (!(cond)) {                                                       \
+      fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                        \
+    }                                                                    \
   } while (0)
 
-#define OK(call)                                                                                 \
-  do {                                                                                           \
-    ssim_status s_ = (call);                                                                     \
-    if (s_ != SSIM_OK) {                                                                         \
+#define OK(call)                                                                                  \
+  do {                                                                                            \
+    ssim_status s_ = (call);                                                                      \
+    if (s_ != SSIM_OK) {                                                                          \
       fprintf(stderr, "%s:%d: %s -> %d: %s\n", __FILE__, __LINE__, #call, s_, ssim_last_error()); \
-      exit(1);                                                                                   \
-    }                                                                                            \
+      exit(1);                                                                                    \
+    }                                                                                             \
   } while (0)
 
 #endif

@@ -21,7 +21,7 @@ TEST_CASE("agent files: jobs and stops round-trip, with any byte but NUL in a pa
 TEST_CASE("agent files: a file cut short or of another kind is refused, not half read") {
   const std::string text = encode_agent_start({{"/r/a", "a"}, {"/r/b", "b"}});
   CHECK_FALSE(decode_agent_start(text.substr(0, text.size() - 1)));  // the last NUL missing
-  CHECK_FALSE(decode_agent_start(std::string("/r/a\0", 5)));        // a run directory without its name
+  CHECK_FALSE(decode_agent_start(std::string("/r/a\0", 5)));         // a run directory without its name
   CHECK_FALSE(decode_agent_start(""));
   CHECK_FALSE(decode_agent_cancel(std::string("STOP\0/a\0", 8)));
   CHECK_FALSE(decode_agent_cancel(text));

@@ -41,16 +41,18 @@ struct Rig {
     runner = r.get();
     launcher = std::make_unique<BatchLauncher>(std::move(scheduler), std::move(r), "/opt/ssim/ssim-supervise");
     launcher->set_clock([this] { return now; });
-    plan = test::plan_of("experiment: {name: b}\nmodels:\n"
-                         "  - {name: a, exe: /bin/true, batch: {nodes: 1}}\n"
-                         "  - {name: c, exe: /bin/true, batch: {nodes: 1}}\n",
-                         dir.path.string());
+    plan = test::plan_of(
+        "experiment: {name: b}\nmodels:\n"
+        "  - {name: a, exe: /bin/true, batch: {nodes: 1}}\n"
+        "  - {name: c, exe: /bin/true, batch: {nodes: 1}}\n",
+        dir.path.string());
     for (auto& s : plan.steps) std::filesystem::create_directories(s.run_dir);
     launcher->set_allocation(plan, Allocation{});
   }
   std::vector<JobRef> submit_both() {
     std::vector<LaunchRequest> reqs;
-    for (const auto& s : plan.steps) reqs.push_back({s.name, s.run_dir, launcher->command(s), plan::step_env(s), s.batch});
+    for (const auto& s : plan.steps)
+      reqs.push_back({s.name, s.run_dir, launcher->command(s), plan::step_env(s), s.batch});
     return launcher->start(reqs);
   }
   void wait(double seconds) { now += std::chrono::milliseconds(static_cast<long>(seconds * 1000)); }
@@ -124,7 +126,8 @@ TEST_CASE("batch launcher: LSF jobs through bsub < script, bjobs, bkill") {
   CHECK(refs[0].id.str() == "job:7");
   CHECK(refs[1].id.str() == "0");  // refused: failed through its status file
   rig.runner->answers["bjobs"] = {
-      {0, R"({"COMMAND":"bjobs","JOBS":1,"RECORDS":[{"JOBID":"7","STAT":"DONE","EXIT_CODE":"","EXIT_REASON":""}]})", ""}};
+      {0, R"({"COMMAND":"bjobs","JOBS":1,"RECORDS":[{"JOBID":"7","STAT":"DONE","EXIT_CODE":"","EXIT_REASON":""}]})",
+       ""}};
   write_exit(rig.plan.steps[0].run_dir, 0);
   const auto s = rig.launcher->poll(refs);
   CHECK(s[0].status == Status::Completed);
@@ -169,16 +172,25 @@ TEST_CASE("batch launcher: steps inside a PBS job go to their placed hosts") {
   test::TempDir dir;
   std::vector<std::vector<std::string>> calls;
   BatchLauncher l(std::make_unique<pbs::PbsScheduler>(), std::make_unique<RecordedRunner>(&calls), "/s/ssim-supervise");
-  const auto plan = test::plan_of("experiment: {name: seed}\norchestrator: {}\n"
-                                  "ensembles:\n  - {name: p, exe: sim, replicas: 2, run: {ntasks: 2, exclusive: true}}\n"
-                                  "models:\n  - {name: t, exe: train, run: {ntasks: 3}}\n",
-                                  dir.path.string());
+  const auto plan = test::plan_of(
+      "experiment: {name: seed}\norchestrator: {}\n"
+      "ensembles:\n  - {name: p, exe: sim, replicas: 2, run: {ntasks: 2, exclusive: true}}\n"
+      "models:\n  - {name: t, exe: train, run: {ntasks: 3}}\n",
+      dir.path.string());
   l.set_allocation(plan, Allocation{"6.pbs-sim", {"h1", "h2", "h3", "h4", "h5"}, {{"h4", 2}, {"h5", 2}}});
   // Whole nodes: Open MPI's own binding stays (it is what a user of mpirun expects).
   // Each rank through the rank wrapper (RANK, MASTER_ADDR..., its end recorded).
   auto ranks = [](const plan::Step& s, int n, const std::string& exe) {
-    return std::vector<std::string>{"/s/ssim-supervise", "--rank", "--size", std::to_string(n), "--ends",
-                                    s.run_dir + "/.ssim-rank-ends", "--master", s.run_dir + "/.ssim-rank0", "--", exe};
+    return std::vector<std::string>{"/s/ssim-supervise",
+                                    "--rank",
+                                    "--size",
+                                    std::to_string(n),
+                                    "--ends",
+                                    s.run_dir + "/.ssim-rank-ends",
+                                    "--master",
+                                    s.run_dir + "/.ssim-rank0",
+                                    "--",
+                                    exe};
   };
   auto with = [](std::vector<std::string> a, const std::vector<std::string>& b) {
     a.insert(a.end(), b.begin(), b.end());
@@ -195,8 +207,8 @@ TEST_CASE("batch launcher: steps inside a PBS job go to their placed hosts") {
   CHECK(l.command_on(plan.steps[2], Grant{{"h4", "h5"}, {2, 1}, {{}, {}}}) ==
         with({"mpirun", "-np", "3", "--allow-run-as-root", "--bind-to", "none", "--host", "h4:2,h5:2"},
              ranks(plan.steps[2], 3, "train")));
-  CHECK(l.database_command(0, "/db", {"db"}) ==
-        std::vector<std::string>{"mpirun", "-np", "1", "--allow-run-as-root", "--bind-to", "none", "--host", "h1:1", "db"});
+  CHECK(l.database_command(0, "/db", {"db"}) == std::vector<std::string>{"mpirun", "-np", "1", "--allow-run-as-root",
+                                                                         "--bind-to", "none", "--host", "h1:1", "db"});
   CHECK(calls.empty());
 }
 
@@ -209,8 +221,9 @@ TEST_CASE("batch launcher: Slurm steps record their own JOB.STEP") {
   // A packed step: only its own CPUs and none of the job's memory, so the next one starts too.
   CHECK(l.command_on(plan.steps[0], Grant{{"n1"}, {1}, {{}}}) ==
         std::vector<std::string>{"srun", "--jobid=12", "--job-name=m", "--nodelist=n1", "--nodes=1", "--ntasks=1",
-                                 "--kill-on-bad-exit=1", "--exact", "--mem=0", "/s/sup", "--record-step", plan.steps[0].run_dir + "/.ssim-step",
-                                 "--id", "{SLURM_JOB_ID}.{SLURM_STEP_ID}", "--rank-var", "SLURM_PROCID", "--", "prog"});
+                                 "--kill-on-bad-exit=1", "--exact", "--mem=0", "/s/sup", "--record-step",
+                                 plan.steps[0].run_dir + "/.ssim-step", "--id", "{SLURM_JOB_ID}.{SLURM_STEP_ID}",
+                                 "--rank-var", "SLURM_PROCID", "--", "prog"});
 }
 
 TEST_CASE("batch launcher: Slurm runs one-task packed steps through node agents started by one srun") {
@@ -346,8 +359,11 @@ TEST_CASE("batch launcher: a job the scheduler can never run fails at once and i
   Rig rig(std::make_unique<pbs::PbsScheduler>());
   rig.runner->answers["qsub"] = {{0, "20.pbs-sim\n", ""}, {0, "21.pbs-sim\n", ""}};
   const auto refs = rig.submit_both();
-  rig.runner->answers["qstat"] = {{0, R"j({"Jobs":{"20.pbs-sim":{"job_state":"Q","comment":"Can Never Run: Insufficient amount of resource: ncpus (R: 64 A: 32 T: 32)"},
-                                          "21.pbs-sim":{"job_state":"Q","comment":"Not Running: Insufficient amount of resource: ncpus"}}})j", ""}};
+  rig.runner->answers["qstat"] = {
+      {0,
+       R"j({"Jobs":{"20.pbs-sim":{"job_state":"Q","comment":"Can Never Run: Insufficient amount of resource: ncpus (R: 64 A: 32 T: 32)"},
+                                          "21.pbs-sim":{"job_state":"Q","comment":"Not Running: Insufficient amount of resource: ncpus"}}})j",
+       ""}};
   rig.runner->answers["qdel"] = {{0, "", ""}};
   const auto s = rig.launcher->poll(refs);
   CHECK(s[0].status == Status::Failed);
@@ -391,7 +407,7 @@ TEST_CASE("batch launcher: a slow status query in the background never holds up 
   auto s = l.poll(jobs);  // the query goes out and hangs
   for (int i = 0; i < 500 && runner->calls.load() == 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(2));  // its thread starts, bounded
-  s = l.poll(jobs);  // still hanging: the poll answers from what it knows
+  s = l.poll(jobs);                                             // still hanging: the poll answers from what it knows
   s = l.poll(jobs);
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
   CHECK(runner->calls.load() == 1);  // one query at a time
@@ -429,7 +445,7 @@ TEST_CASE("batch launcher: nodes Slurm drains or downs during the run are out of
   now += std::chrono::seconds(10);
   l.poll({});
   CHECK(l.lost_nodes() == std::map<std::string, std::string>{{"n1", "down by slurm (Not responding)"},
-                                                              {"n2", "drained by slurm (bad dimm)"}});
+                                                             {"n2", "drained by slurm (bad dimm)"}});
 }
 
 TEST_CASE("batch launcher: without packed steps, node states are never asked") {

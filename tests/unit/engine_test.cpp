@@ -41,7 +41,8 @@ struct Harness {
     std::filesystem::create_directories(plan.path + "/.ssim");
     for (const auto& s : plan.steps) std::filesystem::create_directories(s.run_dir);
     if (plan.database)
-      for (const auto& shard : orchestrator::shards_of(*plan.database)) std::filesystem::create_directories(shard.run_dir);
+      for (const auto& shard : orchestrator::shards_of(*plan.database))
+        std::filesystem::create_directories(shard.run_dir);
     m = engine::new_manifest(plan, "engine-test");
   }
   int run(const engine::EngineHooks& hooks = {}) {
@@ -185,7 +186,8 @@ ensembles:
 }
 
 TEST_CASE("engine: --detach returns after the first starts, the jobs still tracked by their monitor") {
-  Harness h("experiment: {name: det}\nmodels:\n  - {name: a, exe: /bin/true}\n  - {name: b, exe: /bin/true, after: [a]}\n");
+  Harness h(
+      "experiment: {name: det}\nmodels:\n  - {name: a, exe: /bin/true}\n  - {name: b, exe: /bin/true, after: [a]}\n");
   bool called = false;
   engine::EngineHooks hooks;
   hooks.after_first_start = [&] { return called = true, false; };
@@ -258,9 +260,10 @@ TEST_CASE("engine: an open run starts held, ended and added entities on request,
   hooks.open = true;
   hooks.reload = [&] {
     ++reloads;
-    auto p = test::plan_of("experiment: {name: open}\nmodels:\n  - {name: a, exe: /bin/true}\n"
-                           "  - {name: b, exe: /bin/true}\n  - {name: late, exe: /bin/true, after: [b]}\n",
-                           h.dir.path.string());
+    auto p = test::plan_of(
+        "experiment: {name: open}\nmodels:\n  - {name: a, exe: /bin/true}\n"
+        "  - {name: b, exe: /bin/true}\n  - {name: late, exe: /bin/true, after: [b]}\n",
+        h.dir.path.string());
     for (const auto& s : p.steps) std::filesystem::create_directories(s.run_dir);
     return p;
   };
@@ -306,7 +309,7 @@ TEST_CASE("engine: with the database ready, entities start after it with its add
   CHECK(h.launcher.started == std::vector<std::string>{"orchestrator", "a"});
   CHECK(env_value(h.launcher.env_of["a"], "SSDB") == "fakehost:6999");
   CHECK(h.database.shutdown_saves == std::vector<bool>{true});  // snapshot: true by default
-  CHECK(h.launcher.cancelled.empty());                           // SHUTDOWN, not a signal
+  CHECK(h.launcher.cancelled.empty());                          // SHUTDOWN, not a signal
   CHECK(h.entity("orchestrator").status == Status::Completed);
   CHECK(h.progress.count("database ready") == 1);
 }
@@ -323,7 +326,8 @@ TEST_CASE("engine: a shard that ignores SHUTDOWN is signalled, and the entities'
 }
 
 TEST_CASE("engine: persist: true leaves the database running after the run") {
-  Harness h("experiment: {name: db}\norchestrator: {port: 6999, persist: true}\nmodels:\n  - {name: a, exe: /bin/true}\n");
+  Harness h(
+      "experiment: {name: db}\norchestrator: {port: 6999, persist: true}\nmodels:\n  - {name: a, exe: /bin/true}\n");
   h.launcher.script("orchestrator", {0}, 1000);
   CHECK(h.run() == 0);
   CHECK(h.database.shutdown_saves.empty());

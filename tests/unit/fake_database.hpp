@@ -17,9 +17,9 @@ class FakeDatabase : public engine::DatabaseControl {
     if (plan.database)
       for (const auto& s : orchestrator::shards_of(*plan.database)) shard_of_[s.run_dir] = s;
   }
-  bool comes_up = true;        // false: the shards never report (wait_until_ready times out)
-  bool answers = true;         // what pings say
-  bool shuts_down = true;      // false: SHUTDOWN is not answered, the shards keep running
+  bool comes_up = true;              // false: the shards never report (wait_until_ready times out)
+  bool answers = true;               // what pings say
+  bool shuts_down = true;            // false: SHUTDOWN is not answered, the shards keep running
   std::vector<bool> shutdown_saves;  // the save flag of each SHUTDOWN
   int pings = 0;
 

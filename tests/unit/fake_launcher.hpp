@@ -16,7 +16,9 @@ namespace ssim::test {
 class FakeClock : public Clock {
  public:
   double now() const override { return 1.7e9 + elapsed_.count() / 1000.0; }
-  std::chrono::steady_clock::time_point steady() const override { return std::chrono::steady_clock::time_point(elapsed_); }
+  std::chrono::steady_clock::time_point steady() const override {
+    return std::chrono::steady_clock::time_point(elapsed_);
+  }
   void sleep(std::chrono::milliseconds d) const override { elapsed_ += d; }
   double seconds() const { return elapsed_.count() / 1000.0; }
 
@@ -57,11 +59,11 @@ class FakeLauncher : public launch::Launcher {
 
   std::vector<std::string> started;  // names, in the order they started
   std::vector<std::string> cancelled;
-  std::map<std::string, plan::Env> env_of;  // each started job's environment, by name
+  std::map<std::string, plan::Env> env_of;                   // each started job's environment, by name
   std::map<std::string, std::vector<std::string>> nodes_of;  // the nodes each job was granted
-  std::map<std::string, std::string> out_of_use;              // what lost_nodes() says
-  size_t most_running = 0;            // the most jobs running at once
-  bool refuse_start = false;          // start() throws EnvironmentError
+  std::map<std::string, std::string> out_of_use;             // what lost_nodes() says
+  size_t most_running = 0;                                   // the most jobs running at once
+  bool refuse_start = false;                                 // start() throws EnvironmentError
 
   std::string name() const override { return "fake"; }
   std::vector<std::string> command(const plan::Step& step) const override {

@@ -65,20 +65,24 @@ TEST_CASE("overwriting refuses a directory that is not this ssim experiment") {
   fs::create_directories(root / "trainer");
   std::ofstream(root / "trainer/thesis.tex") << "years of work";
   // Not an experiment at all: neither a new run nor --overwrite may touch it.
-  CHECK_THROWS_WITH(generate::check_target(plan, generate::Existing::Refuse), Catch::Contains("not an ssim experiment"));
-  CHECK_THROWS_WITH(generate::check_target(plan, generate::Existing::Overwrite), Catch::Contains("not an ssim experiment"));
+  CHECK_THROWS_WITH(generate::check_target(plan, generate::Existing::Refuse),
+                    Catch::Contains("not an ssim experiment"));
+  CHECK_THROWS_WITH(generate::check_target(plan, generate::Existing::Overwrite),
+                    Catch::Contains("not an ssim experiment"));
   // An experiment whose manifest does not list trainer/: trainer/ is the user's.
   auto other = plan;
-  other.steps.erase(std::remove_if(other.steps.begin(), other.steps.end(),
-                                   [](const plan::Step& s) { return s.name == "trainer"; }),
-                    other.steps.end());
+  other.steps.erase(
+      std::remove_if(other.steps.begin(), other.steps.end(), [](const plan::Step& s) { return s.name == "trainer"; }),
+      other.steps.end());
   fs::create_directories(root / ".ssim");
   state::save_manifest(engine::new_manifest(other, "id1"));
-  CHECK_THROWS_WITH(generate::check_target(plan, generate::Existing::Overwrite), Catch::Contains("ssim did not create it"));
+  CHECK_THROWS_WITH(generate::check_target(plan, generate::Existing::Overwrite),
+                    Catch::Contains("ssim did not create it"));
   // Another experiment's directory.
   auto renamed = plan;
   renamed.name = "another";
-  CHECK_THROWS_WITH(generate::check_target(renamed, generate::Existing::Overwrite), Catch::Contains("holds experiment streaming"));
+  CHECK_THROWS_WITH(generate::check_target(renamed, generate::Existing::Overwrite),
+                    Catch::Contains("holds experiment streaming"));
   CHECK(fs::exists(root / "trainer/thesis.tex"));
 }
 

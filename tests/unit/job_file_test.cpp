@@ -21,15 +21,27 @@ TEST_CASE("job file: round trip, with words a shell would split and a time limit
 
 TEST_CASE("job file: an older file (no version) reads, unknown settings are skipped, damage is refused") {
   using namespace std::string_literals;
-  const auto old = state::decode_job_file("1\0/bin/true\0" "1\0A=1\0"s);
+  const auto old = state::decode_job_file(
+      "1\0/bin/true\0"
+      "1\0A=1\0"s);
   REQUIRE(old);
   CHECK(old->version == 0);
   CHECK(old->argv == std::vector<std::string>{"/bin/true"});
-  const auto newer = state::decode_job_file("1\0/bin/true\0" "0\0" "format\0" "9\0" "colour\0" "blue\0"s);
+  const auto newer = state::decode_job_file(
+      "1\0/bin/true\0"
+      "0\0"
+      "format\0"
+      "9\0"
+      "colour\0"
+      "blue\0"s);
   REQUIRE(newer);
   CHECK(newer->version == 9);
   CHECK_FALSE(state::decode_job_file(""));
-  CHECK_FALSE(state::decode_job_file("0\0" "0\0"s));                // no program
-  CHECK_FALSE(state::decode_job_file("3\0/bin/true\0"s));          // cut short
-  CHECK_FALSE(state::decode_job_file("x\0/bin/true\0" "0\0"s));     // not a count
+  CHECK_FALSE(
+      state::decode_job_file("0\0"
+                             "0\0"s));                     // no program
+  CHECK_FALSE(state::decode_job_file("3\0/bin/true\0"s));  // cut short
+  CHECK_FALSE(
+      state::decode_job_file("x\0/bin/true\0"
+                             "0\0"s));  // not a count
 }

@@ -10,8 +10,8 @@ using namespace ssim;
 namespace {
 // What each of several ranks starts through (launchers/ranks/rank_wrapper.hpp).
 std::vector<std::string> wrapper(const std::string& supervisor, int ranks, std::vector<std::string> more = {}) {
-  std::vector<std::string> w = {supervisor, "--rank", "--size", std::to_string(ranks), "--ends", "/r/.ssim-rank-ends",
-                                "--master", "/r/.ssim-rank0"};
+  std::vector<std::string> w = {supervisor,           "--rank",   "--size",        std::to_string(ranks), "--ends",
+                                "/r/.ssim-rank-ends", "--master", "/r/.ssim-rank0"};
   w.insert(w.end(), more.begin(), more.end());
   w.push_back("--");
   return w;
@@ -31,9 +31,11 @@ TEST_CASE("local commands: plain, mpirun with root and oversubscribe flags") {
   CHECK(launchers::local_command(s, user) == std::vector<std::string>{"sim", "a b"});
   s.res.ntasks = 4;  // auto with several tasks means mpirun
   const auto ranks = wrapper("ssim-supervise", 4, {"--loopback"}) + std::vector<std::string>{"sim", "a b"};
-  CHECK(launchers::local_command(s, user) == std::vector<std::string>{"mpirun", "-np", "4", "--bind-to", "none"} + ranks);
+  CHECK(launchers::local_command(s, user) ==
+        std::vector<std::string>{"mpirun", "-np", "4", "--bind-to", "none"} + ranks);
   CHECK(launchers::local_command(s, root) ==
-        std::vector<std::string>{"mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"} + ranks);
+        std::vector<std::string>{"mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"} +
+            ranks);
   s.res.mpi = plan::MpiKind::None;
   CHECK(launchers::local_command(s, root) == std::vector<std::string>{"sim", "a b"});
   s.res.mpi = plan::MpiKind::Mpiexec;
@@ -64,8 +66,9 @@ TEST_CASE("hosts: on the local launcher give mpirun each host with its share of 
   s.res.hosts = {"a", "b"};
   const launchers::HostFacts user{false, 8};
   // Ranks on other hosts: rank 0 says its address as they reach it, not loopback.
-  CHECK(launchers::local_command(s, user) == std::vector<std::string>{"mpirun", "-np", "4", "--bind-to", "none", "--host", "a:2,b:2"} +
-                                                 wrapper("ssim-supervise", 4) + std::vector<std::string>{"sim"});
+  CHECK(launchers::local_command(s, user) ==
+        std::vector<std::string>{"mpirun", "-np", "4", "--bind-to", "none", "--host", "a:2,b:2"} +
+            wrapper("ssim-supervise", 4) + std::vector<std::string>{"sim"});
 }
 
 TEST_CASE("mpirun ranks are left unbound unless the step has its nodes to itself or asks for a binding") {

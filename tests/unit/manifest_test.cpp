@@ -14,8 +14,9 @@ using state::Status;
 
 namespace {
 plan::Plan chain_plan() {
-  return test::plan_of("experiment: {name: x}\norchestrator: {}\nmodels:\n  - {name: a, exe: t}\n"
-                       "  - {name: b, exe: t, after: [a]}\n  - {name: c, exe: t, after: [b]}\n  - {name: d, exe: t}\n");
+  return test::plan_of(
+      "experiment: {name: x}\norchestrator: {}\nmodels:\n  - {name: a, exe: t}\n"
+      "  - {name: b, exe: t, after: [a]}\n  - {name: c, exe: t, after: [b]}\n  - {name: d, exe: t}\n");
 }
 }  // namespace
 

@@ -17,7 +17,8 @@
 using namespace ssim;
 
 TEST_CASE("metrics: a client line is read whole, and anything else is skipped") {
-  const auto p = state::parse_metric_json(R"({"name":"loss","value":0.31,"step":120,"epoch":2,"phase":"val","rank":1,"time":5.5})");
+  const auto p = state::parse_metric_json(
+      R"({"name":"loss","value":0.31,"step":120,"epoch":2,"phase":"val","rank":1,"time":5.5})");
   REQUIRE(p);
   CHECK(p->name == "loss");
   CHECK(p->value == 0.31);
@@ -45,8 +46,8 @@ TEST_CASE("metrics: ssim:metric lines on stdout give a point per metric") {
     CHECK(p.rank == 2);
     CHECK(p.source == "stdout");
   }
-  CHECK(state::parse_metric_stdout("loss=0.5").empty());                // not the prefix
-  CHECK(state::parse_metric_stdout("ssim:metric loss=abc").empty());    // not a number
+  CHECK(state::parse_metric_stdout("loss=0.5").empty());              // not the prefix
+  CHECK(state::parse_metric_stdout("ssim:metric loss=abc").empty());  // not a number
   CHECK(state::parse_metric_stdout("ssim:metric loss=0.5 step=x").empty());
   CHECK(state::parse_metric_stdout("ssim:metric loss 0.5").empty());
   CHECK(state::parse_metric_stdout("ssim:metric loss=nan").empty());
@@ -55,9 +56,12 @@ TEST_CASE("metrics: ssim:metric lines on stdout give a point per metric") {
 TEST_CASE("metrics: the latest point is the highest step, then the last reported") {
   test::TempDir dir;
   const std::string run = dir.path.string();
-  std::ofstream(run + "/metrics.0.ndjson") << R"({"name":"loss","value":3,"step":1})" "\n"
-                                           << R"({"name":"loss","value":1,"step":3})" "\n"
-                                           << R"({"name":"loss","value":2,"step":2})" "\n"
+  std::ofstream(run + "/metrics.0.ndjson") << R"({"name":"loss","value":3,"step":1})"
+                                              "\n"
+                                           << R"({"name":"loss","value":1,"step":3})"
+                                              "\n"
+                                           << R"({"name":"loss","value":2,"step":2})"
+                                              "\n"
                                            << R"({"name":"acc","value":0.5)";  // torn
   std::ofstream(run + "/e.out") << "hello\nssim:metric acc=0.7\n";
   const auto points = state::read_metrics(run, "e");
@@ -163,23 +167,42 @@ TEST_CASE("metrics: series by metric and rank against the step, thinned evenly k
   CHECK(state::thin_evenly(thin, 300) == thin);  // short enough: as is
 }
 
-
 TEST_CASE("metrics: the fast reader of client lines answers as the full JSON parser does") {
   const std::vector<std::string> lines = {
       R"({"name": "loss", "value": 0.31, "rank": 1, "time": 1700000000.125, "step": 120, "epoch": 2, "phase": "val"})",
-      R"({"name":"loss","value":3})", R"(  {"value": -1.5e-3 , "name" : "acc"}  )", R"({"name": "loss", "value": -0})",
-      R"({"name": "loss", "value": 01})", R"({"name": "loss", "value": 1.})", R"({"name": "loss", "value": .5})",
-      R"({"name": "loss", "value": 1e})", R"({"name": "loss", "value": 1e400})", R"({"name": "loss", "value": NaN})",
-      R"({"name": "loss", "value": "0.3"})", R"({"name": "loss", "value": "x", "value": 2})",
-      R"({"name": "loss", "value": 2, "value": "x"})", R"({"name": "loss", "name": 3, "value": 1})",
-      R"({"name": "loss", "value": 1, "step": 1.5})", R"({"name": "loss", "value": 1, "step": 4, "step": "x"})",
-      R"({"name": "loss", "value": 1, "step": 99999999999999999999})", R"({"name": "loss", "value": 1, "rank": 2.0})",
-      R"({"name": "loss", "value": 1, "phase": "tr\u00e4in"})", "{\"name\": \"loss\", \"value\": 1, \"phase\": \"tr\xc3\xa4in\"}",
-      "{\"name\": \"loss\", \"value\": 1, \"phase\": \"\xff\"}", R"({"name": "lo\"ss", "value": 1})",
-      R"({"name": "loss", "value": 1, "extra": true})", R"({"name": "loss", "value": 1, "extra": {"a": 1}})",
-      R"({"name": "loss", "value": 1, "extra": null})", R"({"name": "loss", "value": 1} trailing)",
-      R"({"name": "loss", "value": 1,})", R"({"name": "loss" "value": 1})", R"({})", R"([])", "", "{",
-      R"({"name": "9lives", "value": 1})", R"({"name": "loss", "value": 1, "time": "now"})",
+      R"({"name":"loss","value":3})",
+      R"(  {"value": -1.5e-3 , "name" : "acc"}  )",
+      R"({"name": "loss", "value": -0})",
+      R"({"name": "loss", "value": 01})",
+      R"({"name": "loss", "value": 1.})",
+      R"({"name": "loss", "value": .5})",
+      R"({"name": "loss", "value": 1e})",
+      R"({"name": "loss", "value": 1e400})",
+      R"({"name": "loss", "value": NaN})",
+      R"({"name": "loss", "value": "0.3"})",
+      R"({"name": "loss", "value": "x", "value": 2})",
+      R"({"name": "loss", "value": 2, "value": "x"})",
+      R"({"name": "loss", "name": 3, "value": 1})",
+      R"({"name": "loss", "value": 1, "step": 1.5})",
+      R"({"name": "loss", "value": 1, "step": 4, "step": "x"})",
+      R"({"name": "loss", "value": 1, "step": 99999999999999999999})",
+      R"({"name": "loss", "value": 1, "rank": 2.0})",
+      R"({"name": "loss", "value": 1, "phase": "tr\u00e4in"})",
+      "{\"name\": \"loss\", \"value\": 1, \"phase\": \"tr\xc3\xa4in\"}",
+      "{\"name\": \"loss\", \"value\": 1, \"phase\": \"\xff\"}",
+      R"({"name": "lo\"ss", "value": 1})",
+      R"({"name": "loss", "value": 1, "extra": true})",
+      R"({"name": "loss", "value": 1, "extra": {"a": 1}})",
+      R"({"name": "loss", "value": 1, "extra": null})",
+      R"({"name": "loss", "value": 1} trailing)",
+      R"({"name": "loss", "value": 1,})",
+      R"({"name": "loss" "value": 1})",
+      R"({})",
+      R"([])",
+      "",
+      "{",
+      R"({"name": "9lives", "value": 1})",
+      R"({"name": "loss", "value": 1, "time": "now"})",
       R"({"name": "loss", "value": 1, "epoch": -3, "rank": -1})"};
   for (const auto& line : lines) {
     INFO(line);

@@ -92,8 +92,8 @@ TEST_CASE("node pool: a colocated database's CPUs are taken on each node of its 
   auto pool = nodes(2, 4);
   plan::Resources r = ask(3);
   r.node_cpus = 1;
-  REQUIRE(pool.take("a", r));             // 3 + 1 on n1
-  const auto b = pool.take("b", r);      // n1 is full: n2
+  REQUIRE(pool.take("a", r));        // 3 + 1 on n1
+  const auto b = pool.take("b", r);  // n1 is full: n2
   REQUIRE(b);
   CHECK(b->nodes == std::vector<std::string>{"n2"});
   CHECK_FALSE(pool.take("c", ask(1)));

@@ -39,7 +39,8 @@ BatchJob simple_job() {
 TEST_CASE("pbs history off: qstat -x answers about no job, so ssim asks again without -x") {
   PbsScheduler pbs;
   const auto with_x = capture("histoff_qstat_x_json_running");
-  CHECK(pbs.status_command({"66.pbs-sim"}) == std::vector<std::string>{"qstat", "-x", "-f", "-F", "json", "66.pbs-sim"});
+  CHECK(pbs.status_command({"66.pbs-sim"}) ==
+        std::vector<std::string>{"qstat", "-x", "-f", "-F", "json", "66.pbs-sim"});
   // Exit 0, a valid document, and yet no answer: never "the job is gone".
   CHECK_FALSE(pbs.parse_status_output(with_x, {"66.pbs-sim"}));
   CHECK_FALSE(pbs.parse_status_output(capture("histoff_qstat_x_json_all"), {"66.pbs-sim", "67.pbs-sim"}));
@@ -76,7 +77,8 @@ TEST_CASE("pbs: the CPUs a job holds per host come from exec_host, not PBS_NODEF
 
   // select=2:ncpus=8 without mpiprocs: one line per host (s1b), 8 CPUs each.
   PbsScheduler pbs;
-  const std::map<std::string, std::string> env = {{"PBS_JOBID", "3.pbs-sim"}, {"PBS_NODEFILE", "/aux/3"}, {"NCPUS", "8"}};
+  const std::map<std::string, std::string> env = {
+      {"PBS_JOBID", "3.pbs-sim"}, {"PBS_NODEFILE", "/aux/3"}, {"NCPUS", "8"}};
   auto getenv = [&](const char* n) -> const char* {
     const auto it = env.find(n);
     return it == env.end() ? nullptr : it->second.c_str();
@@ -104,8 +106,7 @@ TEST_CASE("pbs: exec_host of finished multi-host jobs names every host") {
   bool multi = false;
   const auto parsed = parse_qstat_json(doc.out, "", {});
   REQUIRE(parsed);
-  for (const auto& [id, s] : *parsed)
-    multi = multi || s.nodes.find(',') != std::string::npos;
+  for (const auto& [id, s] : *parsed) multi = multi || s.nodes.find(',') != std::string::npos;
   CHECK(multi);
 }
 
@@ -117,8 +118,8 @@ TEST_CASE("pbs: pbsnodes -a gives the CPUs of the smallest host") {
 }
 
 TEST_CASE("pbs: a job that can never run is marked so, a queued one is only pending") {
-  CHECK(status_from_pbs("Q", std::nullopt,
-                        "Can Never Run: Insufficient amount of resource: ncpus (R: 64 A: 32 T: 32)").never_runs);
+  CHECK(status_from_pbs("Q", std::nullopt, "Can Never Run: Insufficient amount of resource: ncpus (R: 64 A: 32 T: 32)")
+            .never_runs);
   CHECK(status_from_pbs("Q", std::nullopt, "Can Never Run: Not enough total nodes available").never_runs);
   const auto queued = status_from_pbs("Q", std::nullopt, "Not Running: Insufficient amount of resource: ncpus");
   CHECK(queued.status == Status::Pending);

@@ -22,8 +22,8 @@ CommandResult capture(const std::string& probe) { return test::recorded("pbs-cap
 TEST_CASE("pbs: qsub's job id is its whole first line, refusals give none") {
   PbsScheduler pbs;
   CHECK(pbs.job_id_from_submit_output(capture("qsub1")) == "1.pbs-sim");
-  for (const char* refused : {"qsub_badqueue", "qsub_ngpus", "qsub_badl", "qsub_badwalltime", "qsub_root",
-                              "qsub_noscript_file", "qsub_badW"})
+  for (const char* refused :
+       {"qsub_badqueue", "qsub_ngpus", "qsub_badl", "qsub_badwalltime", "qsub_root", "qsub_noscript_file", "qsub_badW"})
     CHECK(pbs.job_id_from_submit_output(capture(refused)).empty());
   CHECK(capture("qsub_badqueue").err == "qsub: Unknown queue\n");
   CHECK(pbs.submit_command("/r/a.pbs").argv == std::vector<std::string>{"qsub", "-f", "/r/a.pbs"});
@@ -137,12 +137,13 @@ TEST_CASE("pbs: scripts ask for chunks, walltime, placement and dependencies") {
   job.setup = {"module load cuda"};
   job.command = {"python3", "it's"};
   const std::string s = pbs_script(job);
-  CHECK(s == "#!/bin/bash\n#PBS -N train\n#PBS -q workq\n#PBS -A acct42\n"
-             "#PBS -l select=2:ncpus=8:mpiprocs=4:ngpus=4\n#PBS -l walltime=26:03:04\n#PBS -l place=scatter\n"
-             "#PBS -W depend=afterok:7.pbs-sim:8.pbs-sim\n#PBS -o \"/runs/x y/train.out\"\n"
-             "#PBS -e \"/runs/x y/train.err\"\n#PBS -k oed\n#PBS -m abe\n"
-             "# Written by ssim. Runs in /runs/x y.\nset -e\ncd '/runs/x y'\n" +
-             ssim::launch::setup_prelude({"module load cuda"}) + "exec python3 'it'\\''s'\n");
+  CHECK(s ==
+        "#!/bin/bash\n#PBS -N train\n#PBS -q workq\n#PBS -A acct42\n"
+        "#PBS -l select=2:ncpus=8:mpiprocs=4:ngpus=4\n#PBS -l walltime=26:03:04\n#PBS -l place=scatter\n"
+        "#PBS -W depend=afterok:7.pbs-sim:8.pbs-sim\n#PBS -o \"/runs/x y/train.out\"\n"
+        "#PBS -e \"/runs/x y/train.err\"\n#PBS -k oed\n#PBS -m abe\n"
+        "# Written by ssim. Runs in /runs/x y.\nset -e\ncd '/runs/x y'\n" +
+            ssim::launch::setup_prelude({"module load cuda"}) + "exec python3 'it'\\''s'\n");
   job.whole_nodes = true;
   CHECK_THAT(pbs_script(job), Catch::Contains("#PBS -l select=2\n") && Catch::Contains("place=scatter:excl"));
   job.settings.options = {{"l", spec::Text{"mem=1gb\n#PBS -q evil", {}}}};

@@ -9,9 +9,11 @@ using namespace ssim::launchers;
 
 namespace {
 plan::Plan seed_plan(const std::string& extra = "") {
-  return test::plan_of("experiment: {name: seed, launcher: slurm}\norchestrator: {}\n"
-                       "ensembles:\n  - {name: producer, exe: p, replicas: 2, run: {ntasks: 2, exclusive: true}}\n"
-                       "models:\n  - {name: trainer, exe: t, run: {nodes: 1}}\n" + extra);
+  return test::plan_of(
+      "experiment: {name: seed, launcher: slurm}\norchestrator: {}\n"
+      "ensembles:\n  - {name: producer, exe: p, replicas: 2, run: {ntasks: 2, exclusive: true}}\n"
+      "models:\n  - {name: trainer, exe: t, run: {nodes: 1}}\n" +
+      extra);
 }
 Allocation nodes(std::vector<std::string> hosts, int cpus = 0) {
   Allocation a{"1", hosts, {}};
@@ -37,15 +39,16 @@ TEST_CASE("placement: a plan that does not fit names what does not") {
                     Catch::Contains("trainer needs 1 node(s)") && Catch::Contains("needs 4 nodes"));
   const auto pinned = test::plan_of("experiment: {name: x}\nmodels:\n  - {name: a, exe: t, run: {hosts: [n9]}}\n");
   CHECK_THROWS_WITH(place(pinned, nodes({"n1"})), Catch::Contains("pinned to n9"));
-  const auto wide = test::plan_of("experiment: {name: x}\norchestrator: {}\nmodels:\n  - {name: a, exe: t, run: {ntasks: 9}}\n");
+  const auto wide =
+      test::plan_of("experiment: {name: x}\norchestrator: {}\nmodels:\n  - {name: a, exe: t, run: {ntasks: 9}}\n");
   CHECK_THROWS_WITH(place(wide, nodes({"n1", "n2", "n3"}, 4)),
                     Catch::Contains("a: 9 task(s) of 1 CPU(s) do not fit 2 node(s) of 4 CPUs"));
   CHECK_THROWS_WITH(place(wide, nodes({"n1"}, 4)), Catch::Contains("no nodes to share"));
 }
 
 TEST_CASE("placement: entities that ask for no whole nodes are packed in what is left") {
-  const auto plan = test::plan_of(
-      "experiment: {name: x}\norchestrator: {}\nensembles:\n  - {name: e, exe: t, replicas: 200}\n");
+  const auto plan =
+      test::plan_of("experiment: {name: x}\norchestrator: {}\nensembles:\n  - {name: e, exe: t, replicas: 200}\n");
   const auto p = place(plan, nodes({"n1", "n2", "n3"}, 32));
   CHECK(p.steps.empty());
   REQUIRE(p.pool.size() == 2);  // n1 holds the database
@@ -56,7 +59,8 @@ TEST_CASE("placement: entities that ask for no whole nodes are packed in what is
   CHECK(nodes_needed(plan, 32) == 8);
   CHECK(nodes_needed(plan, 0) == 2);  // CPUs per node unknown: they share one node
   const auto throttled = test::plan_of(
-      "experiment: {name: x, max_running: 40}\nensembles:\n  - {name: e, exe: t, replicas: 200, run: {cpus_per_task: 2}}\n");
+      "experiment: {name: x, max_running: 40}\nensembles:\n  - {name: e, exe: t, replicas: 200, run: {cpus_per_task: "
+      "2}}\n");
   CHECK(nodes_needed(throttled, 32) == 3);  // 40 at once x 2 CPUs
 }
 

@@ -95,7 +95,7 @@ TEST_CASE("environment: members share what is equal, and ssim's own variables wi
       "  - {name: own, exe: u, params: {n: [1, 2, 3]}, env: {N: '$(n)'}}\n");
   REQUIRE(p.steps.size() == 1003);
   for (const auto& s : p.steps) REQUIRE(s.shared_env);
-  CHECK(p.steps[0].shared_env == p.steps[999].shared_env);  // one copy for the thousand
+  CHECK(p.steps[0].shared_env == p.steps[999].shared_env);      // one copy for the thousand
   CHECK(p.steps[1000].shared_env != p.steps[1001].shared_env);  // N differs per member
   CHECK(env_of(p.steps[1001], "N") == "2");
   CHECK(env_of(p.steps[1001], "SSIM_PARAM_n") == "2");
@@ -136,8 +136,9 @@ TEST_CASE("after: naming an ensemble waits for all of its members") {
 }
 
 TEST_CASE("a relative exe with a slash resolves against the YAML directory") {
-  auto p = plan::build_plan(test::parse("experiment: {name: x}\nmodels:\n  - {name: m, exe: ./bin/sim}\n", "/home/u/exp"),
-                            plan::PlanContext{"/tmp", "local", ""});
+  auto p =
+      plan::build_plan(test::parse("experiment: {name: x}\nmodels:\n  - {name: m, exe: ./bin/sim}\n", "/home/u/exp"),
+                       plan::PlanContext{"/tmp", "local", ""});
   CHECK(p.steps[0].exe == "/home/u/exp/bin/sim");
   CHECK(p.path == "/tmp/x");
 }
@@ -154,8 +155,9 @@ TEST_CASE("run.time in seconds, in every form Slurm accepts") {
 }
 
 TEST_CASE("exe: python3 is the Python the experiment, SSIM_PYTHON or the build name, a path is kept") {
-  const std::string yaml = "experiment: {name: py}\nmodels:\n  - {name: a, exe: python3}\n  - {name: b, exe: python}\n"
-                           "  - {name: c, exe: /opt/other/python3}\n  - {name: d, exe: python3.11}\n";
+  const std::string yaml =
+      "experiment: {name: py}\nmodels:\n  - {name: a, exe: python3}\n  - {name: b, exe: python}\n"
+      "  - {name: c, exe: /opt/other/python3}\n  - {name: d, exe: python3.11}\n";
   auto exe_of = [](const plan::Plan& p, const std::string& name) {
     for (const auto& s : p.steps)
       if (s.name == name) return s.exe;
@@ -168,7 +170,8 @@ TEST_CASE("exe: python3 is the Python the experiment, SSIM_PYTHON or the build n
   CHECK(exe_of(context, "d") == "python3.11");
   const auto none = plan::build_plan(test::parse(yaml), plan::PlanContext{"/tmp", "local", ""});
   CHECK(exe_of(none, "a") == "python3");  // left to PATH
-  const std::string chosen = "experiment: {name: py, python: /conda/bin/python}\nmodels:\n  - {name: a, exe: python3}\n";
+  const std::string chosen =
+      "experiment: {name: py, python: /conda/bin/python}\nmodels:\n  - {name: a, exe: python3}\n";
   CHECK(exe_of(plan::build_plan(test::parse(chosen), plan::PlanContext{"/tmp", "local", "/venv/bin/python3"}), "a") ==
         "/conda/bin/python");
 }

@@ -7,10 +7,16 @@ using namespace ssim;
 
 TEST_CASE("program lines: Open MPI's banners are not the program's words") {
   const std::string dash(74, '-');
-  const std::string err = "Traceback (most recent call last):\n  File \"sim.py\", line 3\nValueError: rank 1: CFL condition violated\n" +
-                          dash + "\nPrimary job  terminated normally, but 1 process returned\na non-zero exit code. Per user-direction, the job has been aborted.\n" +
-                          dash + "\n" + dash + "\nmpirun detected that one or more processes exited with non-zero status, thus causing\n"
-                          "the job to be terminated. The first process to do so was:\n\n  Process name: [[36137,1],0]\n  Exit code:    3\n" + dash + "\n";
+  const std::string err =
+      "Traceback (most recent call last):\n  File \"sim.py\", line 3\nValueError: rank 1: CFL condition violated\n" +
+      dash +
+      "\nPrimary job  terminated normally, but 1 process returned\na non-zero exit code. Per user-direction, the job "
+      "has been aborted.\n" +
+      dash + "\n" + dash +
+      "\nmpirun detected that one or more processes exited with non-zero status, thus causing\n"
+      "the job to be terminated. The first process to do so was:\n\n  Process name: [[36137,1],0]\n  Exit code:    "
+      "3\n" +
+      dash + "\n";
   CHECK(program_lines(err, 1) == "ValueError: rank 1: CFL condition violated");
   CHECK(program_lines(err, 2) == "  File \"sim.py\", line 3\nValueError: rank 1: CFL condition violated");
   // A tail that starts inside a banner.
@@ -19,10 +25,12 @@ TEST_CASE("program lines: Open MPI's banners are not the program's words") {
 
 TEST_CASE("program lines: srun, MPICH, jsrun and aprun summaries are left out") {
   CHECK(program_lines("RuntimeError: diverged\nsrun: error: n2: task 1: Exited with exit code 1\n"
-                      "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n", 1) == "RuntimeError: diverged");
+                      "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n",
+                      1) == "RuntimeError: diverged");
   const std::string eq(83, '=');
-  CHECK(program_lines("bad mesh\n\n" + eq + "\n=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   EXIT CODE: 1\n" + eq + "\n", 1) ==
-        "bad mesh");
+  CHECK(program_lines("bad mesh\n\n" + eq +
+                          "\n=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   EXIT CODE: 1\n" + eq + "\n",
+                      1) == "bad mesh");
   CHECK(program_lines("oops\nApplication 1234 exit codes: 1\nApplication 1234 resources: utime ~0s\n", 1) == "oops");
   CHECK(program_lines("", 1).empty());
   CHECK(program_lines("only\n\n\n", 1) == "only");

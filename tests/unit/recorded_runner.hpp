@@ -16,7 +16,7 @@ class RecordedRunner : public launch::CommandRunner {
   std::vector<std::vector<std::string>>* calls;
   explicit RecordedRunner(std::vector<std::vector<std::string>>* c) : calls(c) {}
   launch::CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds,
-                               const std::string&) override {
+                            const std::string&) override {
     calls->push_back(argv);
     auto& q = answers[argv[0]];
     if (q.empty()) return launch::CommandResult{127, "", argv[0] + ": no recorded answer"};

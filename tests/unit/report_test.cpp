@@ -69,10 +69,10 @@ TEST_CASE("the report has every entity, the sweep and the failure, and escapes w
   const std::string html = render_report(sweep());
   CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
   CHECK(html.find("<script") == std::string::npos);  // self-contained, and the file's text escaped
-  CHECK(html.find("http") == std::string::npos);      // nothing fetched
+  CHECK(html.find("http") == std::string::npos);     // nothing fetched
   for (const char* name : {"orchestrator", "prep", "sim_0", "sim_1", "sim_2", "sim_3"})
     CHECK(html.find(std::string("<title>") + name + ": ") != std::string::npos);  // a timeline bar each
-  CHECK(html.find("5 completed") == std::string::npos);  // the database is not counted
+  CHECK(html.find("5 completed") == std::string::npos);                           // the database is not counted
   CHECK(html.find(">4 completed<") != std::string::npos);
   CHECK(html.find(">1 failed<") != std::string::npos);
   CHECK(html.find("exit code 1: 1 failed") != std::string::npos);
@@ -137,7 +137,7 @@ TEST_CASE("escaped text is valid UTF-8 with no terminal control, whatever a prog
   using ssim::report::escape;
   CHECK(escape("a<b & \"c\" 'd'") == "a&lt;b &amp; &quot;c&quot; &#39;d&#39;");
   CHECK(escape("caf\xC3\xA9 \xE2\x9C\x93 \xF0\x9F\x99\x82") == "caf\xC3\xA9 \xE2\x9C\x93 \xF0\x9F\x99\x82");  // kept
-  CHECK(escape("\x1b[31mred\x1b[0m") == "\xEF\xBF\xBD[31mred\xEF\xBF\xBD[0m");  // ESC
+  CHECK(escape("\x1b[31mred\x1b[0m") == "\xEF\xBF\xBD[31mred\xEF\xBF\xBD[0m");                                // ESC
   CHECK(escape("bad \xFF\xFE byte") == "bad \xEF\xBF\xBD\xEF\xBF\xBD byte");
   CHECK(escape("cut \xE2\x9C") == "cut \xEF\xBF\xBD\xEF\xBF\xBD");
   CHECK(escape("overlong \xC0\xAF") == "overlong \xEF\xBF\xBD\xEF\xBF\xBD");

@@ -54,8 +54,9 @@ TEST_CASE("sacct states map to ssim statuses") {
 
 // Recorded from the local test cluster with NodeList (pending jobs say "None assigned").
 TEST_CASE("sacct's NodeList says where a job or step runs") {
-  const auto s = parse_sacct("32|COMPLETED|0:0|n[1-2]\n32.0|COMPLETED|0:0|n1\n32.1|RUNNING|0:0|n2\n"
-                             "33|PENDING|0:0|None assigned\n34|COMPLETED|0:0\n");
+  const auto s = parse_sacct(
+      "32|COMPLETED|0:0|n[1-2]\n32.0|COMPLETED|0:0|n1\n32.1|RUNNING|0:0|n2\n"
+      "33|PENDING|0:0|None assigned\n34|COMPLETED|0:0\n");
   CHECK(s.at("32").nodes == "n[1-2]");
   CHECK(s.at("32.0").nodes == "n1");
   CHECK(s.at("32.1").nodes == "n2");
@@ -64,8 +65,9 @@ TEST_CASE("sacct's NodeList says where a job or step runs") {
 }
 
 TEST_CASE("slurm: pending reasons, and the ones that mean the job can never run") {
-  const auto s = parse_sacct("40|PENDING|0:0|None assigned|Priority\n41|PENDING|0:0|None assigned|PartitionNodeLimit\n"
-                             "42|RUNNING|0:0|n1|None\n");
+  const auto s = parse_sacct(
+      "40|PENDING|0:0|None assigned|Priority\n41|PENDING|0:0|None assigned|PartitionNodeLimit\n"
+      "42|RUNNING|0:0|n1|None\n");
   CHECK(s.at("40").reason == "pending: Priority");
   CHECK_FALSE(s.at("40").never_runs);
   CHECK(s.at("41").never_runs);
@@ -139,8 +141,8 @@ TEST_CASE("slurm: CPUs per node of an allocation, from the job's environment and
   CHECK_THROWS_AS(slurm::expand_counts("4(x2"), std::invalid_argument);
   CHECK_THROWS_AS(slurm::expand_counts("a"), std::invalid_argument);
   const slurm::SlurmScheduler s;
-  std::map<std::string, std::string> env = {{"SLURM_JOB_ID", "7"}, {"SLURM_JOB_NODELIST", "n[1-3]"},
-                                            {"SLURM_JOB_CPUS_PER_NODE", "4(x2),2"}};
+  std::map<std::string, std::string> env = {
+      {"SLURM_JOB_ID", "7"}, {"SLURM_JOB_NODELIST", "n[1-3]"}, {"SLURM_JOB_CPUS_PER_NODE", "4(x2),2"}};
   const auto getenv = [&](const char* n) -> const char* {
     const auto it = env.find(n);
     return it == env.end() ? nullptr : it->second.c_str();
@@ -177,7 +179,7 @@ TEST_CASE("batch scripts: the user's options replace ssim's lines for the same t
   CHECK(count("#SBATCH --output=") == 1);
   CHECK_THAT(s, Catch::Contains("#SBATCH --output=/scratch/%j.out\n"));
   CHECK_THAT(s, Catch::Contains("#SBATCH --error=/r/train.err\n"));  // not asked: ssim's
-  CHECK(count("gpu") == 1);  // the user's gres, not a second --gpus-per-task
+  CHECK(count("gpu") == 1);                                          // the user's gres, not a second --gpus-per-task
   // The experiment as one job: whole nodes, unless the options say how much it takes.
   job.whole_nodes = true;
   CHECK_THAT(sbatch_script(job), !Catch::Contains("--exclusive"));

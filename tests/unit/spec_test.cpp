@@ -72,15 +72,15 @@ TEST_CASE("duplicated keys are errors even deep down") {
 }
 
 TEST_CASE("entities are kept in file order across models and ensembles") {
-  auto s = test::parse(
-      "experiment: {name: x}\nensembles:\n  - {name: e, exe: a}\nmodels:\n  - {name: m, exe: b}\n");
+  auto s = test::parse("experiment: {name: x}\nensembles:\n  - {name: e, exe: a}\nmodels:\n  - {name: m, exe: b}\n");
   CHECK(s.entities[0].name == "e");
   CHECK(s.entities[1].name == "m");
 }
 
 TEST_CASE("a model named like an ensemble member is refused") {
-  CHECK_THAT(test::error_of("experiment: {name: x}\nmodels:\n  - {name: e_0, exe: a}\nensembles:\n  - {name: e, exe: b}\n"),
-             Catch::Contains("clashes with a member name"));
+  CHECK_THAT(
+      test::error_of("experiment: {name: x}\nmodels:\n  - {name: e_0, exe: a}\nensembles:\n  - {name: e, exe: b}\n"),
+      Catch::Contains("clashes with a member name"));
 }
 
 TEST_CASE("null sections count as empty, not as errors") {
@@ -96,7 +96,8 @@ TEST_CASE("an experiment with nothing to run is an error") {
 
 TEST_CASE("member counts are checked before anything is built") {
   std::string params;
-  for (char c = 'a'; c < 'a' + 8; ++c) params += std::string(params.empty() ? "" : ", ") + c + ": [1,2,3,4,5,6,7,8,9,10]";
+  for (char c = 'a'; c < 'a' + 8; ++c)
+    params += std::string(params.empty() ? "" : ", ") + c + ": [1,2,3,4,5,6,7,8,9,10]";
   const std::string bomb = "experiment: {name: x}\nensembles:\n  - {name: e, exe: a, params: {" + params + "}}\n";
   CHECK_THAT(test::error_of(bomb), Catch::Contains("expands to 100000000 members, over the limit of 100000"));
   CHECK_THAT(test::error_of("experiment: {name: x}\nensembles:\n  - {name: e, exe: a, replicas: 1000000, params: "
@@ -108,7 +109,8 @@ TEST_CASE("member counts are checked before anything is built") {
 }
 
 TEST_CASE("messages escape control bytes and cut long values") {
-  const std::string err = test::error_of("experiment: {name: x, launcher: \"\\e[31mred\\x01" + std::string(500, 'a') + "\"}\nmodels: []\n");
+  const std::string err =
+      test::error_of("experiment: {name: x, launcher: \"\\e[31mred\\x01" + std::string(500, 'a') + "\"}\nmodels: []\n");
   CHECK_THAT(err, Catch::Contains("\\x1b[31mred\\x01aaa"));
   CHECK(err.find('\x1b') == std::string::npos);
   CHECK(err.size() < 300);
@@ -116,7 +118,8 @@ TEST_CASE("messages escape control bytes and cut long values") {
 
 TEST_CASE("times: minutes and seconds go to 59, hours after a day count to 23") {
   for (const char* ok : {"90", "10:30", "48:00:00", "1-00", "2-23:59:59", "100:59"}) CHECK(spec::is_slurm_time(ok));
-  for (const char* bad : {"10:75", "01:60:00", "1-24:00", "00:00:99", "1:2:3:4", "-1", ""}) CHECK_FALSE(spec::is_slurm_time(bad));
+  for (const char* bad : {"10:75", "01:60:00", "1-24:00", "00:00:99", "1:2:3:4", "-1", ""})
+    CHECK_FALSE(spec::is_slurm_time(bad));
 }
 
 TEST_CASE("a goal names a metric and one bound, or says which part is wrong") {
@@ -135,7 +138,8 @@ TEST_CASE("a goal names a metric and one bound, or says which part is wrong") {
   CHECK(test::error_of(head + "    goal: {metric: loss}\n") ==
         "exp.yaml:6:11: models[0].goal: needs at_least: NUMBER or at_most: NUMBER");
   CHECK(test::error_of(head + "    goal: {metric: 9lives, at_least: 1}\n") ==
-        "exp.yaml:6:20: models[0].goal.metric: \"9lives\" is not a metric name (letters, digits, _ . - /, starting with a letter)");
+        "exp.yaml:6:20: models[0].goal.metric: \"9lives\" is not a metric name (letters, digits, _ . - /, starting "
+        "with a letter)");
   CHECK(test::error_of(head + "    goal: {at_least: 1}\n") ==
         "exp.yaml:6:11: models[0].goal.metric: missing (the metric the goal is about, as the program reports it)");
 }

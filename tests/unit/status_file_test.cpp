@@ -45,7 +45,8 @@ TEST_CASE("status file: round trip of a running and an ended job") {
 }
 
 TEST_CASE("status file: an older file reads, unknown fields are ignored, damage is no status") {
-  const auto old = state::decode_status_file(R"({"state":"exited","exit_code":4,"signal":null,"start":1,"end":2,"x":[1]})");
+  const auto old =
+      state::decode_status_file(R"({"state":"exited","exit_code":4,"signal":null,"start":1,"end":2,"x":[1]})");
   REQUIRE(old);
   CHECK(old->version == 0);
   CHECK(old->exited);

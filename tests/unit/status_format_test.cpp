@@ -28,8 +28,8 @@ TEST_CASE("status formats: a field list, a template, and unknown fields refused"
   CHECK(tmpl.fields == std::vector<std::string>{"name", "status", "params"});
   CHECK(tmpl.literals == std::vector<std::string>{"", ": ", " (", ")"});
   CHECK_THROWS_AS(parse_status_format("{name} {nme}"), UsageError);
-  CHECK_THROWS_WITH(parse_status_format("nme"), Catch::Contains("unknown status field \"nme\"") &&
-                                                    Catch::Contains("fields: name, type"));
+  CHECK_THROWS_WITH(parse_status_format("nme"),
+                    Catch::Contains("unknown status field \"nme\"") && Catch::Contains("fields: name, type"));
   CHECK_THROWS_WITH(parse_status_format("{name"), Catch::Contains("not closed"));
   CHECK_THROWS_AS(parse_status_format(""), UsageError);
 }

@@ -25,8 +25,8 @@ std::vector<std::string> one_or_all(const char* address) {
 extern "C" {
 
 const char* ssim_dtype_name(ssim_dtype dtype) {
-  static const char* names[] = {nullptr, "f64", "f32", "f16", "bf16", "i8", "i16", "i32",
-                                "i64",   "u8",  "u16", "u32", "u64",  "bool"};
+  static const char* names[] = {nullptr, "f64", "f32", "f16", "bf16", "i8",  "i16",
+                                "i32",   "i64", "u8",  "u16", "u32",  "u64", "bool"};
   const int code = static_cast<int>(dtype);
   return code >= 1 && code <= 13 ? names[code] : nullptr;
 }
@@ -227,8 +227,7 @@ ssim_status ssim_db_address(ssim_client* c, size_t index, const char** address) 
   });
 }
 
-ssim_status ssim_get_db_node_info_field(ssim_client* c, const char* address, const char* field, char* buf,
-                                        size_t len) {
+ssim_status ssim_get_db_node_info_field(ssim_client* c, const char* address, const char* field, char* buf, size_t len) {
   return guard([&] {
     need(c, "client");
     const auto info = c->impl.get_db_node_info(str(address, "address"));

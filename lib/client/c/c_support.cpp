@@ -100,8 +100,10 @@ const void* row_major(const void* data, const std::vector<uint64_t>& dims, DType
 
 void copy_out(const void* src, void* data, const std::vector<uint64_t>& dims, DType dtype, ssim_layout layout) {
   check_layout(layout);
-  if (layout == SSIM_LAYOUT_C || dims.size() < 2) std::memcpy(data, src, payload_bytes(dims, dtype));
-  else c_to_fortran_order(src, data, dims, dtype_size(dtype));
+  if (layout == SSIM_LAYOUT_C || dims.size() < 2)
+    std::memcpy(data, src, payload_bytes(dims, dtype));
+  else
+    c_to_fortran_order(src, data, dims, dtype_size(dtype));
 }
 
 void unpack_into(const Tensor& stored, const std::string& what, void* data, const std::vector<uint64_t>& dims,

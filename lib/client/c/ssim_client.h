@@ -39,14 +39,24 @@ typedef enum {
   SSIM_ERR_INVALID = 5,       /* a bad argument (null pointer, unknown dtype, ...) */
   SSIM_ERR_SERVER = 6,        /* the server answered with an error */
   SSIM_ERR_INTERNAL = 7,
-  SSIM_ERR_INFERENCE = 8      /* a model or script failed (throws, out of memory, not stored, no GPU) */
+  SSIM_ERR_INFERENCE = 8 /* a model or script failed (throws, out of memory, not stored, no GPU) */
 } ssim_status;
 
 /* Element types; the values are the wire-format codes (lib/client/WIRE_FORMAT.md). */
 typedef enum {
-  SSIM_F64 = 1, SSIM_F32 = 2, SSIM_F16 = 3, SSIM_BF16 = 4,
-  SSIM_I8 = 5, SSIM_I16 = 6, SSIM_I32 = 7, SSIM_I64 = 8,
-  SSIM_U8 = 9, SSIM_U16 = 10, SSIM_U32 = 11, SSIM_U64 = 12, SSIM_BOOL = 13
+  SSIM_F64 = 1,
+  SSIM_F32 = 2,
+  SSIM_F16 = 3,
+  SSIM_BF16 = 4,
+  SSIM_I8 = 5,
+  SSIM_I16 = 6,
+  SSIM_I32 = 7,
+  SSIM_I64 = 8,
+  SSIM_U8 = 9,
+  SSIM_U16 = 10,
+  SSIM_U32 = 11,
+  SSIM_U64 = 12,
+  SSIM_BOOL = 13
 } ssim_dtype;
 
 /* How the caller's array is laid out. dims are always given in the array's own index
@@ -71,12 +81,12 @@ SSIM_API ssim_status ssim_is_cluster(ssim_client* client, int* is_cluster);
 
 /* ---- tensors ---- */
 SSIM_API ssim_status ssim_put_tensor(ssim_client* client, const char* name, const void* data, const uint64_t* dims,
-                            size_t ndims, ssim_dtype dtype, ssim_layout layout);
+                                     size_t ndims, ssim_dtype dtype, ssim_layout layout);
 /* A new tensor holding the stored one (row-major); free it with ssim_tensor_free. */
 SSIM_API ssim_status ssim_get_tensor(ssim_client* client, const char* name, ssim_tensor** out);
 /* Into the caller's array, whose dtype and dims must match the stored ones. */
 SSIM_API ssim_status ssim_unpack_tensor(ssim_client* client, const char* name, void* data, const uint64_t* dims,
-                               size_t ndims, ssim_dtype dtype, ssim_layout layout);
+                                        size_t ndims, ssim_dtype dtype, ssim_layout layout);
 SSIM_API ssim_status ssim_tensor_exists(ssim_client* client, const char* name, int* exists);
 SSIM_API ssim_status ssim_poll_tensor(ssim_client* client, const char* name, int interval_ms, int tries, int* found);
 SSIM_API ssim_status ssim_delete_tensor(ssim_client* client, const char* name);
@@ -97,29 +107,30 @@ SSIM_API const void* ssim_tensor_data(const ssim_tensor* tensor);
 SSIM_API uint64_t ssim_tensor_bytes(const ssim_tensor* tensor);
 /* Copies the tensor into the caller's array of `layout`; dtype and dims must match. */
 SSIM_API ssim_status ssim_tensor_unpack(const ssim_tensor* tensor, void* data, const uint64_t* dims, size_t ndims,
-                               ssim_dtype dtype, ssim_layout layout);
+                                        ssim_dtype dtype, ssim_layout layout);
 SSIM_API void ssim_tensor_free(ssim_tensor* tensor);
 
 /* ---- datasets ---- */
 SSIM_API ssim_status ssim_dataset_new(const char* name, ssim_dataset** out);
 SSIM_API void ssim_dataset_free(ssim_dataset* dataset);
 SSIM_API const char* ssim_dataset_name(const ssim_dataset* dataset);
-SSIM_API ssim_status ssim_dataset_add_tensor(ssim_dataset* dataset, const char* name, const void* data, const uint64_t* dims,
-                                    size_t ndims, ssim_dtype dtype, ssim_layout layout);
+SSIM_API ssim_status ssim_dataset_add_tensor(ssim_dataset* dataset, const char* name, const void* data,
+                                             const uint64_t* dims, size_t ndims, ssim_dtype dtype, ssim_layout layout);
 SSIM_API ssim_status ssim_dataset_add_meta_string(ssim_dataset* dataset, const char* field, const char* value);
 SSIM_API ssim_status ssim_dataset_add_meta_scalar_f64(ssim_dataset* dataset, const char* field, double value);
 SSIM_API ssim_status ssim_dataset_add_meta_scalar_i64(ssim_dataset* dataset, const char* field, int64_t value);
 /* The dataset's tensor, borrowed: valid while the dataset lives. */
 SSIM_API ssim_status ssim_dataset_get_tensor(const ssim_dataset* dataset, const char* name, const ssim_tensor** out);
 SSIM_API ssim_status ssim_dataset_unpack_tensor(const ssim_dataset* dataset, const char* name, void* data,
-                                       const uint64_t* dims, size_t ndims, ssim_dtype dtype, ssim_layout layout);
+                                                const uint64_t* dims, size_t ndims, ssim_dtype dtype,
+                                                ssim_layout layout);
 /* Metadata: how many values a field has, and the i-th (strings borrowed from the dataset). */
 SSIM_API ssim_status ssim_dataset_meta_string_count(const ssim_dataset* dataset, const char* field, size_t* count);
 SSIM_API ssim_status ssim_dataset_get_meta_string(const ssim_dataset* dataset, const char* field, size_t index,
-                                         const char** value);
+                                                  const char** value);
 SSIM_API ssim_status ssim_dataset_meta_scalar_count(const ssim_dataset* dataset, const char* field, size_t* count);
 SSIM_API ssim_status ssim_dataset_get_meta_scalar(const ssim_dataset* dataset, const char* field, size_t index,
-                                         double* value);
+                                                  double* value);
 
 SSIM_API ssim_status ssim_put_dataset(ssim_client* client, const ssim_dataset* dataset);
 SSIM_API ssim_status ssim_get_dataset(ssim_client* client, const char* name, ssim_dataset** out);
@@ -133,15 +144,15 @@ SSIM_API ssim_status ssim_rename_dataset(ssim_client* client, const char* source
 SSIM_API ssim_status ssim_append_to_list(ssim_client* client, const char* list, const ssim_dataset* dataset);
 SSIM_API ssim_status ssim_get_list_length(ssim_client* client, const char* list, uint64_t* length);
 SSIM_API ssim_status ssim_poll_list_length(ssim_client* client, const char* list, uint64_t min_length, int interval_ms,
-                                  int tries, int* reached); /* at least min_length */
+                                           int tries, int* reached); /* at least min_length */
 SSIM_API ssim_status ssim_poll_list_length_gte(ssim_client* client, const char* list, uint64_t length, int interval_ms,
-                                      int tries, int* reached);
+                                               int tries, int* reached);
 SSIM_API ssim_status ssim_poll_list_length_lte(ssim_client* client, const char* list, uint64_t length, int interval_ms,
-                                      int tries, int* reached);
+                                               int tries, int* reached);
 /* Items start..end inclusive (negative counts from the end): *count new datasets in a
  * new array; free with ssim_dataset_array_free(array, count). */
 SSIM_API ssim_status ssim_get_datasets_from_list(ssim_client* client, const char* list, int64_t start, int64_t end,
-                                        ssim_dataset*** out, size_t* count);
+                                                 ssim_dataset*** out, size_t* count);
 SSIM_API void ssim_dataset_array_free(ssim_dataset** array, size_t count);
 SSIM_API ssim_status ssim_delete_list(ssim_client* client, const char* list);
 SSIM_API ssim_status ssim_copy_list(ssim_client* client, const char* source, const char* destination);
@@ -194,10 +205,11 @@ SSIM_API ssim_status ssim_db_address_count(ssim_client* client, size_t* count);
 SSIM_API ssim_status ssim_db_address(ssim_client* client, size_t index, const char** address);
 /* One INFO field ("used_memory") of one server, into buf (NUL-terminated). */
 SSIM_API ssim_status ssim_get_db_node_info_field(ssim_client* client, const char* address, const char* field, char* buf,
-                                        size_t buf_len);
+                                                 size_t buf_len);
 SSIM_API ssim_status ssim_config_get(ssim_client* client, const char* parameter, const char* address, char* buf,
-                            size_t buf_len);
-SSIM_API ssim_status ssim_config_set(ssim_client* client, const char* parameter, const char* value, const char* address);
+                                     size_t buf_len);
+SSIM_API ssim_status ssim_config_set(ssim_client* client, const char* parameter, const char* value,
+                                     const char* address);
 SSIM_API ssim_status ssim_save(ssim_client* client, const char* address);
 SSIM_API ssim_status ssim_flush_db(ssim_client* client, const char* address);
 
