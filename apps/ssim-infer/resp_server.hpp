@@ -3,6 +3,7 @@
 // so blocking I/O is the lowest latency), requests parsed by hiredis's reader, replies
 // written by hand. Only what the data client's Connection sends: arrays of bulk strings.
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
