@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
@@ -109,8 +110,9 @@ std::optional<StepWitness> BatchLauncher::step_witness(const JobRef& job, const 
 }
 
 StepLaunch BatchLauncher::launch(const std::string& name, const StepInfo& i, const std::string& run_dir,
-                                 const std::vector<std::string>& program) const {
+                                 const std::vector<std::string>& program, std::vector<std::string> forward) const {
   RankContext context{i.placement.nodes.empty() ? "" : allocation_.id(), ::geteuid() == 0};
+  context.forward = std::move(forward);
   if (i.placement.nodes.empty()) context.hostfile_variable = scheduler_->job_hostfile_variable();
   context.mpirun_nodes = scheduler_->mpirun_nodes();
   return rank_command(launcher_for(i.res, i.placement), name, i.res, i.placement, context,
@@ -141,7 +143,16 @@ std::vector<std::string> BatchLauncher::command_for(const plan::Step& step, cons
   // environment (plan::step_env).
   if (i.res.ntasks > 1 && launcher_for(i.res, i.placement) != RankLauncher::Plain)
     program = through_rank_wrapper(supervisor_, step, RankAddress{false, interface_}, std::move(program));
-  return launch(step.name, i, step.run_dir, program).argv;
+  // What ssim gives the step, and the PATH its setup lines leave, reach its ranks on every
+  // node (docs/launchers.md "What a step inherits").
+  std::vector<std::string> forward;
+  for (const auto& [k, v] : plan::step_env(step))
+    if (std::find(forward.begin(), forward.end(), k) == forward.end()) forward.push_back(k);
+  for (const char* name : {"PATH", "PYTHONPATH", "LD_LIBRARY_PATH"})
+    if (std::find(forward.begin(), forward.end(), name) == forward.end() &&
+        (std::string(name) == "PATH" || std::string(name) == "PYTHONPATH" || std::getenv(name)))
+      forward.push_back(name);
+  return launch(step.name, i, step.run_dir, program, std::move(forward)).argv;
 }
 
 std::vector<PoolNode> BatchLauncher::pool(const plan::Plan&) const { return allocation_.placement().pool; }

@@ -79,8 +79,9 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   };
   RankLauncher launcher_for(const plan::Resources& res, const Placement& placement) const;
   std::vector<std::string> command_for(const plan::Step& step, const StepInfo& info) const;
+  // `forward`: the variables ranks on other nodes must get (RankContext::forward).
   StepLaunch launch(const std::string& name, const StepInfo& info, const std::string& run_dir,
-                    const std::vector<std::string>& program) const;
+                    const std::vector<std::string>& program, std::vector<std::string> forward = {}) const;
   // What the step's tasks recorded of their ends, when its launch command exited 0.
   std::optional<StepWitness> step_witness(const JobRef& job, const JobStatus& launch) const;
   std::vector<std::string> record_step(const std::string& run_dir, const std::vector<std::string>& program) const;

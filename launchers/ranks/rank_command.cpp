@@ -61,6 +61,8 @@ StepLaunch rank_command(RankLauncher launcher, const std::string& name, const pl
       break;
     case RankLauncher::Mpirun:
       out.argv = mpirun_command("mpirun", res, placement, context, out.env);
+      if (!placement.nodes.empty() || !context.hostfile_variable.empty())
+        for (const auto& name : context.forward) out.argv.insert(out.argv.end(), {"-x", name});
       break;
     case RankLauncher::Mpiexec:
       out.argv = mpirun_command("mpiexec", res, placement, context, out.env);

@@ -30,6 +30,10 @@ struct RankContext {
   std::string hostfile_variable = {};
   bool oversubscribe = false;     // more ranks than CPUs (the local machine): Open MPI refuses without it
   MpirunNodes mpirun_nodes = {};  // empty: --host with each node's slots
+  // Variables Open MPI's mpirun passes to ranks on other nodes (-x NAME): its daemons
+  // there start them with their own environment, not ssim's (srun and MPICH's
+  // mpiexec copy the whole environment themselves).
+  std::vector<std::string> forward = {};
 };
 
 // A command word that the batch script renders as "$NAME" (the job's own variable,

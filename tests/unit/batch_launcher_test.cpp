@@ -196,8 +196,22 @@ TEST_CASE("batch launcher: steps inside a PBS job go to their placed hosts") {
     a.insert(a.end(), b.begin(), b.end());
     return a;
   };
+  // What ssim gives the step reaches its ranks on the other hosts (-x: Open MPI's daemons
+  // there start them with their own environment).
+  auto forwarded = [](std::vector<std::string> names) {
+    names.insert(names.end(), {"PATH", "PYTHONPATH"});
+    if (std::getenv("LD_LIBRARY_PATH")) names.push_back("LD_LIBRARY_PATH");
+    std::vector<std::string> x;
+    for (const auto& n : names) x.insert(x.end(), {"-x", n});
+    return x;
+  };
+  const std::vector<std::string> ssim_vars = {"SSDB", "SSDB_PASSWORD", "SSIM_EXPERIMENT", "SSIM_ENTITY",
+                                              "SSIM_RUN_DIR"};
+  auto member_vars = ssim_vars;
+  member_vars.insert(member_vars.end(), {"SSIM_REPLICA", "SSIM_MEMBER_INDEX"});
   CHECK(l.command(plan.steps[0]) ==
-        with({"mpirun", "-np", "2", "--allow-run-as-root", "--host", "h2:2"}, ranks(plan.steps[0], 2, "sim")));
+        with(with({"mpirun", "-np", "2", "--allow-run-as-root", "--host", "h2:2"}, forwarded(member_vars)),
+             ranks(plan.steps[0], 2, "sim")));
   // Packed: the nodes the pool gave it when it starts, its tasks spread over them, and
   // unbound (each launch would bind its ranks to the same first cores of a shared node).
   REQUIRE(l.pool(plan).size() == 2);
@@ -205,7 +219,8 @@ TEST_CASE("batch launcher: steps inside a PBS job go to their placed hosts") {
   CHECK(l.packs(plan.steps[2]));
   CHECK_FALSE(l.packs(plan.steps[0]));
   CHECK(l.command_on(plan.steps[2], Grant{{"h4", "h5"}, {2, 1}, {{}, {}}}) ==
-        with({"mpirun", "-np", "3", "--allow-run-as-root", "--bind-to", "none", "--host", "h4:2,h5:2"},
+        with(with({"mpirun", "-np", "3", "--allow-run-as-root", "--bind-to", "none", "--host", "h4:2,h5:2"},
+                  forwarded(ssim_vars)),
              ranks(plan.steps[2], 3, "train")));
   CHECK(l.database_command(0, "/db", {"db"}) == std::vector<std::string>{"mpirun", "-np", "1", "--allow-run-as-root",
                                                                          "--bind-to", "none", "--host", "h1:1", "db"});
