@@ -15,7 +15,7 @@ JobGetenv env(std::map<std::string, std::string> vars) {
 }
 }  // namespace
 
-TEST_CASE("job environment: PBS and LSF end a job by its session; their batch scripts end the job") {
+TEST_CASE("job environment: PBS and LSF end a job by its session, and their batch scripts end the job") {
   CHECK(job_ends_with_its_session(env({{"PBS_JOBID", "12.pbs"}})));
   CHECK(job_ends_with_its_session(env({{"LSB_JOBID", "7"}})));
   CHECK_FALSE(job_ends_with_its_session(env({{"SLURM_JOB_ID", "3"}})));

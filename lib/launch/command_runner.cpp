@@ -133,6 +133,9 @@ class ProcessRunner : public CommandRunner {
 }  // namespace
 
 std::unique_ptr<CommandRunner> make_process_runner() { return std::make_unique<ProcessRunner>(); }
+
+void CommandRunner::pause(std::chrono::milliseconds d) { std::this_thread::sleep_for(d); }
+
 CommandResult run_with_retries(CommandRunner& runner, const std::vector<std::string>& argv,
                                std::chrono::milliseconds timeout, const std::function<void(const std::string&)>& log,
                                int tries) {
@@ -148,7 +151,7 @@ CommandResult run_with_retries(CommandRunner& runner, const std::vector<std::str
       while (!err.empty() && err.back() == '\n') err.pop_back();
       log(shell_join(argv) + ": " + why + (err.empty() ? "" : ": " + err) + (i + 1 < tries ? "; retrying" : ""));
     }
-    if (i + 1 < tries) std::this_thread::sleep_for(backoff[std::min(i, 2)]);  // scheduler backoff
+    if (i + 1 < tries) runner.pause(backoff[std::min(i, 2)]);  // scheduler backoff
   }
   return r;
 }

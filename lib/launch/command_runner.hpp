@@ -22,6 +22,8 @@ class CommandRunner {
   // `stdin_path`: a file for the command's standard input ("" for none).
   virtual CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                             const std::string& stdin_path = "") = 0;
+  // Waits out a retry's backoff (the real runner sleeps; recorded ones in tests do not).
+  virtual void pause(std::chrono::milliseconds d);
 };
 
 // Runs commands with posix_spawn (argv only, no shell; the program found on PATH), each in

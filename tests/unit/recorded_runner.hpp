@@ -14,7 +14,9 @@ class RecordedRunner : public launch::CommandRunner {
  public:
   std::map<std::string, std::deque<launch::CommandResult>> answers;
   std::vector<std::vector<std::string>>* calls;
+  std::chrono::milliseconds paused{0};  // the retries' backoff, waited out on no clock
   explicit RecordedRunner(std::vector<std::vector<std::string>>* c) : calls(c) {}
+  void pause(std::chrono::milliseconds d) override { paused += d; }
   launch::CommandResult run(const std::vector<std::string>& argv, std::chrono::milliseconds,
                             const std::string&) override {
     calls->push_back(argv);
