@@ -11,6 +11,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "lib/orchestrator/address.hpp"
 #include "lib/util/errors.hpp"
 
 namespace ssim::app {
@@ -187,6 +188,15 @@ void serve_dashboard(const Dashboard& d, const std::string& bind, int port,
   Server server(io, d, limits);
   try {
     server.listen(bind, port);
+  } catch (const boost::system::system_error& e) {
+    // Said as a person would, not as Boost's "bind: ... [system:98 at .../reactive_socket...]".
+    std::string why = e.code().message();
+    if (e.code() == boost::asio::error::address_in_use) {
+      const std::string who = orchestrator::port_holder(port);
+      why = "the port is in use" + (who.empty() ? "" : " by " + who) +
+            "; choose another with --port, or leave it out for any free one";
+    }
+    throw EnvironmentError("cannot listen on " + bind + ":" + std::to_string(port) + ": " + why);
   } catch (const std::exception& e) {
     throw EnvironmentError("cannot listen on " + bind + ":" + std::to_string(port) + ": " + e.what());
   }

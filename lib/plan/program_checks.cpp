@@ -8,6 +8,7 @@
 #include <set>
 
 #include "lib/spec/error.hpp"
+#include "lib/spec/suggest.hpp"
 #include "lib/util/split.hpp"
 
 namespace ssim::plan {
@@ -31,7 +32,15 @@ std::string why_not(const std::string& exe, const std::string& path_var) {
   }
   for (const auto& dir : split(path_var, ':'))
     if (executable_file((dir.empty() ? std::string(".") : dir) + "/" + exe)) return "";
-  return "no program \"" + spec::printable(exe) + "\" on the PATH";
+  // A typo (pyhton3): the closest program name on the same PATH.
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& dir : split(path_var, ':'))
+    for (const auto& entry : fs::directory_iterator(dir.empty() ? "." : dir, ec))
+      names.push_back(entry.path().filename().string());
+  const std::string near = spec::closest_match(exe, names);
+  return "no program \"" + spec::printable(exe) + "\" on the PATH" +
+         (near.empty() ? "" : " (did you mean " + spec::printable(near) + "?)");
 }
 
 bool provided_by_files(const Step& s) {

@@ -16,6 +16,13 @@ nlohmann::json experiment_summary(const std::string& path) {
   }
   const auto counts = state::entity_counts(m);
   const bool failed = counts.count(state::Status::Failed) > 0;
+  // Ended with entities cancelled or never started (ssim stop, a signal): stopped, not
+  // completed, even though the run itself finished.
+  int done = 0, all = 0;
+  for (const auto& [s, n] : counts) {
+    all += n;
+    if (s == state::Status::Completed) done += n;
+  }
   const bool running = state::RunLock::holder(path).has_value();
   nlohmann::json c = nlohmann::json::object();
   for (const auto& [s, n] : counts) c[to_string(s)] = n;
@@ -24,6 +31,7 @@ nlohmann::json experiment_summary(const std::string& path) {
           {"outcome", running           ? "running"
                       : m.finished <= 0 ? "stopped"
                       : failed          ? "failed"
+                      : done < all      ? "stopped"
                                         : "completed"},
           {"created", m.created},
           {"finished", m.finished},

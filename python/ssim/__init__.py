@@ -24,6 +24,9 @@ from ._ssim import (  # noqa: F401
 )
 from ._cli import ExperimentError, SsimError, binary, set_binary  # noqa: F401
 from .experiment import Database, Ensemble, Entity, Experiment, Model  # noqa: F401
+# `import ssim` then `ssim.metrics.log(...)` and `ssim.distributed.launch_info()` work: both
+# are light (no torch, no thread until the first point).
+from . import distributed, metrics  # noqa: F401,E402
 
 
 def _read(folder, name):

@@ -189,6 +189,8 @@ class OneAnswer(unittest.TestCase):
         for c in cases:
             with self.subTest(c["what"]):
                 self.assertEqual(list(rank_info(c["env"])[:4]), c["rank"])
+        import ssim
+        self.assertIs(ssim.metrics.rank, __import__("ssim.metrics").metrics.rank)  # `import ssim` is enough
         # MPICH/PALS-style variables: not "rank 0 of 1" any more.
         pals = {"PALS_RANKID": "3", "PMI_RANK": "3", "PMI_SIZE": "4", "PALS_LOCAL_RANKID": "1", "PMI_LOCAL_SIZE": "2",
                 "MASTER_ADDR": "10.0.0.1", "MASTER_PORT": "29500"}

@@ -202,6 +202,10 @@ models:
             self.assertEqual(p.stderr.count("no-such-program"), 1, p.stderr)  # once, not per member
             self.assertIn('experiment.yaml:3:20: ensembles[0].exe: no program "no-such-program" on the PATH', p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "nope")))
+        # A typo of a program on the PATH gets the name it was meant to be.
+        self.write("typo.yaml", "experiment: {name: typo}\nmodels:\n  - {name: m, exe: pyhton3}\n")
+        p = self.ssim("validate", "typo.yaml", check=2)
+        self.assertIn('no program "pyhton3" on the PATH (did you mean python3?)', p.stderr)
         # A program an earlier step builds, or one setup: provides, is not refused.
         self.write("later.yaml", "experiment: {name: later}\nmodels:\n"
                    "  - {name: build, exe: /bin/sh, args: [-c, 'printf \"#!/bin/sh\\nexit 0\\n\" > ../made; chmod +x ../made']}\n"

@@ -350,6 +350,19 @@ ensembles:
             self.get(f"{base}/api/metrics?exp={exp}&ensemble=sim&where=n%3D7&token={token}")
         self.assertEqual(e.exception.code, 404)
 
+    def test_a_port_in_use_is_one_plain_line_naming_who_holds_it(self):
+        import socket
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            s.listen()
+            port = s.getsockname()[1]
+            p = self.ssim("dashboard", "--port", str(port), timeout=30)
+        self.assertEqual(p.returncode, 3, p.stdout + p.stderr)
+        lines = p.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertIn(f"cannot listen on 127.0.0.1:{port}: the port is in use by python3 (pid {os.getpid()})", lines[0])
+        self.assertNotIn("boost", lines[0].lower())
+
     def test_the_side_list_hides_experiments_whose_folders_are_gone(self):
         for name in ("kept", "gone"):
             self.write(f"{name}.yaml", f"experiment: {{name: {name}}}\nmodels:\n  - {{name: m, exe: /bin/true}}\n")
@@ -447,6 +460,17 @@ class StatusAndRunLines(SsimTestCase):
         doc = json.loads(self.ssim("list", "--json", check=0).stdout)
         self.assertEqual([(d["name"], d["outcome"], d["counts"]) for d in doc],
                          [("other", "completed", {"completed": 1}), ("sweep", "failed", {"completed": 6, "failed": 1})])
+
+    def test_list_says_a_stopped_experiment_was_stopped(self):
+        self.write("stopped.yaml", "experiment: {name: stopped}\nmodels:\n  - {name: m, exe: /bin/sleep, args: ['300']}\n")
+        run = self.ssim_background("run", "stopped.yaml")
+        from ssimtest import wait_for
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "stopped/.ssim/manifest.json")), what="manifest")
+        wait_for(lambda: self.status("stopped.yaml")[1]["m"]["status"] == "running", what="m running")
+        self.ssim("stop", "stopped", check=0, timeout=30)
+        self.assertEqual(run.wait(timeout=30), 1)
+        doc = {d["name"]: d for d in json.loads(self.ssim("list", "--json", check=0).stdout)}
+        self.assertEqual(doc["stopped"]["outcome"], "stopped", doc["stopped"])
 
 
 if __name__ == "__main__":
