@@ -84,7 +84,7 @@ models:
     args: [train_dist.py]
     run: {ntasks: 2, nodes: 2}
     files: {copy: [train_dist.py]}
-    env: {OMP_NUM_THREADS: "1"}
+    env: {OMP_NUM_THREADS: "1", FROM_FILE: "yes"}
 """, name="ddp")
         p = self.ssim("run", "experiment.yaml", check=0, timeout=240)
         _, s = self.status()
@@ -95,6 +95,8 @@ models:
         self.assertEqual(len({t["host"] for t in told}), 2, told)
         self.assertEqual(len({(t["MASTER_ADDR"], t["MASTER_PORT"]) for t in told}), 1, told)
         self.assertFalse(told[0]["MASTER_ADDR"].startswith("127."), told)
+        # The rank on the other node got what ssim and the file give the entity too.
+        self.assertEqual([(t["entity"], t["from_file"]) for t in told], [("train", "yes")] * 2, told)
         assert_same_weights(self, told[0]["weights"], single_process_weights())
 
     def test_failing_step_reports_exit_code_3(self):
