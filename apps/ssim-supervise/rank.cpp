@@ -8,6 +8,7 @@
 //   --interface NAME    rank 0's address is that interface's (orchestrator.interface)
 //   --gpus K            this rank keeps K of the entity's devices, by its local rank
 //   --ends FILE         append how the rank ended (lib/state/rank_ends.hpp)
+//   --torchrun P        the program is torchrun, starting P workers: its PET_* options
 //   --no-env            leave RANK and the rest as they are (run: {rank_env: false})
 //
 // It sets RANK, WORLD_SIZE, LOCAL_RANK and LOCAL_WORLD_SIZE from the launcher's own
@@ -49,7 +50,7 @@ struct RankOptions {
   int size = 0;
   std::string master, interface, ends;
   bool loopback = false, no_env = false;
-  int gpus = 0;
+  int gpus = 0, torchrun = 0;
   char** program = nullptr;
 };
 
@@ -68,6 +69,8 @@ bool parse(int argc, char** argv, RankOptions& o) {
       o.no_env = true;
     else if (a == "--size" && (v = value()))
       o.size = std::atoi(v);
+    else if (a == "--torchrun" && (v = value()))
+      o.torchrun = std::atoi(v);
     else if (a == "--gpus" && (v = value()))
       o.gpus = std::atoi(v);
     else if (a == "--master" && (v = value()))
@@ -199,7 +202,7 @@ int rank_main(int argc, char** argv) {
   if (!parse(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: ssim-supervise --rank [--size N] [--master FILE] [--loopback] [--interface NAME] "
-                 "[--gpus K] [--ends FILE] [--no-env] -- PROGRAM [ARGS...]\n");
+                 "[--gpus K] [--torchrun P] [--ends FILE] [--no-env] -- PROGRAM [ARGS...]\n");
     return 2;
   }
   ssim::RankInfo r = ssim::rank_info();
@@ -217,6 +220,20 @@ int rank_main(int argc, char** argv) {
       if (const int rc = meet_rank_zero(o, r.rank); rc != 0) return rc;
   }
   if (o.gpus > 0) keep_own_gpus(o.gpus, r.local_rank);
+  if (o.torchrun > 0) {
+    // torchrun reads its options from PET_* (torch.distributed.argparse_util): one torchrun
+    // a task, each starting its workers, meeting at rank 0's address (static rendezvous),
+    // or torchrun's own rendezvous on this host when it is alone.
+    set("PET_NPROC_PER_NODE", std::to_string(o.torchrun));
+    if (r.size <= 1) {
+      set("PET_STANDALONE", "1");
+    } else {
+      set("PET_NNODES", std::to_string(r.size));
+      set("PET_NODE_RANK", std::to_string(r.rank));
+      if (const char* a = std::getenv("MASTER_ADDR")) set("PET_MASTER_ADDR", a);
+      if (const char* p = std::getenv("MASTER_PORT")) set("PET_MASTER_PORT", p);
+    }
+  }
 
   struct sigaction sa {};
   sa.sa_handler = on_signal;

@@ -141,7 +141,7 @@ std::vector<std::string> BatchLauncher::command_for(const plan::Step& step, cons
   std::vector<std::string> program = task_program(step, supervisor_);
   // Several ranks get their wiring from the rank wrapper; a lone one has it in its
   // environment (plan::step_env).
-  if (i.res.ntasks > 1 && launcher_for(i.res, i.placement) != RankLauncher::Plain)
+  if (needs_rank_wrapper(i.res))
     program = through_rank_wrapper(supervisor_, step, RankAddress{false, interface_}, std::move(program));
   // What ssim gives the step, and the PATH its setup lines leave, reach its ranks on every
   // node (docs/launchers.md "What a step inherits").

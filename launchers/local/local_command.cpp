@@ -28,10 +28,14 @@ plan::MpiKind local_mpi(const plan::Step& step) {
 std::vector<std::string> local_command(const plan::Step& step, const HostFacts& host, const std::string& supervisor) {
   auto program = task_program(step, supervisor);
   const plan::MpiKind mpi = local_mpi(step);
-  if (mpi != plan::MpiKind::Mpirun && mpi != plan::MpiKind::Mpiexec) return program;
+  if (mpi != plan::MpiKind::Mpirun && mpi != plan::MpiKind::Mpiexec) {
+    if (step.res.torchrun > 0)  // one torchrun here: its PET_* variables from the wrapper
+      return through_rank_wrapper(supervisor, step, RankAddress{true, ""}, std::move(program));
+    return program;
+  }
   // Every rank on this machine unless `hosts:` spreads them. A lone rank's wiring is in
   // its environment (plan::step_env).
-  if (step.res.ntasks > 1)
+  if (needs_rank_wrapper(step.res))
     program = through_rank_wrapper(supervisor, step, RankAddress{step.res.hosts.empty(), ""}, std::move(program));
   RankContext context;
   context.is_root = host.is_root;

@@ -4,6 +4,8 @@
 
 namespace ssim::launchers {
 
+bool needs_rank_wrapper(const plan::Resources& res) { return res.ntasks > 1 || res.torchrun > 0; }
+
 std::vector<std::string> through_rank_wrapper(const std::string& supervisor, const plan::Step& step,
                                               const RankAddress& where, std::vector<std::string> program) {
   std::vector<std::string> argv = {supervisor, "--rank",
@@ -19,6 +21,7 @@ std::vector<std::string> through_rank_wrapper(const std::string& supervisor, con
     argv.push_back("--no-env");
   }
   if (step.res.gpus_per_task > 0) argv.insert(argv.end(), {"--gpus", std::to_string(step.res.gpus_per_task)});
+  if (step.res.torchrun > 0) argv.insert(argv.end(), {"--torchrun", std::to_string(step.res.torchrun)});
   argv.push_back("--");
   argv.insert(argv.end(), std::make_move_iterator(program.begin()), std::make_move_iterator(program.end()));
   return argv;

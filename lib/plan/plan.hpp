@@ -28,6 +28,7 @@ struct Resources {
   bool exclusive = false;  // whole nodes (default: when nodes: is given)
   bool agent = true;       // inside an allocation, a one-task step may run through a node's agent
   bool rank_env = true;    // RANK, WORLD_SIZE, MASTER_ADDR... set for every rank (docs/distributed.md)
+  int torchrun = 0;        // each task is a torchrun of this many workers (PET_* set by ssim); 0: no
   std::vector<std::string> hosts;
   MpiKind mpi = MpiKind::Auto;
   std::vector<std::pair<std::string, std::string>> launcher_args;

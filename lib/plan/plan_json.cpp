@@ -14,6 +14,7 @@ json resources_json(const Resources& r) {
   if (!r.time.empty()) j["time"] = r.time;
   if (!r.agent) j["agent"] = false;
   if (!r.rank_env) j["rank_env"] = false;
+  if (r.torchrun) j["torchrun"] = r.torchrun;
   if (!r.hosts.empty()) j["hosts"] = r.hosts;
   if (!r.launcher_args.empty()) {
     json a = json::object();

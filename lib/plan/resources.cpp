@@ -87,6 +87,8 @@ Resources resolve_resources(const std::string& file, const std::string& field, c
       res.cpus_per_task = to_int(file, sub, raw, v, 1);
     else if (key == "gpus_per_task")
       res.gpus_per_task = to_int(file, sub, raw, v, 0);
+    else if (key == "torchrun")
+      res.torchrun = to_int(file, sub, raw, v, 1);
     else if (key == "mpi")
       res.mpi = to_mpi(file, sub, raw, v);
     else if (key == "time") {

@@ -5,9 +5,9 @@ namespace ssim::spec {
 
 namespace {
 constexpr int kClusterBusOffset = 10000;  // Redis Cluster's bus port is port + 10000
-const std::vector<std::string> kRunKeys = {"nodes",         "ntasks",        "tasks_per_node", "cpus_per_task",
-                                           "gpus_per_task", "time",          "exclusive",      "hosts",
-                                           "mpi",           "launcher_args", "agent",          "rank_env"};
+const std::vector<std::string> kRunKeys = {"nodes", "ntasks",    "tasks_per_node", "cpus_per_task", "gpus_per_task",
+                                           "time",  "exclusive", "hosts",          "mpi",           "launcher_args",
+                                           "agent", "rank_env",  "torchrun"};
 }  // namespace
 
 RunSettings read_run(const YamlReader& r, const YAML::Node& node, const std::string& field) {

@@ -137,6 +137,21 @@ models:
         self.assertEqual(len(set(got[0][1].split(",")) | set(got[1][1].split(","))), 4, got)  # two each, none shared
 
 
+class Torchrun(SsimTestCase):
+    def test_a_lone_torchrun_is_standalone_with_its_workers(self):
+        self.write("torchrun", "#!/bin/sh\necho $PET_STANDALONE $PET_NPROC_PER_NODE \"$*\" > pet\n")
+        os.chmod(os.path.join(self.dir, "torchrun"), 0o755)
+        self.write("experiment.yaml", f"""
+experiment: {{name: tr}}
+models:
+  - {{name: t, exe: {self.dir}/torchrun, args: [train.py], run: {{torchrun: 2}}}}
+""")
+        p = self.ssim("run", "experiment.yaml", timeout=60)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        with open(os.path.join(self.dir, "tr/t/pet")) as f:
+            self.assertEqual(f.read().split(), ["1", "2", "train.py"])
+
+
 class Gang(SsimTestCase):
     """Members that must run together (one member per rank, MLBench's style): gang: true."""
 

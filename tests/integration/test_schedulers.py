@@ -99,6 +99,31 @@ models:
         self.assertEqual([(t["entity"], t["from_file"]) for t in told], [("train", "yes")] * 2, told)
         assert_same_weights(self, told[0]["weights"], single_process_weights())
 
+    def test_one_torchrun_a_node_is_told_its_node_rank_and_rank_zeros_address(self):
+        # torchrun reads its options from PET_* variables: a stand-in records them.
+        self.allocate(2)
+        self.write("torchrun", "#!/bin/sh\n"
+                   "echo $PET_NNODES $PET_NODE_RANK $PET_NPROC_PER_NODE $PET_MASTER_ADDR $PET_MASTER_PORT "
+                   "\"$*\" > pet.$PET_NODE_RANK\n")
+        os.chmod(os.path.join(self.dir, "torchrun"), 0o755)
+        self.yaml(f"""models:
+  - name: tr
+    exe: {self.dir}/torchrun
+    args: [train.py, --epochs, "2"]
+    run: {{ntasks: 2, nodes: 2, torchrun: 4}}
+""", name="tr")
+        p = self.ssim("run", "experiment.yaml", check=0, timeout=120)
+        _, s = self.status()
+        self.assertEqual(s["tr"]["status"], "completed", p.stdout + p.stderr)
+        got = []
+        for r in (0, 1):
+            with open(os.path.join(self.dir, f"tr/tr/pet.{r}")) as f:
+                got.append(f.read().split())
+        self.assertEqual([g[:3] for g in got], [["2", "0", "4"], ["2", "1", "4"]])
+        self.assertEqual(got[0][3:5], got[1][3:5])  # one rendezvous: rank 0's address and port
+        self.assertFalse(got[0][3].startswith("127."), got)
+        self.assertEqual(got[0][5:], ["train.py", "--epochs", "2"])
+
     def test_failing_step_reports_exit_code_3(self):
         self.allocate(1)
         self.yaml("models:\n  - {name: bad, exe: /bin/sh, args: [-c, 'exit 3']}\n")
