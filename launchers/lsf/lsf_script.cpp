@@ -1,6 +1,7 @@
 #include "launchers/lsf/lsf_script.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 
 #include "launchers/batch/directive.hpp"
 #include "launchers/ranks/rank_command.hpp"
@@ -18,6 +19,15 @@ std::string directive(const std::string& option, const std::string& value, bool 
 }  // namespace
 
 std::string lsf_script(const BatchJob& job, bool csm) {
+  // The user's options replace ssim's lines for the same thing (one -gpu, one -o), and a
+  // job whose options say what it takes of a host is not given whole ones (-x).
+  auto user_says = [&](std::initializer_list<const char*> keys) {
+    for (const auto& [k, v] : job.settings.options)
+      for (const char* key : keys)
+        if (k == key) return true;
+    return false;
+  };
+  const bool whole_nodes = job.whole_nodes && !user_says({"gpu", "R", "M", "x", "n"});
   const int nodes = job_nodes(job);
   std::string s = "#!/bin/bash\n";
   s += directive("J", job.name);
@@ -34,17 +44,17 @@ std::string lsf_script(const BatchJob& job, bool csm) {
   } else {
     s += directive("n", std::to_string(nodes * per_node));
     s += directive("R", "span[ptile=" + std::to_string(per_node) + "]", true);
-    if (job.whole_nodes) s += directive("x", "");
+    if (whole_nodes) s += directive("x", "");
   }
-  if (job.res.gpus_per_task && !job.whole_nodes)
+  if (job.res.gpus_per_task && !job.whole_nodes && !user_says({"gpu"}))
     s += directive("gpu", "num=" + std::to_string(job.res.gpus_per_task) + "/task");
   if (!job.after.empty()) {
     std::string cond;
     for (const auto& a : job.after) cond += (cond.empty() ? "" : " && ") + std::string("done(") + a + ")";
     s += directive("w", cond);
   }
-  s += directive("o", job.out);
-  s += directive("e", job.err);
+  if (!user_says({"o", "oo"})) s += directive("o", job.out);
+  if (!user_says({"e", "eo"})) s += directive("e", job.err);
   s += directive("cwd", job.run_dir);
   for (const auto& [k, v] : job.settings.options) s += directive(k, v.value);
   return s + script_body(job);

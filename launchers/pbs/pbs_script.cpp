@@ -49,14 +49,26 @@ std::string pbs_script(const BatchJob& job) {
   s += directive("N", pbs_job_name(job.name));
   if (!job.settings.queue.empty()) s += directive("q", job.settings.queue);
   if (!job.settings.account.empty()) s += directive("A", job.settings.account);
+  // The chunk resources the user's options: {l: ...} name: theirs replace ssim's (one
+  // ngpus, not two), and a job that says what it takes of a node is not given whole ones.
+  std::vector<std::string> user_chunk;
+  for (const auto& [k, v] : job.settings.options)
+    if (k == "l")
+      for (const auto& item : split(v.value, ','))
+        if (!job_wide(item.substr(0, item.find('=')))) user_chunk.push_back(item.substr(0, item.find('=')));
+  auto user_says = [&](const char* key) {
+    return std::find(user_chunk.begin(), user_chunk.end(), key) != user_chunk.end();
+  };
+  const bool whole_nodes = job.whole_nodes && user_chunk.empty();
   std::string select = "select=" + std::to_string(nodes);
   if (!job.whole_nodes) {
     // One chunk per node: its MPI ranks (lines in PBS_NODEFILE), their CPUs and GPUs.
     const int per_node = tasks_per_node(job.res, nodes);
-    select += ":ncpus=" + std::to_string(per_node * std::max(1, job.res.cpus_per_task)) +
-              ":mpiprocs=" + std::to_string(per_node);
-    if (job.res.gpus_per_task) select += ":ngpus=" + std::to_string(per_node * job.res.gpus_per_task);
-  } else if (job.node_cpus > 0) {
+    if (!user_says("ncpus")) select += ":ncpus=" + std::to_string(per_node * std::max(1, job.res.cpus_per_task));
+    if (!user_says("mpiprocs")) select += ":mpiprocs=" + std::to_string(per_node);
+    if (job.res.gpus_per_task && !user_says("ngpus"))
+      select += ":ngpus=" + std::to_string(per_node * job.res.gpus_per_task);
+  } else if (job.node_cpus > 0 && whole_nodes) {
     // Whole hosts: their CPUs and one MPI slot each, so PBS_NODEFILE and exec_host say so.
     select += ":ncpus=" + std::to_string(job.node_cpus) + ":mpiprocs=" + std::to_string(job.node_cpus);
   }
@@ -87,14 +99,16 @@ std::string pbs_script(const BatchJob& job) {
     place_given = place_given || w.rfind("place=", 0) == 0;
     s += directive("l", w);
   }
-  if (!place_given) s += directive("l", job.whole_nodes ? "place=scatter:excl" : "place=scatter");
+  if (!place_given) s += directive("l", whole_nodes ? "place=scatter:excl" : "place=scatter");
   if (!job.after.empty()) {
     std::string ids;
     for (const auto& a : job.after) ids += ":" + a;
     s += directive("W", "depend=afterok" + ids);
   }
-  s += directive("o", job.out);
-  s += directive("e", job.err);
+  bool out_given = false, err_given = false;  // the user's -o/-e replace ssim's
+  for (const auto& [k, v] : options) out_given = out_given || k == "o", err_given = err_given || k == "e";
+  if (!out_given) s += directive("o", job.out);
+  if (!err_given) s += directive("e", job.err);
   // Output written where -o/-e say while the job runs (d: direct), not spooled on the
   // execution host until it ends: ssim logs follows a running job.
   bool keep_given = false;

@@ -89,3 +89,20 @@ TEST_CASE("lsf: scripts, CSM and classic") {
   job.settings.time = "00:00:30";
   CHECK_THAT(lsf_script(job, false), Catch::Contains("#BSUB -W 0:01\n"));  // minutes, rounded up
 }
+
+TEST_CASE("lsf scripts: the user's -o, -e and -gpu replace ssim's, and are not whole hosts") {
+  BatchJob job;
+  job.name = "train";
+  job.res.ntasks = 1;
+  job.res.gpus_per_task = 1;
+  job.run_dir = "/r";
+  job.out = "/r/train.out";
+  job.err = "/r/train.err";
+  job.command = {"python3"};
+  job.settings.options = {{"eo", spec::Text{"/scratch/err", {}}}, {"gpu", spec::Text{"num=1:mode=shared", {}}}};
+  std::string s = lsf_script(job, false);
+  CHECK_THAT(s, Catch::Contains("#BSUB -o /r/train.out\n") && !Catch::Contains("#BSUB -e /r/train.err"));
+  CHECK_THAT(s, !Catch::Contains("num=1/task"));  // one -gpu: the user's
+  job.whole_nodes = true;
+  CHECK_THAT(lsf_script(job, false), !Catch::Contains("#BSUB -x"));
+}

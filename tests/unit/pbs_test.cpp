@@ -151,3 +151,22 @@ TEST_CASE("pbs: scripts ask for chunks, walltime, placement and dependencies") {
   job.settings.options = {{"l mem", spec::Text{"1gb", {}}}};  // a blank in the name would split it
   CHECK_THROWS_AS(pbs_script(job), ssim::UsageError);
 }
+
+TEST_CASE("pbs scripts: the user's -o, -e and chunk resources replace ssim's, and are not whole nodes") {
+  BatchJob job;
+  job.name = "train";
+  job.res.ntasks = 1;
+  job.res.gpus_per_task = 1;
+  job.run_dir = "/r";
+  job.out = "/r/train.out";
+  job.err = "/r/train.err";
+  job.command = {"python3"};
+  job.settings.options = {{"o", spec::Text{"/scratch/out", {}}}, {"l", spec::Text{"ngpus=1", {}}}};
+  std::string s = pbs::pbs_script(job);
+  CHECK_THAT(s, Catch::Contains("#PBS -o /scratch/out\n") && Catch::Contains("#PBS -e /r/train.err\n"));
+  CHECK_THAT(s, !Catch::Contains("#PBS -o /r/train.out"));
+  CHECK_THAT(s, Catch::Contains("#PBS -l select=1:ncpus=1:mpiprocs=1:ngpus=1\n"));  // one ngpus, the user's
+  job.whole_nodes = true;  // the experiment as one job: one GPU on a shared host stays shared
+  s = pbs::pbs_script(job);
+  CHECK_THAT(s, Catch::Contains("place=scatter\n") && !Catch::Contains("excl"));
+}
