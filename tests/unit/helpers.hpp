@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <string>
 
+#include "launchers/batch/batch_job.hpp"
 #include "lib/plan/plan.hpp"
 #include "launchers/registry.hpp"
 #include "lib/spec/parse.hpp"
@@ -32,6 +33,19 @@ inline std::string error_of(const std::string& yaml) {
     return e.what();
   }
   return "";
+}
+
+// A job of one task and one GPU in /r, for the batch scripts' option tests.
+inline launchers::BatchJob one_gpu_job() {
+  launchers::BatchJob job;
+  job.name = "train";
+  job.res.ntasks = 1;
+  job.res.gpus_per_task = 1;
+  job.run_dir = "/r";
+  job.out = "/r/train.out";
+  job.err = "/r/train.err";
+  job.command = {"python3"};
+  return job;
 }
 
 // A fresh directory under the system temp dir, removed when the object goes away.

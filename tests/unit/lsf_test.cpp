@@ -5,6 +5,7 @@
 #include "launchers/lsf/lsf_scheduler.hpp"
 #include "launchers/lsf/lsf_script.hpp"
 #include "tests/unit/fixture_file.hpp"
+#include "tests/unit/helpers.hpp"
 
 using namespace ssim;
 using namespace ssim::launch;
@@ -91,14 +92,7 @@ TEST_CASE("lsf: scripts, CSM and classic") {
 }
 
 TEST_CASE("lsf scripts: the user's -o, -e and -gpu replace ssim's, and are not whole hosts") {
-  BatchJob job;
-  job.name = "train";
-  job.res.ntasks = 1;
-  job.res.gpus_per_task = 1;
-  job.run_dir = "/r";
-  job.out = "/r/train.out";
-  job.err = "/r/train.err";
-  job.command = {"python3"};
+  BatchJob job = test::one_gpu_job();
   job.settings.options = {{"eo", spec::Text{"/scratch/err", {}}}, {"gpu", spec::Text{"num=1:mode=shared", {}}}};
   std::string s = lsf_script(job, false);
   CHECK_THAT(s, Catch::Contains("#BSUB -o /r/train.out\n") && !Catch::Contains("#BSUB -e /r/train.err"));

@@ -8,6 +8,7 @@
 #include "launchers/pbs/pbs_script.hpp"
 #include "launchers/pbs/qstat_json.hpp"
 #include "tests/unit/fixture_file.hpp"
+#include "tests/unit/helpers.hpp"
 
 using namespace ssim;
 using namespace ssim::launch;
@@ -153,14 +154,7 @@ TEST_CASE("pbs: scripts ask for chunks, walltime, placement and dependencies") {
 }
 
 TEST_CASE("pbs scripts: the user's -o, -e and chunk resources replace ssim's, and are not whole nodes") {
-  BatchJob job;
-  job.name = "train";
-  job.res.ntasks = 1;
-  job.res.gpus_per_task = 1;
-  job.run_dir = "/r";
-  job.out = "/r/train.out";
-  job.err = "/r/train.err";
-  job.command = {"python3"};
+  BatchJob job = test::one_gpu_job();
   job.settings.options = {{"o", spec::Text{"/scratch/out", {}}}, {"l", spec::Text{"ngpus=1", {}}}};
   std::string s = pbs::pbs_script(job);
   CHECK_THAT(s, Catch::Contains("#PBS -o /scratch/out\n") && Catch::Contains("#PBS -e /r/train.err\n"));

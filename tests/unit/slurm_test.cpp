@@ -161,14 +161,7 @@ TEST_CASE("slurm: CPUs per node of an allocation, from the job's environment and
 }
 
 TEST_CASE("batch scripts: the user's options replace ssim's lines for the same thing, never doubled") {
-  BatchJob job;
-  job.name = "train";
-  job.res.ntasks = 1;
-  job.res.gpus_per_task = 1;
-  job.run_dir = "/r";
-  job.out = "/r/train.out";
-  job.err = "/r/train.err";
-  job.command = {"python3"};
+  BatchJob job = test::one_gpu_job();
   job.settings.options = {{"output", spec::Text{"/scratch/%j.out", {}}}, {"gres", spec::Text{"gpu:a100:1", {}}}};
   const std::string s = sbatch_script(job);
   auto count = [&](const std::string& what) {
