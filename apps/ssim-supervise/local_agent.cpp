@@ -204,8 +204,10 @@ int local_agent_main() {
     }
     reap(a);
     if (a.ssim_gone && !a.pipes_closed) {  // no job will come: idle keepers leave, busy ones after theirs
-      for (auto& [k, keeper] : a.keepers)
+      for (auto& [k, keeper] : a.keepers) {
         if (keeper.jobs >= 0) close(keeper.jobs), keeper.jobs = -1;
+        kill(k, SIGCONT);  // a stopped keeper (SIGSTOP, a terminal's Ctrl-Z) would stay for ever
+      }
       a.pipes_closed = true;
     }
   }

@@ -61,8 +61,10 @@ bool agents_allowed() {
 }
 
 LocalLauncher::~LocalLauncher() {
-  // The agent sees the end of its input: it lets its jobs finish and leaves.
+  // The agent sees the end of its input: it lets its jobs finish and leaves. A stopped one
+  // (SIGSTOP, Ctrl-Z of its group) is continued first, or it would stay for ever.
   if (agent_.socket >= 0) ::close(agent_.socket);
+  if (agent_.pid > 0 && !agent_.ticks.empty() && process_alive(agent_.pid, agent_.ticks)) ::kill(agent_.pid, SIGCONT);
   for (int fd : wake_)
     if (fd >= 0) ::close(fd);
 }
@@ -465,6 +467,7 @@ void LocalLauncher::end_detached(std::span<const JobRef> jobs) {
     const SupervisorRef sup{j->supervisor_pid, j->supervisor_start_ticks};
     if (sup.pid <= 1 || sup.ticks.empty() || !process_alive(sup.pid, sup.ticks)) continue;
     ::kill(sup.pid, SIGTERM);
+    ::kill(sup.pid, SIGCONT);  // a stopped watcher takes its SIGTERM only once continued
     waiting.push_back(sup);
   }
   // What a killed supervisor left to this process (a subreaper) ends here.

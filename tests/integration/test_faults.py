@@ -420,6 +420,22 @@ class NeverTwice(SsimTestCase):
         self.ssim("stop", "fifo", timeout=30, check=0)
         self.assertEqual(run.wait(timeout=30), 1)
 
+    def test_a_stopped_agent_is_not_left_behind_by_ssim_stop(self):
+        self.write("experiment.yaml", "experiment:\n  name: stp\nmodels:\n  - {name: a, exe: /bin/sleep, args: ['300']}\n")
+        run = self.run_until("stp", "a")
+        with open(os.path.join(self.dir, "stp/a/.ssim-status.json")) as f:
+            keeper = json.load(f)["supervisor_pid"]  # the job's keeper, a child of the run's local agent
+        with open(f"/proc/{keeper}/stat") as f:
+            agent = int(f.read().rsplit(")", 1)[1].split()[1])
+        for pid in (agent, keeper):
+            self.addCleanup(kill_quietly, pid)
+            os.kill(pid, signal.SIGSTOP)
+        p = self.ssim("stop", "stp", timeout=30)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(run.wait(timeout=30), 1)
+        for pid in (agent, keeper):
+            wait_for(lambda: not alive(pid), timeout=20, what=f"stopped process {pid} to be continued and leave")
+
     def test_two_runs_of_one_file_at_once_exactly_one_runs(self):
         self.write("experiment.yaml", "experiment:\n  name: race\nmodels:\n  - {name: m, exe: /bin/sleep, args: ['0.5']}\n")
         for attempt in range(5):
