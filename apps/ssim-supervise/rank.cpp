@@ -39,6 +39,7 @@
 #include "lib/client/rank_info.hpp"
 #include "lib/state/rank_ends.hpp"
 #include "lib/util/node_address.hpp"
+#include "lib/util/program_errors.hpp"
 
 extern char** environ;
 
@@ -180,21 +181,6 @@ void pass_stderr(int fd, pid_t pid, int& status, std::string& tail) {
     }
 }
 
-// The last line of `tail` that is not blank.
-std::string last_line(const std::string& tail) {
-  size_t end = tail.size();
-  while (end > 0) {
-    while (end > 0 && (tail[end - 1] == '\n' || tail[end - 1] == '\r' || tail[end - 1] == ' ')) --end;
-    const size_t start = tail.rfind('\n', end ? end - 1 : 0);
-    const std::string line =
-        tail.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1));
-    if (!line.empty()) return line;
-    if (start == std::string::npos) break;
-    end = start;
-  }
-  return "";
-}
-
 }  // namespace
 
 int rank_main(int argc, char** argv) {
@@ -277,7 +263,7 @@ int rank_main(int argc, char** argv) {
   if (!o.ends.empty()) {
     ssim::state::RankEnd e;
     e.rank = r.rank, e.exit_code = code, e.signal = signal, e.end = now(), e.host = node_name();
-    if (code != 0 || signal != 0) e.said = last_line(tail);
+    if (code != 0 || signal != 0) e.said = ssim::program_lines(tail, 1);  // its own line, not a banner
     const std::string line = ssim::state::encode_rank_end(e);
     const int fd = open(o.ends.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd >= 0) {

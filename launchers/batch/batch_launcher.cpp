@@ -146,12 +146,13 @@ std::vector<std::string> BatchLauncher::command_for(const plan::Step& step, cons
   // What ssim gives the step, and the PATH its setup lines leave, reach its ranks on every
   // node (docs/launchers.md "What a step inherits").
   std::vector<std::string> forward;
-  for (const auto& [k, v] : plan::step_env(step))
-    if (std::find(forward.begin(), forward.end(), k) == forward.end()) forward.push_back(k);
-  for (const char* name : {"PATH", "PYTHONPATH", "LD_LIBRARY_PATH"})
-    if (std::find(forward.begin(), forward.end(), name) == forward.end() &&
-        (std::string(name) == "PATH" || std::string(name) == "PYTHONPATH" || std::getenv(name)))
-      forward.push_back(name);
+  auto add = [&](const std::string& name) {
+    if (std::find(forward.begin(), forward.end(), name) == forward.end()) forward.push_back(name);
+  };
+  for (const auto& [k, v] : plan::step_env(step)) add(k);
+  add("PATH");
+  add("PYTHONPATH");
+  if (std::getenv("LD_LIBRARY_PATH")) add("LD_LIBRARY_PATH");  // -x of an unset one makes mpirun warn
   return launch(step.name, i, step.run_dir, program, std::move(forward)).argv;
 }
 
