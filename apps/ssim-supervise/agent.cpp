@@ -23,6 +23,7 @@
 #include "apps/ssim-supervise/step_modes.hpp"
 #include "lib/state/agent_files.hpp"
 #include "lib/state/status_file.hpp"
+#include "lib/util/job_process.hpp"
 
 namespace supervise {
 
@@ -100,17 +101,24 @@ bool same_process(pid_t pid, const std::string& ticks) {
   return pid > 1 && !ticks.empty() && start_ticks(std::to_string(pid)) == ticks;
 }
 
-// As the local launcher does on its own machine: the program's group gets the signal
-// (checked to be that program), and its keeper is asked to end what it detached. A job
-// not started yet finds ssim's cancel marker and does not start.
+// As the local launcher does on its own machine: the program's group gets the signal,
+// and its keeper is asked to end what it detached. The status file is the program's to
+// write, so what it names is signalled only when the kernel confirms it is this agent's:
+// its keeper is this agent's child, its program descends from this agent or was started
+// for the job (lib/util/job_process.hpp). A job not started yet finds ssim's cancel
+// marker and does not start.
 void cancel_jobs(const AgentCancel& c) {
+  const int self[] = {static_cast<int>(getpid())};
   for (const auto& run_dir : c.run_dirs) {
     bool ok = false;
     const std::string text = read_all(ssim::state::status_file_path(run_dir), ok);
     const auto st = ok ? ssim::state::decode_status_file(text) : std::nullopt;
     if (!st) continue;
-    if (!st->exited && same_process(st->pid, st->pid_start_ticks)) kill(-st->pid, c.force ? SIGKILL : SIGTERM);
-    if (same_process(st->supervisor_pid, st->supervisor_start_ticks)) kill(st->supervisor_pid, SIGTERM);
+    if (!st->exited && ssim::belongs_to_job(st->pid, st->pid_start_ticks, run_dir, self))
+      kill(-st->pid, c.force ? SIGKILL : SIGTERM);
+    const auto keeper = ssim::process_facts(st->supervisor_pid);
+    if (same_process(st->supervisor_pid, st->supervisor_start_ticks) && keeper && keeper->parent == self[0])
+      kill(st->supervisor_pid, SIGTERM);
   }
 }
 

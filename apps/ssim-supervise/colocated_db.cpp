@@ -14,6 +14,7 @@
 #include "apps/ssim-supervise/common.hpp"
 #include "apps/ssim-supervise/node_name.hpp"
 #include "apps/ssim-supervise/read_all.hpp"
+#include "lib/util/job_process.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -164,6 +165,10 @@ pid_t recorded_database(const std::string& dir, const char* file = "/pid") {
   if (!alive(pid) || ticks.empty() || start_ticks(std::to_string(pid)) != ticks) return 0;
   struct stat st {};
   if (stat(("/proc/" + std::to_string(pid)).c_str(), &st) != 0 || st.st_uid != getuid()) return 0;
+  // The folder is this user's to write, the program's included: the kernel must also say
+  // the process was started for this experiment (lib/util/job_process.hpp).
+  const std::string id = env_or("SSIM_EXPERIMENT_ID", "");
+  if (!id.empty() && !ssim::environ_holds(pid, "SSIM_EXPERIMENT_ID=" + id)) return 0;
   return pid;
 }
 

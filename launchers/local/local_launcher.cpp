@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "lib/util/job_process.hpp"
 #include "lib/util/processes.hpp"
 #include "launchers/local/signals.hpp"
 #include "lib/util/atomic_file.hpp"
@@ -443,15 +444,41 @@ std::vector<JobStatus> LocalLauncher::poll(std::span<const JobRef> jobs) {
   return out;
 }
 
+namespace {
+
+// A status file naming another host speaks of that host's process table: nothing here is
+// judged by it.
+bool names_this_host(const state::StatusFile& j) {
+  static const std::string here = host_name();
+  return j.host.empty() || j.host == here;
+}
+
+// The job's supervisor as its status file names it, once confirmed (0 otherwise): the
+// supervisor ssim started for the job, or that one's child, running ssim-supervise.
+int confirmed_supervisor(const JobRef& job, const state::StatusFile& j, const std::string& supervisor_exe) {
+  const bool local = job.id.is(state::JobId::Kind::Supervisor);
+  return local &&
+                 is_job_supervisor(j.supervisor_pid, j.supervisor_start_ticks, supervisor_exe, job.id.pid, job.id.ticks)
+             ? j.supervisor_pid
+             : 0;
+}
+
+}  // namespace
+
 void LocalLauncher::cancel(std::span<const JobRef> jobs, bool force) {
   const int sig = force ? SIGKILL : SIGTERM;
   for (const auto& job : jobs) {
     if (::access(cancel_marker(job.run_dir).c_str(), F_OK) != 0) write_file_atomically(cancel_marker(job.run_dir), "");
     // The program leads its own process group (pgid = its pid). A job that has not
-    // started yet is skipped by its supervisor thanks to the marker.
+    // started yet is skipped by its supervisor thanks to the marker. The status file is
+    // the program's to write: what it names is signalled only once the kernel confirms
+    // it is the job's (signals.hpp); where it is not, the job's own processes are.
     const auto j = read_status(job.run_dir);
-    if (j && !j->exited) signal_group(j->pid, j->pid_start_ticks, sig);
-    signal_detached(job.run_dir, sig);
+    if (!j || !names_this_host(*j)) continue;
+    const int trusted[] = {::getpid(), confirmed_supervisor(job, *j, supervisor_)};
+    if (!j->exited && !signal_group(j->pid, j->pid_start_ticks, sig, job.run_dir, trusted))
+      signal_job_processes(job.run_dir, sig);
+    signal_detached(job.run_dir, sig, trusted);
     // The job's keeper ends what the job detaches after this moment once the job has
     // ended: it sees the marker. It is not signalled: a keeper of the run's agent may
     // already be keeping the next job.
@@ -463,9 +490,9 @@ void LocalLauncher::end_detached(std::span<const JobRef> jobs) {
   std::vector<SupervisorRef> waiting;
   for (const auto& job : jobs) {
     const auto j = read_status(job.run_dir);
-    if (!j) continue;
-    const SupervisorRef sup{j->supervisor_pid, j->supervisor_start_ticks};
-    if (sup.pid <= 1 || sup.ticks.empty() || !process_alive(sup.pid, sup.ticks)) continue;
+    if (!j || !names_this_host(*j)) continue;
+    const SupervisorRef sup{confirmed_supervisor(job, *j, supervisor_), j->supervisor_start_ticks};
+    if (sup.pid <= 1) continue;
     ::kill(sup.pid, SIGTERM);
     ::kill(sup.pid, SIGCONT);  // a stopped watcher takes its SIGTERM only once continued
     waiting.push_back(sup);

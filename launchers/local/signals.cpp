@@ -1,23 +1,49 @@
 #include "launchers/local/signals.hpp"
 
 #include <signal.h>
+#include <dirent.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <thread>
 
-#include "lib/util/processes.hpp"
 #include "lib/util/atomic_file.hpp"
+#include "lib/util/job_process.hpp"
+#include "lib/util/processes.hpp"
 
 namespace ssim::launchers {
 
-bool signal_group(int pgid, const std::string& ticks, int sig) {
+namespace {
+
+// With its leader gone, a group stands for the job when one of its members belongs to it.
+bool group_belongs_to_job(int pgid, const std::string& run_dir, std::span<const int> trusted) {
+  DIR* dir = ::opendir("/proc");
+  if (!dir) return false;
+  bool found = false;
+  while (dirent* d = ::readdir(dir)) {
+    char* end = nullptr;
+    const long pid = std::strtol(d->d_name, &end, 10);
+    if (*end != '\0' || pid <= 1) continue;
+    const auto f = process_facts(static_cast<int>(pid));
+    if (!f || f->group != pgid) continue;
+    if ((found = belongs_to_job(f->pid, f->start_ticks, run_dir, trusted))) break;
+  }
+  ::closedir(dir);
+  return found;
+}
+
+}  // namespace
+
+bool signal_group(int pgid, const std::string& ticks, int sig, const std::string& run_dir,
+                  std::span<const int> trusted) {
   if (pgid <= 1) return false;
   if (process_exists(pgid)) {
-    if (!ticks.empty() && start_ticks(pgid) != ticks) return false;  // someone else's now
-  } else if (!group_alive(pgid)) {
+    if (!belongs_to_job(pgid, ticks, run_dir, trusted)) return false;  // ended, or never the job's
+  } else if (!group_alive(pgid) || !group_belongs_to_job(pgid, run_dir, trusted)) {
     return false;
   }
   const bool sent = ::kill(-pgid, sig) == 0;
@@ -25,18 +51,27 @@ bool signal_group(int pgid, const std::string& ticks, int sig) {
   return sent;
 }
 
-void signal_detached(const std::string& run_dir, int sig) {
+void signal_detached(const std::string& run_dir, int sig, std::span<const int> trusted) {
   const auto text = read_file(run_dir + "/.ssim-detached");
   if (!text) return;
   std::istringstream in(*text);
   int pid = 0;
   std::string ticks;
   while (in >> pid >> ticks) {
-    if (pid <= 1 || start_ticks(pid) != ticks) continue;  // ended, or not ours any more
+    if (!belongs_to_job(pid, ticks, run_dir, trusted)) continue;  // ended, or not the job's
     ::kill(pid, sig);
-    ::kill(-pid, sig);  // a detached process usually leads its own group
+    if (::getpgid(pid) == pid) ::kill(-pid, sig);  // a detached process usually leads its own group
     if (sig == SIGTERM) ::kill(pid, SIGCONT);
   }
+}
+
+int signal_job_processes(const std::string& run_dir, int sig) {
+  int sent = 0;
+  for (int pid : processes_of_job(run_dir)) {
+    if (::kill(pid, sig) == 0) ++sent;
+    if (sig == SIGTERM) ::kill(pid, SIGCONT);
+  }
+  return sent;
 }
 
 void end_adopted_children(const std::string& supervisor_exe, std::chrono::milliseconds grace) {

@@ -26,8 +26,9 @@ namespace {
 // Returns false when it could not be asked here (another host, or not the recorded process).
 bool signal_runner(const std::string& path, const state::LockHolder& runner) {
   // The lock is held, so its holder lives, but it may be on another host, or a process
-  // that inherited the lock: signal only the recorded process, checked by start time.
-  if (runner.host != host_name() || !process_alive(runner.pid, runner.ticks) || runner.ticks.empty()) return false;
+  // that inherited the lock; and the lock file's text is anyone's to write: signal only the
+  // recorded process, confirmed by the kernel to hold the lock file open.
+  if (runner.host != host_name() || !state::RunLock::confirmed(path, runner)) return false;
   ::kill(runner.pid, SIGTERM);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (state::RunLock::holder(path) && std::chrono::steady_clock::now() < deadline)

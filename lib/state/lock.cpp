@@ -2,7 +2,9 @@
 #include "lib/util/experiment_dir.hpp"
 
 #include <fcntl.h>
+#include <dirent.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sstream>
@@ -56,6 +58,23 @@ std::optional<LockHolder> RunLock::holder(const std::string& experiment_path) {
   std::istringstream in(read_file(path).value_or(""));
   in >> h.pid >> h.host >> h.role >> h.ticks;
   return h;
+}
+
+bool RunLock::confirmed(const std::string& experiment_path, const LockHolder& h) {
+  if (h.pid <= 1 || h.ticks.empty() || start_ticks(h.pid) != h.ticks) return false;
+  struct stat lock {};
+  if (::stat(lock_path(experiment_path).c_str(), &lock) != 0) return false;
+  const std::string fds = "/proc/" + std::to_string(h.pid) + "/fd";
+  DIR* dir = ::opendir(fds.c_str());
+  if (!dir) return false;
+  bool open = false;
+  while (dirent* d = ::readdir(dir)) {
+    struct stat st {};
+    if (d->d_name[0] == '.' || ::stat((fds + "/" + d->d_name).c_str(), &st) != 0) continue;
+    if ((open = st.st_dev == lock.st_dev && st.st_ino == lock.st_ino)) break;
+  }
+  ::closedir(dir);
+  return open;
 }
 
 }  // namespace ssim::state

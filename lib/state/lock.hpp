@@ -31,6 +31,10 @@ class RunLock {
   static std::optional<RunLock> try_acquire(const std::string& experiment_path, const std::string& role);
   // Who holds the lock now, or nullopt when nobody does.
   static std::optional<LockHolder> holder(const std::string& experiment_path);
+  // Whether the holder the lock file names really holds it: that process, started at the
+  // recorded time, has the lock file open (the kernel's word; the file's text is anyone's
+  // to write). The one test before ssim signals a runner.
+  static bool confirmed(const std::string& experiment_path, const LockHolder& h);
   // Records the calling process as the holder (after fork, the monitor takes over).
   void set_owner(const std::string& role);
 

@@ -340,6 +340,23 @@ models:
 
 
 class NeverTwice(SsimTestCase):
+    def stranger(self):
+        """A process that is not the experiment's, in its own group, and its start time."""
+        p = subprocess.Popen(["setsid", "sleep", "60"])
+        self.addCleanup(lambda: (kill_quietly(p.pid), p.wait()))
+        wait_for(lambda: os.getpgid(p.pid) == p.pid, what="stranger in its own group")
+        with open(f"/proc/{p.pid}/stat") as f:
+            ticks = f.read().rsplit(")", 1)[1].split()[19]
+        return p, ticks
+
+    def forge(self, status_path, pid, ticks, **extra):
+        """The program's own status file, rewritten as a program could: every number it
+        holds names the stranger (both are world-readable in /proc)."""
+        s = read_json(status_path)
+        s.update(pid=pid, pid_start_ticks=ticks, supervisor_pid=pid, supervisor_start_ticks=ticks, **extra)
+        with open(status_path, "w") as f:
+            json.dump(s, f)
+
     def test_stop_never_signals_a_process_that_reused_a_pid(self):
         self.write("experiment.yaml", "experiment:\n  name: reuse\nmodels:\n  - {name: m, exe: /bin/sleep, args: ['60']}\n")
         run = self.run_until("reuse", "m")
@@ -352,15 +369,35 @@ class NeverTwice(SsimTestCase):
         wait_for(lambda: not alive(s["pid"]), what="the program gone")
         # A stranger now holds the pid ssim recorded (as after pid reuse): same number in
         # the file, a different start time in /proc.
-        stranger = subprocess.Popen(["setsid", "sleep", "60"])
-        self.addCleanup(lambda: (kill_quietly(stranger.pid), stranger.wait()))
-        wait_for(lambda: os.getpgid(stranger.pid) == stranger.pid, what="stranger in its own group")
+        stranger, _ = self.stranger()
         s["pid"] = stranger.pid
         s["supervisor_pid"] = stranger.pid
         with open(status_path, "w") as f:
             json.dump(s, f)
         self.ssim("stop", "reuse", check=0)
         self.assertTrue(alive(stranger.pid), "ssim stop killed a process that was not its own")
+
+    def test_a_status_file_forged_by_the_program_never_steers_a_signal(self):
+        # The program rewrites its own status file with another process's pid and start
+        # time: after a crash of the run, in a live run, and naming another host.
+        for case in ("crashed run", "live run", "another host"):
+            with self.subTest(case=case):
+                name = case.replace(" ", "_")
+                self.write("experiment.yaml", f"experiment:\n  name: {name}\nmodels:\n"
+                           "  - {name: m, exe: /bin/sleep, args: ['60']}\n")
+                run = self.run_until(name, "m")
+                status_path = os.path.join(self.dir, name, "m/.ssim-status.json")
+                program = read_json(status_path)["pid"]
+                if case != "live run":
+                    run.kill()
+                    run.communicate()
+                stranger, ticks = self.stranger()
+                self.forge(status_path, stranger.pid, ticks, **({"host": "elsewhere"} if case == "another host" else {}))
+                self.ssim("stop", name, check=0)
+                self.assertTrue(alive(stranger.pid), f"{case}: ssim stop signalled a process named by a forged file")
+                # The experiment's own program still ended: the kernel knows it is the job's.
+                wait_for(lambda: not alive(program), timeout=15, what=f"{case}: the program to end")
+                run.communicate(timeout=30)
 
     def test_resume_refuses_while_the_earlier_run_still_runs(self):
         port = free_port()
