@@ -375,7 +375,7 @@ class NeverTwice(SsimTestCase):
         with open(status_path, "w") as f:
             json.dump(s, f)
         self.ssim("stop", "reuse", check=0)
-        self.assertTrue(alive(stranger.pid), "ssim stop killed a process that was not its own")
+        self.assertTrue(alive(stranger.pid), f"ssim stop killed a process that was not its own ({stranger.poll()})")
 
     def test_a_status_file_forged_by_the_program_never_steers_a_signal(self):
         # The program rewrites its own status file with another process's pid and start
@@ -394,7 +394,8 @@ class NeverTwice(SsimTestCase):
                 stranger, ticks = self.stranger()
                 self.forge(status_path, stranger.pid, ticks, **({"host": "elsewhere"} if case == "another host" else {}))
                 self.ssim("stop", name, check=0)
-                self.assertTrue(alive(stranger.pid), f"{case}: ssim stop signalled a process named by a forged file")
+                self.assertTrue(alive(stranger.pid),
+                                f"{case}: ssim stop signalled a process named by a forged file ({stranger.poll()})")
                 # The experiment's own program still ended: the kernel knows it is the job's.
                 wait_for(lambda: not alive(program), timeout=15, what=f"{case}: the program to end")
                 run.communicate(timeout=30)
