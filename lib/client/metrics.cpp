@@ -45,27 +45,45 @@ std::string json_string(const std::string& text) {
   return out + "\"";
 }
 
+// The metrics file, never through a link another user planted (a shared working folder
+// outside a run): a link of one's own is followed, any other refused, and a link that
+// appears after the look is not followed either. -1 when refused or not opened.
+int open_for_append(const std::string& path) {
+  const int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC;
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+    return st.st_uid == ::getuid() ? ::open(path.c_str(), flags, 0644) : -1;
+  return ::open(path.c_str(), flags | O_NOFOLLOW, 0644);
+}
+
 // One write of whole lines, appended under an exclusive flock of the file. ssim thins a
 // file that grew past its bound by renaming a copy over it under the same lock
 // (lib/state/metrics_bound.hpp): once locked, a file the path no longer names is the
-// old one, and the lines go to the new one instead.
-void append_locked(const std::string& path, const std::string& text) {
+// old one, and the lines go to the new one instead. A write the disk refuses half-way is
+// cut back to where it began (never a torn line); false then.
+bool append_locked(const std::string& path, const std::string& text) {
   while (true) {  // another turn only when ssim replaced the file meanwhile (rare)
-    const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) return;  // the next flush tries again
+    const int fd = open_for_append(path);
+    if (fd < 0) return false;
     struct stat locked {
     }, named{};
     const bool same = ::flock(fd, LOCK_EX) == 0 && ::fstat(fd, &locked) == 0 && ::stat(path.c_str(), &named) == 0 &&
                       locked.st_ino == named.st_ino;
+    bool written = true;
     if (same) {
       for (size_t done = 0; done < text.size();) {
         const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n <= 0 && errno != EINTR) break;  // a full disk: those points are lost
+        if (n <= 0 && errno != EINTR) {
+          written = false;
+          if (::ftruncate(fd, locked.st_size) != 0) {
+          }
+          break;
+        }
         if (n > 0) done += static_cast<size_t>(n);
       }
     }
     ::close(fd);  // and the lock with it
-    if (same) return;
+    if (same) return written;
   }
 }
 
@@ -81,6 +99,10 @@ class Writer {
     cv_.notify_all();
     thread_.join();
     flush();
+    if (lost_ > 0)  // said once, where the program's errors go
+      std::fprintf(stderr,
+                   "ssim metrics: %zu points could not be written to %s (a full disk, or a link not followed)\n", lost_,
+                   path().c_str());
   }
   void add(std::string line) {
     std::lock_guard<std::mutex> g(m_);
@@ -95,9 +117,10 @@ class Writer {
     if (lines.empty()) return;
     std::string text;
     for (const auto& l : lines) text += l;
-    const char* dir = std::getenv("SSIM_RUN_DIR");
-    const std::string path = std::string(dir && *dir ? dir : ".") + "/metrics." + std::to_string(rank()) + ".ndjson";
-    append_locked(path, text);
+    if (!append_locked(path(), text)) {
+      std::lock_guard<std::mutex> g(m_);
+      lost_ += lines.size();
+    }
   }
 
  private:
@@ -110,8 +133,13 @@ class Writer {
       lock.lock();
     }
   }
+  static std::string path() {
+    const char* dir = std::getenv("SSIM_RUN_DIR");
+    return std::string(dir && *dir ? dir : ".") + "/metrics." + std::to_string(rank()) + ".ndjson";
+  }
   std::mutex m_;
   std::condition_variable cv_;
+  size_t lost_ = 0;
   std::vector<std::string> pending_;
   bool stop_ = false;
   std::thread thread_;

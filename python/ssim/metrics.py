@@ -15,6 +15,9 @@ import fcntl
 import json
 import math
 import os
+import signal
+import stat
+import sys
 import threading
 import time
 
@@ -28,13 +31,30 @@ def rank():
     return rank_info()[0]
 
 
+def _open_for_append(path):
+    """The metrics file, never through a link another user planted (a shared working
+    folder outside a run): a link of one's own is followed, any other refused, and a link
+    that appears after the look is not followed either."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        if st.st_uid != os.getuid():
+            raise PermissionError(f"{path} is a link another user made: not followed")
+        return os.open(path, flags, 0o644)
+    return os.open(path, flags | os.O_NOFOLLOW, 0o644)
+
+
 def _append_locked(path, data):
     """One write of whole lines, appended under an exclusive flock of the file (a kill
     between two leaves no torn line but the last, which readers skip). ssim thins a file
     past its bound by renaming a copy over it under the same lock: once locked, a file the
-    path no longer names is the old one, and the lines go to the new one instead."""
+    path no longer names is the old one, and the lines go to the new one instead. A write
+    the disk refuses half-way is cut back to where it began: never a torn line."""
     while True:  # another turn only when ssim replaced the file meanwhile (rare)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = _open_for_append(path)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             try:
@@ -42,21 +62,45 @@ def _append_locked(path, data):
             except FileNotFoundError:
                 same = False
             if same:
+                began = os.fstat(fd).st_size
                 view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
+                try:
+                    while view:
+                        view = view[os.write(fd, view):]
+                except OSError:
+                    try:
+                        os.ftruncate(fd, began)
+                    except OSError:
+                        pass
+                    raise
                 return
         finally:
             os.close(fd)
 
 
+# Points kept for a later try when the disk refuses them, at most (then the oldest go,
+# and the loss is said at exit).
+MAX_BACKLOG = 1_000_000
+
+
 class _Writer:
+    """Buffers points and writes them every second from a thread of its own, at exit and
+    on SIGTERM. One flush at a time: the one at exit waits for the thread's, so no point
+    taken by the thread is lost when the interpreter ends."""
+
     def __init__(self):
-        self.lock = threading.Lock()
+        self._reset()
+
+    def _reset(self):
+        self.lock = threading.RLock()      # the buffer
+        self.writing = threading.RLock()   # one flush at a time
+        self.writer_thread = None          # the thread inside a flush now
         self.pending = []
-        self.path = None
         self.pid = None
         self.thread = None
+        self.dropped = 0
+        self.error = None
+        self.terminate_after = None        # a signal that came during this thread's flush
 
     def _file(self):
         folder = os.environ.get("SSIM_RUN_DIR") or os.getcwd()
@@ -69,9 +113,21 @@ class _Writer:
                 self.pending = []
                 self.thread = threading.Thread(target=self._flush_every_second, daemon=True)
                 self.thread.start()
+                _flush_on_sigterm()
             self.pending.extend(points)
 
     def flush(self):
+        with self.writing:
+            self.writer_thread = threading.get_ident()
+            try:
+                self._flush_locked()
+            finally:
+                self.writer_thread = None
+            sig, self.terminate_after = self.terminate_after, None
+        if sig is not None:
+            _end_by(sig)
+
+    def _flush_locked(self):
         with self.lock:
             points, self.pending = self.pending, []
         if not points:
@@ -82,7 +138,18 @@ class _Writer:
                 lines.append(_line(*p))
             except (TypeError, ValueError, OverflowError):
                 pass  # refused at the call; never let one point end the writer
-        _append_locked(self._file(), "".join(lines).encode())
+        try:
+            _append_locked(self._file(), "".join(lines).encode())
+            self.error = None
+        except OSError as e:  # a full disk: kept for the next try, and said at exit if it stays
+            self.error = e
+            with self.lock:
+                self.pending[:0] = points
+                extra = len(self.pending) - MAX_BACKLOG
+                if extra > 0:
+                    del self.pending[:extra]
+                    self.dropped += extra
+            raise
 
     def _flush_every_second(self):
         while True:
@@ -92,9 +159,47 @@ class _Writer:
             except Exception:  # noqa: BLE001 - a full disk, anything: the next flush tries again
                 pass
 
+    def flush_at_exit(self):
+        try:
+            self.flush()
+        except Exception:  # noqa: BLE001 - said below
+            pass
+        lost = len(self.pending) + self.dropped
+        if lost:
+            sys.stderr.write(f"ssim.metrics: {lost} points could not be written to {self._file()}: "
+                             f"{self.error or 'the disk refused them'}\n")
+            sys.stderr.flush()
+
+
+def _end_by(sig):
+    """Ends the process as `sig` would have, once the points are written."""
+    signal.signal(sig, signal.SIG_DFL)
+    os.kill(os.getpid(), sig)
+
+
+def _on_sigterm(sig, frame):
+    if _writer.writer_thread == threading.get_ident():
+        _writer.terminate_after = sig  # this thread is inside a flush: it ends the process after
+        return
+    _writer.flush_at_exit()
+    _end_by(sig)
+
+
+def _flush_on_sigterm():
+    """`ssim stop` sends SIGTERM: the points are written before the process ends, as it
+    would have ended (killed by SIGTERM). Only where nobody set a handler of their own,
+    and only from the main thread (where Python lets one be set)."""
+    try:
+        if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread: left as it is
+        pass
+
 
 _writer = _Writer()
-atexit.register(_writer.flush)
+atexit.register(_writer.flush_at_exit)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_writer._reset)  # a lock held by a thread the child lacks
 _rank = rank()  # the launcher's variables do not change during a run
 
 

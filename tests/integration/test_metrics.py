@@ -6,9 +6,14 @@ import csv
 import io
 import json
 import os
+import signal
+import subprocess
 import tarfile
 
 from ssimtest import SsimTestCase
+
+PYTHON = "/usr/bin/python3"
+PYTHON_DIR = os.environ.get("SSIM_PYTHON_DIR", os.path.join(os.path.dirname(__file__), "../../build/python"))
 
 EXPERIMENT = """
 experiment: {name: mt}
@@ -238,3 +243,91 @@ class BadPoints(SsimTestCase):
         with open(os.path.join(self.dir, "bad/t/metrics.0.ndjson")) as f:
             points = [json.loads(line) for line in f]
         self.assertEqual([(x["value"], x["step"]) for x in points], [(0.5, 3), (0.25, 4)])
+
+
+class NoPointLost(SsimTestCase):
+    """Every point logged reaches the file, or the process says which did not."""
+
+    def python(self, script, *extra_env, **kw):
+        env = dict(self.env, RANK="0", SSIM_RUN_DIR=self.dir, PYTHONPATH=PYTHON_DIR)
+        for pair in extra_env:
+            env.update(pair)
+        return subprocess.Popen([PYTHON, "-c", script], cwd=self.dir, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, **kw)
+
+    def lines(self):
+        with open(os.path.join(self.dir, "metrics.0.ndjson")) as f:
+            text = f.read()
+        self.assertTrue(text == "" or text.endswith("\n"), "a torn last line")
+        return [json.loads(line) for line in text.splitlines()]
+
+    def test_sixteen_writers_ending_normally_lose_no_point(self):
+        # Each logs for about a second, so that the writer thread is often writing (and
+        # waiting for the others' lock) at the moment the interpreter ends.
+        script = ("import time, ssim.metrics as m\n"
+                  "m.log('loss', 0.0, step=0)\n"
+                  "t, i = time.time(), 1\n"
+                  "while time.time() - t < 1.0:\n"
+                  "    m.log('loss', 1.0 / (i + 1), step=i)\n"
+                  "    i += 1\n"
+                  "print(i)\n")
+        procs = [self.python(script) for _ in range(16)]
+        logged = 0
+        for p in procs:
+            out, err = p.communicate(timeout=120)
+            self.assertEqual(p.returncode, 0, err)
+            logged += int(out)
+        self.assertEqual(len(self.lines()), logged)
+
+    def test_sigterm_writes_every_point_then_ends_the_process_as_sigterm_does(self):
+        script = ("import sys, time, ssim.metrics as m\n"
+                  "for i in range(5000):\n"
+                  "    m.log('loss', 1.0, step=i)\n"
+                  "print('ready', flush=True)\n"
+                  "time.sleep(60)\n")
+        p = self.python(script)
+        self.assertEqual(p.stdout.readline().strip(), "ready")
+        p.terminate()
+        p.communicate(timeout=30)
+        self.assertEqual(p.returncode, -signal.SIGTERM)
+        self.assertEqual(len(self.lines()), 5000)
+
+    def test_a_link_another_user_planted_is_not_followed_and_that_is_said(self):
+        if os.getuid() != 0:
+            self.skipTest("needs root to make a link owned by another user")
+        target = self.write("precious.txt", "mine\n")
+        link = os.path.join(self.dir, "metrics.0.ndjson")
+        os.symlink(target, link)
+        os.lchown(link, 65534, 65534)
+        p = self.python("import ssim.metrics as m\nm.log('loss', 1.0, step=1)\n")
+        _, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0, err)
+        with open(target) as f:
+            self.assertEqual(f.read(), "mine\n")
+        self.assertIn("1 points could not be written", err)
+        self.assertIn("link another user made", err)
+
+    def test_a_full_disk_tears_no_line_keeps_what_fits_and_says_what_did_not(self):
+        disk = os.path.join(self.dir, "disk")
+        os.makedirs(disk)
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", disk]).returncode != 0:
+            self.skipTest("cannot mount a small tmpfs here")
+        self.addCleanup(lambda: subprocess.run(["umount", "-l", disk]))
+        script = ("import ssim.metrics as m\n"
+                  "for i in range(20000):\n"
+                  "    m.log('loss', 0.123456789, step=i)\n"
+                  "    if i % 500 == 499:\n"
+                  "        try:\n"
+                  "            m.flush()\n"
+                  "        except OSError:\n"
+                  "            pass\n")
+        p = self.python(script, {"SSIM_RUN_DIR": disk})
+        _, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 0, err)
+        with open(os.path.join(disk, "metrics.0.ndjson")) as f:
+            text = f.read()
+        self.assertTrue(text.endswith("\n"), "a torn last line")
+        kept = [json.loads(line) for line in text.splitlines()]
+        self.assertGreater(len(kept), 0)
+        self.assertEqual([x["step"] for x in kept], list(range(len(kept))))  # in order, none skipped
+        self.assertIn(f"{20000 - len(kept)} points could not be written", err)
