@@ -5,6 +5,8 @@
 #include "lib/state/job_id.hpp"
 #include "lib/util/clock.hpp"
 
+#include <exception>
+
 namespace ssim::session {
 
 // One rule for who may write the manifest besides the engine: a reader that finds no run
@@ -33,8 +35,13 @@ CurrentState current_state(const std::string& path) {
       }
     }
     if (changed) {
-      if (auto lock = state::RunLock::try_acquire(path, "status"))
-        if (state::manifest_version(path) == version) state::save_manifest(s.manifest);
+      // Kept for the next reader when it can be; a reader never fails because the disk
+      // is full or the folder read-only: what it reports is in memory.
+      try {
+        if (auto lock = state::RunLock::try_acquire(path, "status"))
+          if (state::manifest_version(path) == version) state::save_manifest(s.manifest);
+      } catch (const std::exception&) {
+      }
     }
   }
   if (outer && !s.runner) {

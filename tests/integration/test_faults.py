@@ -193,6 +193,24 @@ class NeverHang(SsimTestCase):
         self.assertEqual(e["filler"]["status"], "failed")
         self.assertIn("disk", e["filler"]["reason"])
 
+    def test_status_on_a_full_disk_reads_and_reports(self):
+        # The run is gone with an entity never started: status would keep "cancelled" in
+        # the manifest, and the disk refuses it. A reader reports from memory all the same.
+        disk = self.small_disk("1m")
+        self.write("experiment.yaml", "experiment:\n  name: full\n  path: disk/full\nmodels:\n"
+                   "  - {name: a, exe: /bin/sleep, args: ['60']}\n"
+                   "  - {name: b, exe: /bin/true, after: [a]}\n")
+        run = self.run_until("disk/full", "a")
+        run.kill()
+        run.communicate()
+        subprocess.run(["sh", "-c", f"cat /dev/zero > {disk}/fill 2>/dev/null"])
+        p = self.ssim("status", "disk/full", "--json")
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        e = {x["name"]: x for x in json.loads(p.stdout)["entities"]}
+        self.assertEqual(e["b"]["status"], "cancelled")
+        os.unlink(os.path.join(disk, "fill"))
+        self.ssim("stop", "disk/full", check=0)
+
     def test_a_snapshot_that_cannot_be_saved_is_said_and_the_server_keeps_the_data(self):
         self.small_disk("2m")
         port = free_port()
