@@ -19,6 +19,7 @@ after a kernel restart. Reference: docs/python.md.
 """
 import copy
 import os
+import tempfile
 import time
 
 from . import _cli, _display, _yaml
@@ -59,6 +60,13 @@ def _names(values):
     for v in values or ():
         out.append(v.name if isinstance(v, Entity) else str(v))
     return out
+
+
+def _remove_quietly(path, folder=False):
+    try:
+        (os.rmdir if folder else os.unlink)(path)
+    except OSError:
+        pass
 
 
 def _absolute(path, base):
@@ -211,45 +219,103 @@ class Experiment:
 
     def validate(self):
         """Checks the experiment as `ssim validate` does; raises ExperimentError (the
-        line of the written file, and the field) when something is wrong."""
-        self._write()
-        verdict = _cli.run_json(["validate", self.file, "--json", "--open"], ok=(0, 2, 3))
-        if not verdict.get("ok"):
-            raise (ExperimentError if verdict.get("exit_code") == 2 else SsimError)(
-                verdict.get("error", "invalid"), verdict.get("exit_code", 2))
-        return verdict
+        line of the written file, and the field) when something is wrong. The file is
+        written only once it passes: a refusal leaves nothing on disk."""
+        return self._write()[1]
 
     def _write(self):
+        """Writes the experiment file once ssim accepts it: it is checked from a temporary
+        file beside the final one (relative paths and error lines read the same), so a
+        refusal leaves no file and no folder behind. Returns (the earlier text or None,
+        the verdict), so that a later refusal can put the earlier file back."""
+        earlier = None
         if os.path.exists(self.file):
             with open(self.file) as f:
-                if f.readline() != HEADER.splitlines()[0] + "\n":
-                    raise ExperimentError(
-                        f"{self.file} exists and was not written by ssim.Experiment: choose another file= "
-                        "(or remove it)", 2)
-        os.makedirs(os.path.dirname(self.file), exist_ok=True)
-        self.to_yaml(self.file)
+                earlier = f.read()
+            if not earlier.startswith(HEADER.splitlines()[0] + "\n"):
+                raise ExperimentError(
+                    f"{self.file} exists and was not written by ssim.Experiment: choose another file= "
+                    "(or remove it)", 2)
+        folder = os.path.dirname(self.file)
+        made = []  # the folders made here, removed again on a refusal
+        d = folder
+        while d and not os.path.exists(d):
+            made.append(d)
+            d = os.path.dirname(d)
+        os.makedirs(folder, exist_ok=True)
+        fd, trial = tempfile.mkstemp(prefix="." + os.path.basename(self.file) + ".", suffix=".check", dir=folder)
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(self.to_yaml())
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(trial, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
+            verdict = _cli.run_json(["validate", trial, "--json", "--open"], ok=(0, 2, 3))
+            if not verdict.get("ok"):
+                message = verdict.get("error", "invalid").replace(trial, self.file)
+                raise (ExperimentError if verdict.get("exit_code") == 2 else SsimError)(
+                    message, verdict.get("exit_code", 2))
+            os.replace(trial, self.file)
+        except BaseException:
+            _remove_quietly(trial)
+            for d in made:
+                _remove_quietly(d, folder=True)
+            raise
+        return earlier, verdict
+
+    def _put_back(self, earlier):
+        """A refused start changes nothing on disk: the file is as it was before."""
+        if earlier is None:
+            _remove_quietly(self.file)
+        else:
+            with open(self.file, "w") as f:
+                f.write(earlier)
 
     # --- running -----------------------------------------------------------------------
 
+    def _by_name(self, entities):
+        """Entities given as objects or by name (an unknown name is bad input)."""
+        out = []
+        for e in entities:
+            if isinstance(e, str):
+                if self._database is not None and e == self._database.name:
+                    e = self._database
+                elif e in self._entities:
+                    e = self._entities[e]
+                else:
+                    known = ", ".join(self._entities) or "none yet"
+                    raise ExperimentError(f"start: no entity named {e!r} in experiment {self.name} (it has: {known})", 2)
+            out.append(e)
+        return out
+
     def start(self, *entities, block=True, timeout=None):
-        """Starts the entities (all of them when none are given). The first call starts
-        the run (its database first, when there is one); entities not named wait until
-        a later `start` names them, and entities made after the first call join the run
-        when they are started. `block=True` waits until they have ended (see `wait`)."""
+        """Starts the entities (all of them when none are given; objects or names). The
+        first call starts the run (its database first, when there is one); entities not
+        named wait until a later `start` names them, and entities made after the first
+        call join the run when they are started. `block=True` waits until they have ended
+        (see `wait`). A refused start changes nothing on disk."""
+        entities = self._by_name(entities)
         names = [e.name for e in entities if not isinstance(e, Database)]
         if entities and not names and self._started:
             return self.poll()  # the database runs with the run
-        self._write()
-        if not self._started:
-            args = ["run", self.file, "--detach", "--open"]
-            if entities:
-                args += ["--only", ",".join(names)]
-            if self.overwrite:
-                args.append("--overwrite")
-            _cli.run(args)
-            self._started = True
-        else:
-            _cli.run(["start", self.path, *(names or list(self._entities))])
+        earlier, _ = self._write()
+        try:
+            if not self._started:
+                args = ["run", self.file, "--detach", "--open"]
+                if entities:
+                    args += ["--only", ",".join(names)]
+                if self.overwrite:
+                    args.append("--overwrite")
+                _cli.run(args)
+                self._started = True
+            else:
+                _cli.run(["start", self.path, *(names or list(self._entities))])
+        except SsimError as e:
+            self._put_back(earlier)
+            # In Python the option is an argument: say it as one.
+            e.message = e.message.replace("--overwrite", "overwrite=True")
+            e.args = (e.message,)
+            raise
         if block and (names or not entities):
             return self.wait(*(names or list(self._entities)), timeout=timeout)
         return self.poll()

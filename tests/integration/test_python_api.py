@@ -142,6 +142,55 @@ class PythonApi(SsimTestCase):
         self.assertIn("x.yaml:3:", str(unknown.exception))
         self.assertIn("did you mean", str(unknown.exception))
 
+    def test_a_refusal_leaves_nothing_on_disk_and_names_the_python_argument(self):
+        home = os.path.join(self.dir, "home")
+        os.makedirs(home)
+        old_home = os.environ.get("HOME")
+        os.environ["HOME"] = home
+        self.addCleanup(lambda: os.environ.update(HOME=old_home) if old_home else os.environ.pop("HOME"))
+        os.makedirs(os.path.join(self.dir, "work"))
+        os.chdir(os.path.join(self.dir, "work"))
+        before_root = set(os.listdir("/"))
+        for name, path, field in (("x", "/", "experiment.path"), ("x", "~", "experiment.path"),
+                                  ("", None, "experiment.name"), ("x", "deeper/still/x", "models[0].run.ntasks")):
+            with self.subTest(name=name, path=path):
+                exp = ssim.Experiment(name, path=path)
+                exp.create_model("m", exe="/bin/true", run={"ntasks": 0 if path == "deeper/still/x" else 1})
+                for call in (exp.validate, exp.start):
+                    with self.assertRaises(ssim.ExperimentError) as caught:
+                        call()
+                    self.assertIn(field, str(caught.exception))
+                    self.assertNotIn(".check", str(caught.exception))  # named as the file it would be
+        self.assertEqual(set(os.listdir("/")), before_root)
+        self.assertEqual(sorted(set(os.listdir(self.dir)) - {"state"}), ["home", "work"])
+        self.assertEqual(os.listdir(home), [])
+        self.assertEqual(os.listdir("."), [])
+        # A start refused by the run (an earlier run of it is there) leaves the earlier
+        # file as it was, and speaks Python.
+        ok = ssim.Experiment("mine")
+        ok.create_model("m", exe="/bin/true")
+        ok.start()
+        ok.stop()
+        with open("mine.yaml") as f:
+            earlier = f.read()
+        again = ssim.Experiment("mine")
+        again.create_database(port=6999)
+        again.create_model("m", exe="/bin/true")
+        with self.assertRaises(ssim.SsimError) as refused:
+            again.start()
+        with open("mine.yaml") as f:
+            self.assertEqual(f.read(), earlier)
+        self.assertIn("overwrite=True", str(refused.exception))
+        self.assertNotIn("--overwrite", str(refused.exception))
+        # Entities by name; an unknown name is bad input, not an AttributeError.
+        named = ssim.Experiment("named")
+        named.create_model("m", exe="/bin/true")
+        with self.assertRaises(ssim.ExperimentError) as unknown:
+            named.start("nope")
+        self.assertIn("'nope'", str(unknown.exception))
+        self.assertEqual(named.start("m"), {"m": "completed"})
+        named.stop()
+
     def test_a_client_of_an_ended_experiment_says_why_and_what_to_do(self):
         exp = ssim.Experiment("ended", launcher="local")
         exp.create_database(port="auto")
