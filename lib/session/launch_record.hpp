@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "lib/session/secrets.hpp"  // is_secret_variable, shown_value
+
 namespace ssim::session {
 
 struct LaunchRecord {
@@ -19,12 +21,5 @@ struct LaunchRecord {
 
 // nullopt when the entity has not started (no job file yet) or the file is cut short.
 std::optional<LaunchRecord> launch_record(const std::string& run_dir);
-
-// A variable whose name says it holds a secret: PASSWORD, PASSWD, SECRET, TOKEN,
-// CREDENTIAL, PRIVATE, or a name ending in KEY (API_KEY, AWS_SECRET_ACCESS_KEY), in any case.
-bool is_secret_variable(const std::string& name);
-// What the dashboard shows of `value`: "********" for a secret, a URL's password
-// hidden ("redis://:********@host"), else the value.
-std::string shown_value(const std::string& name, const std::string& value, bool& masked);
 
 }  // namespace ssim::session

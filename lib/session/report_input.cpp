@@ -1,4 +1,5 @@
 #include "lib/session/report_input.hpp"
+#include "lib/session/secrets.hpp"
 
 #include "lib/orchestrator/inference_files.hpp"
 #include "lib/orchestrator/shard_samples.hpp"
@@ -17,7 +18,8 @@ report::ReportInput report_input(const CurrentState& s) {
   in.manifest = s.manifest;
   in.now = now_seconds();
   in.running = s.runner.has_value() && !s.all_ended;
-  in.experiment_file = read_file(s.manifest.file).value_or("");
+  int hidden = 0;  // the report is a file to share: secrets in the YAML are masked
+  in.experiment_file = shown_yaml(read_file(s.manifest.file).value_or(""), hidden);
   for (const auto& e : s.manifest.entities)  // the first 200 failures, as the report shows them
     if (e.status == state::Status::Failed && in.stderr_tails.size() < 200)
       in.stderr_tails[e.name] = state::entity_last_error(e.run_dir, e.name, 10);  // not mpirun's banner

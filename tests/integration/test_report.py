@@ -266,6 +266,18 @@ ensembles:
         launch = json.loads(self.get(f"{base}/api/launch?exp={exp}&entity=sim_1&token={token}")[1])
         self.assertEqual(launch["argv"][0], "/bin/sh")
         self.assertEqual(launch["masked"], 2)
+        # One masking rule: the report page and the report file show the experiment file
+        # with the same secrets masked where they are written.
+        _, report_page = self.get(f"{base}/report?exp={exp}&token={token}")
+        self.ssim("report", "tri", check=0)
+        with open(os.path.join(self.dir, "tri", "report.html")) as f:
+            report_file = f.read()
+        for html in (report_page, report_file):
+            self.assertNotIn("hunter2", html)
+            self.assertNotIn("pw42", html)
+            self.assertIn("API_TOKEN: ********", html)
+            self.assertIn("redis://:********@cn1:6379/0", html)
+            self.assertIn("LEARNING_RATE: &quot;0.1&quot;", html)
         shot = os.path.join(self.dir, "triage.png")
         chromium("--virtual-time-budget=4000", "--window-size=1400,900", "--screenshot=" + shot, url + "#exp=" + exp + "&entity=sim_1")
         self.assertGreater(distinct_bytes_of_png(shot), 20)
