@@ -1,5 +1,7 @@
 #include "lib/engine/stop.hpp"
 
+#include <vector>
+
 #include "lib/engine/refresh.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/util/clock.hpp"
@@ -60,6 +62,11 @@ bool snapshot_failed(const state::EntityRecord& e) {
 void stop_entities(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
                    const std::string& reason, std::chrono::milliseconds grace, const Clock& clock,
                    DatabaseControl& database) {
+  // One stop, one reason: what this stop ends reads the same whether it ended during the
+  // grace period (the launcher's own words) or was still running after it.
+  std::vector<char> live(m.entities.size(), 0);  // by index: the list does not change during a stop
+  for (size_t i = 0; i < m.entities.size(); ++i)
+    live[i] = selected(names, m.entities[i]) && !state::is_terminal(m.entities[i].status);
   // The documented order (docs/cli.md, ssim stop): the entities first (they may still write to the database), the
   // database last.
   end_jobs(m, launcher, names, false, clock.steady() + grace, clock);
@@ -69,8 +76,11 @@ void stop_entities(state::Manifest& m, launch::Launcher& launcher, const std::ve
   for (const auto& e : m.entities) kept = kept || snapshot_failed(e);
   if (names.empty() && !kept) launcher.sweep(m.id);  // never near a shard that holds unsaved data
   const double now = clock.now();
-  for (auto& e : m.entities) {
-    if (!selected(names, e) || state::is_terminal(e.status) || snapshot_failed(e)) continue;
+  for (size_t i = 0; i < m.entities.size(); ++i) {
+    auto& e = m.entities[i];
+    if (!selected(names, e) || snapshot_failed(e)) continue;
+    const bool ended_by_this_stop = e.status == Status::Cancelled && i < live.size() && live[i];
+    if (state::is_terminal(e.status) && !ended_by_this_stop) continue;
     e.status = Status::Cancelled;
     e.reason = e.job_id.empty() ? reason + " before it started" : reason;
     if (e.end == 0) e.end = now;

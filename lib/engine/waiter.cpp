@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "lib/launch/launcher.hpp"
+#include "lib/state/control_request.hpp"
 
 namespace ssim::engine {
 
@@ -19,8 +20,8 @@ std::string SignalWaiter::wait(int timeout_ms) {
   switch (info.ssi_signo) {
     case SIGINT:
       return "SIGINT";
-    case SIGTERM:
-      return "SIGTERM";
+    case SIGTERM:  // ssim stop's carries its mark (control_request.hpp)
+      return info.ssi_code == SI_QUEUE && info.ssi_int == state::kStopSignalValue ? "ssim stop" : "SIGTERM";
     case SIGHUP:
       return "SIGHUP";
     default:

@@ -29,7 +29,9 @@ bool signal_runner(const std::string& path, const state::LockHolder& runner) {
   // that inherited the lock; and the lock file's text is anyone's to write: signal only the
   // recorded process, confirmed by the kernel to hold the lock file open.
   if (runner.host != host_name() || !state::RunLock::confirmed(path, runner)) return false;
-  ::kill(runner.pid, SIGTERM);
+  sigval mark{};
+  mark.sival_int = state::kStopSignalValue;  // "stopped by ssim stop", not "interrupted by SIGTERM"
+  ::sigqueue(runner.pid, SIGTERM, mark);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (state::RunLock::holder(path) && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // waiting for the lock to drop

@@ -15,6 +15,11 @@ namespace ssim::state {
 
 enum class RequestKind { Stop, Start };
 
+// `ssim stop` of everything on the runner's own host is a SIGTERM, as Ctrl-C is a SIGINT;
+// sent with sigqueue carrying this value, so that the runner tells it from any other
+// SIGTERM and records "stopped by ssim stop", one reason for the whole stop.
+inline constexpr int kStopSignalValue = 0x5353494d;  // "SSIM"
+
 struct ControlRequest {
   std::string id;                  // the file's name, unique
   std::vector<std::string> names;  // entities or ensembles; empty: everything

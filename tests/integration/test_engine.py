@@ -335,6 +335,23 @@ class Survival(SsimTestCase):
         self.assertEqual(s["quick"]["status"], "completed")
         self.assertEqual(processes_with_env("SSIM_EXPERIMENT_ID", exp_id), [])
 
+    def test_one_stop_gives_one_reason(self):
+        # Members that end on SIGTERM within the grace period, members that need SIGKILL and
+        # members that never started: one ssim stop, one reason ("stopped by ssim stop"),
+        # where a plain SIGTERM to the run says "interrupted by SIGTERM".
+        self.write("experiment.yaml", "experiment: {name: one, oversubscribe: true, max_running: 16}\nensembles:\n"
+                   "  - {name: quick, exe: /bin/sleep, args: ['60'], params: {i: [1, 2, 3, 4, 5, 6, 7, 8]}, strategy: step}\n"
+                   "  - name: stubborn\n    exe: /bin/sh\n    args: [-c, \"trap '' TERM; sleep 60 & wait; wait\"]\n"
+                   "    params: {j: [1, 2, 3, 4, 5, 6, 7, 8]}\n    strategy: step\n"
+                   "  - {name: waiting, exe: /bin/true, after: [quick], params: {k: [1, 2]}, strategy: step}\n")
+        run = self.run_until("one", "stubborn_7")
+        self.ssim("stop", "one", check=0)
+        run.communicate(timeout=60)
+        _, s = self.status()
+        reasons = {(e["status"], e["reason"]) for e in s.values()}
+        self.assertEqual(reasons, {("cancelled", "stopped by ssim stop"),
+                                   ("cancelled", "stopped by ssim stop before it started")}, reasons)
+
     def test_second_run_is_refused_while_first_runs(self):
         self.write("experiment.yaml", LONG)
         run = self.run_until("long", "forever")
