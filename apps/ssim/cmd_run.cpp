@@ -58,13 +58,13 @@ Action add_run(CLI::App& app) {
       if (o->dry_run) {
         auto launcher = launch::make_launcher(b.plan.launcher);
         const auto* batch = &batch_submission(*launcher);
-        const std::string script = batch->experiment_script(b.plan, in_batch_command(o->file));
+        const std::string script = batch->experiment_script(b.plan, in_batch_command(o->file, o->resume));
         std::cout << "batch script (" << batch->experiment_script_path(b.plan) << "):\n"
                   << script << "\ninside the job:\n";
         print_plan(std::cout, b.plan, *prepare_launcher(b.plan, false, batch->experiment_nodes(b.plan)).launcher);
         return 0;
       }
-      const auto job = submit_experiment(b, o->file, o->overwrite,
+      const auto job = submit_experiment(b, o->file, o->overwrite, o->resume,
                                          [](const std::string& line) { std::cerr << "ssim: " << line << "\n"; });
       std::cerr << "ssim: submitted " << b.plan.name << " as batch job " << job.job_id << " (" << job.nodes
                 << " nodes; script " << job.script_path << ")\n  ssim status " << job.path << "\n";

@@ -2,11 +2,13 @@
 #include "lib/util/experiment_dir.hpp"
 
 #include <filesystem>
+#include <optional>
 
 #include "lib/session/claim.hpp"
 #include "lib/session/launcher_setup.hpp"
 #include "lib/launch/registry.hpp"
 #include "lib/engine/engine.hpp"
+#include "lib/engine/refresh.hpp"
 #include "lib/generate/generate.hpp"
 #include "lib/state/history.hpp"
 #include "lib/state/lock.hpp"
@@ -19,8 +21,9 @@ namespace ssim::session {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> in_batch_command(const std::string& file) {
+std::vector<std::string> in_batch_command(const std::string& file, bool resume) {
   std::vector<std::string> argv = {self_exe(), "run", fs::absolute(file).string(), "--in-batch"};
+  if (resume) argv.push_back("--resume");
   for (auto& a : max_members_args()) argv.push_back(std::move(a));
   return argv;
 }
@@ -42,22 +45,59 @@ launch::BatchSubmission& batch_submission(launch::Launcher& launcher) {
   return *batch;
 }
 
-Submitted submit_experiment(const Loaded& l, const std::string& file, bool overwrite, const Notes& notes) {
+namespace {
+
+// ssim run --batch --resume: the earlier experiment, checked to be over (its batch job
+// and whatever it started), for the resumed job to continue.
+state::Manifest earlier_to_resume(const plan::Plan& plan) {
+  std::error_code ec;
+  if (!fs::exists(state::manifest_path(plan.path), ec))
+    throw UsageError("nothing to resume: no experiment at " + plan.path);
+  state::Manifest previous = state::load_manifest(plan.path);
+  state::Manifest jobs = previous;  // the earlier batch job itself: queued or running is not over
+  std::erase_if(jobs.entities, [](const state::EntityRecord& e) {
+    return e.type != state::EntityKind::Batch || e.job_id.empty() || state::is_terminal(e.status);
+  });
+  if (!jobs.entities.empty()) {
+    auto launcher = launch::make_launcher(previous.launcher);
+    engine::refresh(jobs, *launcher);
+    for (const auto& e : jobs.entities)
+      if (!state::is_terminal(e.status))
+        throw UsageError("cannot resume " + plan.path + ": its batch job " +
+                         (e.native_id.empty() ? state::parse_job_id(e.job_id).label() : e.native_id) + " is still " +
+                         to_string(e.status) + "; wait for it to end, or end it with: ssim stop " + plan.path);
+  }
+  refuse_if_still_alive(previous, plan);
+  return previous;
+}
+
+}  // namespace
+
+Submitted submit_experiment(const Loaded& l, const std::string& file, bool overwrite, bool resume, const Notes& notes) {
   const plan::Plan& plan = l.plan;
   auto launcher = launch::make_launcher(plan.launcher);
   auto& submission = batch_submission(*launcher);
-  (void)submission.experiment_script(plan, in_batch_command(file));  // a value no script can carry: exit 2 now
-  check_environment(plan, *launcher, true);                          // sbatch / qsub / bsub missing: exit 3 now
-  const auto mode = overwrite ? generate::Existing::Overwrite : generate::Existing::Refuse;
+  const auto command = in_batch_command(file, resume);
+  (void)submission.experiment_script(plan, command);  // a value no script can carry: exit 2 now
+  check_environment(plan, *launcher, true);           // sbatch / qsub / bsub missing: exit 3 now
+  const auto mode = overwrite ? generate::Existing::Overwrite
+                    : resume  ? generate::Existing::Resume
+                              : generate::Existing::Refuse;
   // The lock is held until the job is recorded: a scheduler may start the job at once,
   // and its `ssim run --in-batch` waits for this lock to read the manifest written below.
   auto lock = claim_experiment(plan, mode, "submit");
+  std::optional<state::Manifest> previous;
+  if (resume) previous = earlier_to_resume(plan);
   const auto generated = generate_claimed(plan, mode);
   if (notes)
     for (const auto& w : generated.warnings) notes("warning: " + w);
-  const std::string id = submission.submit_experiment(plan, in_batch_command(file));
-  state::Manifest m = engine::new_manifest(plan, state::new_experiment_id());
-  m.created = now_seconds();
+  const std::string id = submission.submit_experiment(plan, command);
+  // Resumed: what completed stays completed, what will run again shows as waiting for
+  // the job (resume_manifest's rule, as ssim run --resume), with the same experiment id.
+  state::Manifest m =
+      previous ? engine::resume_manifest(plan, *previous) : engine::new_manifest(plan, state::new_experiment_id());
+  if (!previous) m.created = now_seconds();
+  m.finished = 0;
   state::EntityRecord batch;
   batch.name = "batch";
   batch.type = state::EntityKind::Batch;
@@ -68,6 +108,13 @@ Submitted submit_experiment(const Loaded& l, const std::string& file, bool overw
   batch.status = state::Status::Pending;
   batch.start = now_seconds();
   batch.attempt = 1;
+  if (previous)
+    for (const auto& e : previous->entities)
+      if (e.type == state::EntityKind::Batch) {
+        batch.attempt = e.attempt + 1;
+        batch.earlier_attempts = e.earlier_attempts;
+        batch.earlier_attempts.push_back(state::attempt_record(e));
+      }
   m.entities.insert(m.entities.begin(), batch);
   state::save_manifest(m);
   state::record_run(fs::current_path().string(), plan.file, plan.path);

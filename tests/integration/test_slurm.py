@@ -222,6 +222,36 @@ ensembles:
         self.assertEqual(len(where), 1, where)
         self.assertNotIn(s["orchestrator"]["nodes"], where | {""})
 
+    def test_a_batch_experiment_resumes_as_a_batch_job_keeping_what_completed(self):
+        self.write("experiment.yaml", f"""
+experiment: {{name: again, launcher: slurm}}
+batch: {{time: "00:10:00"}}
+models:
+  - {{name: first, exe: /bin/sh, args: [-c, 'echo ran >> {self.dir}/first.log']}}
+  - {{name: flaky, exe: /bin/sh, args: [-c, 'test -e {self.dir}/ok'], after: [first]}}
+""")
+        p = self.ssim("run", "experiment.yaml", "--batch", check=0)
+        self.addCleanup(sh, "scancel", re.search(r"batch job (\d+)", p.stderr).group(1), check=False)
+
+        def ended(flaky):
+            _, s = self.status()
+            return s["batch"]["status"] in ("completed", "failed") and s["flaky"]["status"] == flaky
+        wait_for(lambda: ended("failed"), timeout=60, what="the first job to end with flaky failed")
+        open(os.path.join(self.dir, "ok"), "w").close()
+        # Either order of the two flags.
+        p = self.ssim("run", "--resume", "experiment.yaml", "--batch")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        job = re.search(r"batch job (\d+)", p.stderr).group(1)
+        self.addCleanup(sh, "scancel", job, check=False)
+        with open(os.path.join(self.dir, "again/.ssim/batch.sbatch")) as f:
+            self.assertIn("--resume", f.read())
+        _, s = self.status()
+        self.assertEqual((s["batch"]["native_id"], s["batch"]["attempt"]), (job, 2))
+        self.assertEqual(s["first"]["status"], "completed")  # kept, not run again
+        wait_for(lambda: ended("completed"), timeout=60, what="the resumed job to complete flaky")
+        with open(os.path.join(self.dir, "first.log")) as f:
+            self.assertEqual(f.read(), "ran\n")
+
     def test_streaming_example_on_the_cluster(self):
         yaml = os.path.join(EXAMPLES, "streaming/experiment_slurm.yaml")
         self.ssim("run", yaml, check=0, timeout=300)
