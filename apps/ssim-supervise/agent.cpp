@@ -87,9 +87,13 @@ bool claim(const Agent& a, const std::string& name, std::string& text) {
 }
 
 void start_jobs(Agent& a, const std::vector<AgentJob>& jobs) {
+  const AgentTie agent{getpid(), a.mine};
   for (const auto& job : jobs) {
     const pid_t pid = fork();
-    if (pid == 0) _exit(keep_job(job.run_dir, job.name, a.waited, a.node_env));
+    // An agent that dies is a lost node to ssim, whose members are retried elsewhere: the
+    // attempts this agent kept end with it, never running on beside their retries. It
+    // only leaves on its own once they ended.
+    if (pid == 0) _exit(keep_job(job.run_dir, job.name, a.waited, a.node_env, agent));
     if (pid > 0)
       a.keepers[pid] = job.run_dir;
     else

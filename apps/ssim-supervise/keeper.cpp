@@ -42,9 +42,24 @@ std::vector<std::string> g_node_env;  // "K=V" entries that replace the job file
 
 ssim::state::StatusFile g_me;  // who writes the status files: supervisor pid and start, node, host
 
+// The job file this keeper started its job from. A later attempt (a retry on another
+// node after this one was given up) rewrites it: from then on the run directory's status
+// is that attempt's, and this keeper writes none.
+std::string g_job_spec;
+
+bool still_this_attempt(const Job& job) {
+  if (g_job_spec.empty()) return true;  // not started from a job file (refused before)
+  bool ok = false;
+  const std::string now_there = read_all(ssim::state::job_file_path(job.run_dir), ok);
+  return !ok || now_there == g_job_spec;
+}
+
 // The job's status as `change` leaves it, on top of who writes it and when it began.
+// Only ever by the attempt it belongs to (the first record is written right after the
+// job file was read).
 template <typename Change>
 bool write_status(const Job& job, Change change, bool first = false) {
+  if (!first && !still_this_attempt(job)) return true;  // a newer attempt's directory: nothing of ours to save
   ssim::state::StatusFile st = g_me;
   st.start = job.start;
   change(st);
@@ -88,6 +103,7 @@ void start(Job& job) {
     fail_start(job, "ssim: unreadable job file " + ssim::state::job_file_path(job.run_dir));
     return;
   }
+  g_job_spec = spec;
   std::vector<std::string>& argv = parsed->argv;
   std::vector<std::string>& env = parsed->env;
   for (const auto& kv : g_node_env) {  // the node's own view (an agent's), over ssim's
@@ -175,8 +191,12 @@ std::vector<Orphan> g_orphans;  // adopted processes not yet reaped
 // The outcome, kept on the job until it is on disk (a full disk is retried).
 ssim::state::StatusFile g_end;
 
+// Why the job was ended when its keeper did it on its own (its node agent died).
+std::string g_agent_died;
+
 void record_end(Job& job, int status) {
   ssim::state::StatusFile st = g_me;
+  st.error = g_agent_died;
   st.start = job.start;
   st.exited = true;
   st.time_limit_reached = job.timed_out;
@@ -300,10 +320,12 @@ void wake_ssim() {
 }  // namespace
 
 int supervise::keep_job(const std::string& run_dir, const std::string& name, const sigset_t& waited,
-                        const std::vector<std::string>& node_env) {
+                        const std::vector<std::string>& node_env, const AgentTie& agent) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   g_me = identity();
   g_job = Job{run_dir, name, 0, 0, {}, 0, false};
+  g_job_spec.clear();
+  g_agent_died.clear();
   g_node_env = node_env;
   g_orphans.clear();  // a keeper of the local agent keeps one job after another
   g_end = {};
@@ -355,6 +377,13 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
     if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) {
       terminating = true;
       forward_to_job(sig);
+    } else if (agent.pid > 0 && !terminating && getppid() != agent.pid) {
+      // Its agent died. Said first (ssim retires the node and retries elsewhere as soon as
+      // it sees this job end), then the job ends, with the reason in its record.
+      terminating = true;
+      write_new(agent.dir + "/died", std::to_string(now()) + "\n");
+      g_agent_died = "the ssim agent on " + g_me.node + " died: this attempt was ended";
+      forward_to_job(SIGTERM);
     }
   }
   return code;

@@ -147,6 +147,9 @@ std::string agent_step(const std::string& mine) {
 std::string agent_lost(const std::string& agents_dir, const std::string& node) {
   const std::string mine = state::agent_node_dir(agents_dir, node);
   const double t = now_seconds();
+  // A keeper that outlived its agent says so before ending its job, so that the job's end
+  // is never taken for an ordinary failure retried on the same dead node.
+  if (modified(mine + "/died") > 0) return "node " + node + " lost: its ssim agent died";
   if (const double beat = modified(mine + "/alive"); beat > 0) {
     if (t - beat > state::kAgentSilenceSeconds)
       return "node " + node + " lost: its ssim agent has not been heard from for " +

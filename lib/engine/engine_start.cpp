@@ -67,6 +67,10 @@ launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
     if (!r.after_any.empty()) tell_outcomes(r, req.env);
   }
   req.env.emplace_back("SSIM_EXPERIMENT_ID", m_.id);
+  // Which attempt this is (1 on the first; begin_attempt counts it after this): a program
+  // may read it, and its keeper writes the run directory's status only while the job
+  // file there is still its attempt's (a retry elsewhere owns it after).
+  req.env.emplace_back("SSIM_ATTEMPT", std::to_string(r.attempt + 1));
   return req;
 }
 

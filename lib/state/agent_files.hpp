@@ -6,6 +6,8 @@
 //   NODE/inbox/NAME.cancel  jobs to stop: "TERM\0" or "KILL\0", then "RUN_DIR\0" each
 //   NODE/alive              rewritten by the agent every second: its heartbeat (mtime)
 //   NODE/ended              touched by the agent when a job ends (ssim watches it)
+//   NODE/died               written by a keeper that outlived its agent, before it ends
+//                           its job: the node is lost now, not after kAgentSilenceSeconds
 //   engine                  touched by ssim every second while its run lives
 //   stop                    written by ssim when the run ends: agents leave when idle
 // Inbox files are written under a dot name and renamed in, so an agent never reads

@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 import unittest
 
 from ssimtest import SSIM, SsimTestCase, free_port, kill_group_if_of, processes_with_env, wait_for
@@ -399,6 +400,45 @@ class Fake(Schedulers):
         self.assertNotEqual(s["m_1"]["nodes"], dead)
         [earlier] = s["m_1"]["earlier_attempts"]
         self.assertIn(f"node {dead} lost", earlier["reason"])
+
+
+    def test_an_agent_killed_alone_ends_its_attempts_and_never_writes_over_the_retry(self):
+        # Only the agent dies (its keepers and their programs live on, as after an OOM kill
+        # of the agent): ssim retries the member elsewhere; the first attempt must end, and
+        # whatever it records must never overwrite the retry's record.
+        self.allocate(2)
+        self.yaml("ensembles:\n  - {name: m, exe: /bin/sleep, args: ['4'], replicas: 2, retries: 1}\n", name="alone")
+        run = self.run_until("alone", "m_1")
+        wait_for(lambda: all(e["status"] == "running" for e in self.status()[1].values()), what="both running")
+        _, s = self.status()
+        dead, first = s["m_1"]["nodes"], s["m_1"]["pid"]
+        agents = os.path.join(self.dir, "alone/.ssim/agents")
+        [generation] = os.listdir(agents)
+        with open(os.path.join(agents, generation, dead, "alive")) as f:
+            agent = int(f.read().split()[0])
+        killed_at = time.time()
+        os.kill(agent, signal.SIGKILL)
+        wait_for(lambda: not os.path.exists(f"/proc/{first}") or read_stat_state(first) == "Z",
+                 timeout=5, what="the first attempt's program to end with its agent")
+        self.assertEqual(run.wait(timeout=90), 0)
+        _, s = self.status()
+        m1 = s["m_1"]
+        self.assertEqual((m1["status"], m1["attempt"]), ("completed", 2), m1)
+        self.assertNotEqual(m1["nodes"], dead)
+        self.assertGreater(m1["start"], killed_at, "the record's times are the retry's")
+        with open(os.path.join(m1["run_dir"], ".ssim-status.json")) as f:
+            record = json.load(f)
+        self.assertNotEqual(record["node"], dead, "the first attempt wrote over the retry's record")
+        [earlier] = m1["earlier_attempts"]
+        self.assertIn(f"the ssim agent on {dead} died", earlier["reason"])
+
+
+def read_stat_state(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return ""
 
 
 class Pbs(Fake, SsimTestCase):
