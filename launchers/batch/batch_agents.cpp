@@ -2,6 +2,7 @@
 // one-task step that ssim packed on one node runs through that node's agent, started
 // once for the whole run with one launch of the scheduler's, instead of as a scheduler
 // step of its own (one srun per member tops out near 30 a second and loads slurmctld).
+#include <algorithm>
 #include <cstdlib>
 #include <thread>
 
@@ -73,6 +74,13 @@ std::vector<JobRef> BatchLauncher::start_via_agents(std::vector<LaunchRequest> r
     for (const auto& n : allocation_.placement().pool) nodes.push_back(n.name);
     start_agents(nodes);
   }
+  // A node that joined the pool later (a whole-node step there ended) gets its agent now.
+  std::vector<std::string> without_agent;
+  for (const auto& r : requests)
+    if (!agent_of_node_.count(r.nodes.front()) &&
+        std::find(without_agent.begin(), without_agent.end(), r.nodes.front()) == without_agent.end())
+      without_agent.push_back(r.nodes.front());
+  if (!without_agent.empty()) start_agents(without_agent);
   const auto task_env = scheduler_->agent_task_env();
   for (auto& r : requests) r.env.insert(r.env.end(), task_env.begin(), task_env.end());
   write_job_files(requests);

@@ -47,6 +47,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   void cancel(std::span<const JobRef> jobs, bool force) override;
   void finish() override;
   std::map<std::string, std::string> lost_nodes() const override;
+  std::vector<PoolNode> nodes_freed_by(const std::string& name) const override;
   int scheduler_queries() const override { return queries_; }
   int wake_fd() const override { return local_.wake_fd(); }
   void set_log(Log log) override { log_ = std::move(log); }

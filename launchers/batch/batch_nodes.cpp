@@ -14,6 +14,19 @@ std::map<std::string, std::string> BatchLauncher::lost_nodes() const {
   return out;
 }
 
+// A whole-node step's own nodes (not a pinned one's: those may already be shared).
+std::vector<PoolNode> BatchLauncher::nodes_freed_by(const std::string& name) const {
+  std::vector<PoolNode> out;
+  const auto& placement = allocation_.placement();
+  const auto it = placement.steps.find(name);
+  if (it == placement.steps.end() || it->second.shared) return out;
+  for (const auto& node : it->second.nodes) {
+    const auto slots = allocation_.current().slots.find(node);
+    out.push_back({node, slots == allocation_.current().slots.end() ? 0 : slots->second, std::nullopt});
+  }
+  return out;
+}
+
 // The scheduler's answer is the whole list of nodes out of use now: one it no longer
 // names (resumed by an administrator) is in use again. A failed query changes nothing.
 void BatchLauncher::take_node_answer(const CommandResult& answer) {

@@ -156,7 +156,9 @@ std::string Engine::where_it_runs(const state::EntityRecord& r) const {
 
 bool Engine::poll() {
   ++polls_;
+  std::vector<std::string> ended_now;
   const bool changed = refresh(m_, launcher_, [&](const state::EntityRecord& ended, Status before) {
+    if (state::is_terminal(ended.status)) ended_now.push_back(ended.name);
     if (goal_stopping_.count(ended.name) && state::is_terminal(ended.status)) settle_goal_stop(*m_.find(ended.name));
     const state::EntityRecord& r = ended;
     bound_metrics_ended(r);
@@ -168,7 +170,27 @@ bool Engine::poll() {
   });
   const bool retried = schedule_retries();
   release_room();
-  return retire_lost_nodes() || retried || changed;
+  const bool freed = !ended_now.empty() && take_freed_nodes(ended_now);
+  return retire_lost_nodes() || retried || changed || freed;
+}
+
+bool Engine::take_freed_nodes(const std::vector<std::string>& ended) {
+  if (schedule_.pool().empty()) return false;  // nothing is packed: no pool to grow
+  bool grew = false;
+  for (const auto& name : ended) {
+    const auto* r = m_.find(name);
+    // Ended for good: a failure to be retried went back to new (schedule_retries) and
+    // keeps its nodes for the next attempt.
+    if (!r || !state::is_terminal(r->status) || freed_by_.count(name)) continue;
+    std::vector<std::string> joined;
+    for (const auto& node : launcher_.nodes_freed_by(name))
+      if (schedule_.pool().add(node)) joined.push_back(node.name);
+    freed_by_.insert(name);
+    if (joined.empty()) continue;
+    log_->info("{} ended: its nodes {} join the pool, packed members run there too", name, join(joined, ","));
+    grew = true;
+  }
+  return grew;
 }
 
 // A node found dead gets nothing more; what no longer fits anywhere fails, and says why.
@@ -320,6 +342,12 @@ int Engine::run(const EngineHooks& hooks) {
   for (const auto kind : {state::RequestKind::Stop, state::RequestKind::Start})
     for (const auto& r : state::pending_requests(m_.path, kind)) state::acknowledge_request(m_.path, kind, r.id);
   save();
+  {  // resumed: a whole-node step that completed in the earlier run holds nothing now
+    std::vector<std::string> ended;
+    for (const auto& e : m_.entities)
+      if (state::is_terminal(e.status) && !is_database(e)) ended.push_back(e.name);
+    if (!ended.empty()) take_freed_nodes(ended);
+  }
   const auto first_start = clock_->steady();
   if (plan_.database) {
     try {

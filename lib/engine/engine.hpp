@@ -98,6 +98,9 @@ class Engine {
   bool poll();
   bool retire_lost_nodes();
   bool schedule_retries();
+  // A whole-node step that ended for good gives its nodes to the pool (launcher's
+  // nodes_freed_by): the packed members run there too. Returns true when some joined.
+  bool take_freed_nodes(const std::vector<std::string>& ended);
   void release_room();
   void interrupted(const std::string& why);
   bool handle_stop_requests();
@@ -152,6 +155,7 @@ class Engine {
   // stop met ended on its own (failed) a moment before the signal.
   std::set<std::string> stopped_;
   std::set<std::string> retired_nodes_;  // out of the pool until the launcher stops naming them
+  std::set<std::string> freed_by_;       // whole-node steps whose nodes joined the pool
   // stop_on_goal (engine_goals.cpp): running entities whose goal is checked every second,
   // and those stopped because they reached it (recorded completed when they end).
   void check_goals();

@@ -92,6 +92,13 @@ class Launcher {
     (void)plan;
     return {};
   }
+  // The nodes step `name` held on its own (a whole-node step the launcher placed), which
+  // join the pool once it ended for good: packed steps then run there too. None by
+  // default (the local machine's pool is all there is).
+  virtual std::vector<PoolNode> nodes_freed_by(const std::string& name) const {
+    (void)name;
+    return {};
+  }
   virtual bool packs(const plan::Step& step) const {
     (void)step;
     return false;

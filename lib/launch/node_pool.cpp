@@ -28,6 +28,14 @@ bool NodePool::retire(const std::string& node) {
   return true;
 }
 
+bool NodePool::add(const PoolNode& node) {
+  if (index_of(node.name) != nodes_.size()) return false;
+  nodes_.push_back(node);
+  use_.push_back({0, node.gpus.value_or(std::vector<std::string>{})});
+  retired_.push_back(false);
+  return true;
+}
+
 bool NodePool::restore(const std::string& node) {
   const size_t i = index_of(node);
   if (i == nodes_.size() || !retired_[i]) return false;

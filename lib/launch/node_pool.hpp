@@ -52,6 +52,8 @@ class NodePool {
   bool retire(const std::string& node);
   // Node `node` is back in service (a drained node resumed). False if it was not retired.
   bool restore(const std::string& node);
+  // A node joins the pool (a whole-node step that held it ended). False if it was there.
+  bool add(const PoolNode& node);
 
  private:
   struct Use {

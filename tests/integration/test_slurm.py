@@ -374,6 +374,28 @@ class SlurmAgents(SlurmCase):
         [generation] = os.listdir(base)
         return os.path.join(base, generation)
 
+    def test_a_whole_node_steps_nodes_join_the_pool_once_it_ended(self):
+        # A 2-node model holds n1-n2 by itself; once it ends, the members waiting for room
+        # on the other two nodes run there too (through agents started there then).
+        self.allocate(4)
+        self.write("experiment.yaml", """
+experiment: {name: back, launcher: slurm}
+models:
+  - {name: big, exe: /bin/sleep, args: ['2'], run: {nodes: 2, ntasks: 2}}
+ensembles:
+  - {name: m, exe: /bin/sh, args: [-c, 'sleep 0.5; echo $$SLURMD_NODENAME'], replicas: 120}
+""")
+        self.ssim("run", "experiment.yaml", check=0, timeout=180)
+        _, s = self.status()
+        big = s.pop("big")
+        held = set(hostnames(big["nodes"]))
+        self.assertEqual(len(held), 2, big)
+        after = [e for e in s.values() if e["start"] > big["end"]]
+        self.assertTrue(after, "every member started before big ended: the test proves nothing")
+        where = {self.ssim("logs", name, check=0).stdout.strip() for name in s}
+        self.assertTrue(held <= where, (held, where))  # big's nodes ran members too
+        self.assertEqual({e["status"] for e in s.values()}, {"completed"})
+
     def test_members_through_node_agents_end_with_exact_exit_codes(self):
         job = self.allocate(2)
         self.write("experiment.yaml", """

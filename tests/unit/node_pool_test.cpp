@@ -130,3 +130,15 @@ TEST_CASE("node pool: a restored node takes work again") {
   CHECK(pool.take("b", ask(2))->nodes == std::vector<std::string>{"n1"});
   CHECK(pool.never_fits(ask(4)) == "");
 }
+
+TEST_CASE("node pool: a node that joins (a whole-node step ended) takes the next step that fits") {
+  auto pool = nodes(1, 2);
+  REQUIRE(pool.take("a", ask(1, 2)));
+  CHECK(pool.take("b", ask(1)) == std::nullopt);  // n1 is full
+  CHECK(pool.add({"n9", 4, std::nullopt}));
+  CHECK_FALSE(pool.add({"n9", 4, std::nullopt}));  // once
+  const auto g = pool.take("b", ask(1));
+  REQUIRE(g);
+  CHECK(g->nodes == std::vector<std::string>{"n9"});
+  CHECK(pool.never_fits(ask(4)).empty());  // a step of 4 fits now, on n9
+}
