@@ -3,6 +3,7 @@
 #include "apps/ssim-supervise/common.hpp"
 #include "apps/ssim-supervise/node_name.hpp"
 #include "apps/ssim-supervise/read_all.hpp"
+#include "launchers/job_environment.hpp"
 #include "lib/state/job_file.hpp"
 #include "lib/state/status_file.hpp"
 #include <dirent.h>
@@ -132,7 +133,14 @@ void start(Job& job) {
   for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD}) sigaddset(&defaults, sig);
   posix_spawnattr_setsigdefault(&attr, &defaults);
   posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSID);
+  // The program leads a process group of its own (ssim signals it as one). Outside a
+  // batch job also a session of its own; inside a PBS or LSF job never: their execution
+  // daemons end a job by its session, and what ssim starts must end with the job.
+  static const bool in_job_session =
+      ssim::launchers::job_ends_with_its_session([](const char* n) { return std::getenv(n); });
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
+                                      (in_job_session ? POSIX_SPAWN_SETPGROUP : POSIX_SPAWN_SETSID));
   auto args = pointers(argv);
   auto envp = pointers(env);
   // posix_spawnp searches PATH of *this* process; the job's own PATH is what the user

@@ -535,23 +535,47 @@ class Pbs(Fake, SsimTestCase):
         self.assertTrue(all(j["state"] == "F" for j in self.jobs()), "nothing left queued")
 
     def test_kill_9_of_the_run_inside_a_job_leaves_nothing_once_the_job_ends(self):
+        # Members through node agents, a 2-task MPI step (its mpirun) and the database.
         self.yaml("orchestrator: {port: %d}\nensembles:\n  - {name: m, exe: /bin/sleep, args: ['300'], replicas: 2}\n"
+                  "models:\n  - {name: mpi, exe: /bin/sleep, args: ['300'], run: {ntasks: 2, mpi: mpirun}}\n"
                   % free_port(), name="injob")
-        script = self.write("job.sh", f"#!/bin/bash\n#PBS -l select=2:ncpus=2\ncd {self.dir}\n"
+        script = self.write("job.sh", f"#!/bin/bash\n#PBS -l select=3:ncpus=2\ncd {self.dir}\n"
                                       f"exec {os.path.abspath(SSIM)} run experiment.yaml\n")
         job = self.submit(script)
         self.addCleanup(self.cancel, job)
         wait_for(lambda: os.path.exists(os.path.join(self.dir, "injob/.ssim/manifest.json")), timeout=60, what="manifest")
-        wait_for(lambda: all(self.status()[1][f"m_{i}"]["status"] == "running" for i in range(2)), timeout=60,
+        wait_for(lambda: all(self.status()[1][n]["status"] == "running" for n in ("m_0", "m_1", "mpi")), timeout=60,
                  what="members running in the job")
         exp_id = self.manifest("injob")["id"]
         self.assertTrue(processes_with_env("SSIM_EXPERIMENT_ID", exp_id))
         runs = [pid for pid in os.listdir("/proc") if pid.isdigit() and self.is_ssim_run(int(pid))]
         self.assertEqual(len(runs), 1, runs)
+        # Nothing ssim started left the job's session (the one its execution daemon ends).
+        def session(pid):
+            with open(f"/proc/{pid}/stat") as f:
+                return int(f.read().rsplit(")", 1)[1].split()[3])
+        job_session = session(runs[0])
+        for pid in processes_with_env("SSIM_EXPERIMENT_ID", exp_id):
+            try:
+                self.assertEqual(session(pid), job_session, open(f"/proc/{pid}/cmdline", "rb").read()[:80])
+            except FileNotFoundError:
+                pass
         os.kill(int(runs[0]), signal.SIGKILL)
         wait_for(lambda: self.job_ended(job), timeout=30, what="the job to end with its script")
         wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), timeout=15,
                  what="nothing of the experiment left once the job ended")
+        # Nor what no longer shows the id (redis-server writes its title over its
+        # environment; mpirun's helpers): nothing runs in the experiment's folders.
+        def left():
+            out = []
+            for pid in filter(str.isdigit, os.listdir("/proc")):
+                try:
+                    if os.path.realpath(f"/proc/{pid}/cwd").startswith(os.path.join(self.dir, "injob") + "/"):
+                        out.append((pid, open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ")[:80]))
+                except OSError:
+                    pass
+            return out
+        wait_for(lambda: not left(), timeout=15, what="no process in the experiment's folders once the job ended")
 
     def test_logs_of_a_running_batch_entity_arrive_as_it_runs(self):
         # PBS spools a job's output on the execution host until it ends, unless -k oed.
