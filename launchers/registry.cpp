@@ -12,9 +12,7 @@ using namespace ssim::launch;
 namespace {
 template <typename S, typename... Args>
 std::unique_ptr<Launcher> batch(Args... args) {
-  auto launcher = std::make_unique<BatchLauncher>(std::make_unique<S>(args...), make_process_runner());
-  launcher->set_queries_in_background(true);  // a slow scheduler never holds up launching
-  return launcher;
+  return std::make_unique<BatchLauncher>(std::make_unique<S>(args...), make_process_runner());
 }
 }  // namespace
 

@@ -69,8 +69,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   // What the query pace and the grace for unlisted jobs read the time from (tests).
   using Clock = std::function<std::chrono::steady_clock::time_point()>;
   void set_clock(Clock clock) { clock_ = std::move(clock); }
-  // Status queries beside the engine (what ssim runs with) rather than in line (tests).
-  void set_queries_in_background(bool background) { in_background_ = background; }
+  void set_queries_in_background(bool background) override { in_background_ = background; }
 
  private:
   struct StepInfo {

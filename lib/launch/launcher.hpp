@@ -146,6 +146,10 @@ class Launcher {
   // nothing more there until a node leaves this list (resumed); what runs there is judged
   // by poll() as usual (a drained node's jobs run on).
   virtual std::map<std::string, std::string> lost_nodes() const { return {}; }
+  // Scheduler queries beside the caller (the engine of a run: a slow scheduler never
+  // holds up launching; the last answer stands meanwhile) rather than in line (the
+  // default: a one-shot reader such as ssim status waits for the answer it reports).
+  virtual void set_queries_in_background(bool background) { (void)background; }
   // The run has ended (every job with it): lets go of what the launcher started for
   // itself (node agents). Only the process that ran the jobs calls it.
   virtual void finish() {}
