@@ -383,15 +383,8 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
       const bool cancelled = ::access(cancel_marker(jobs[i].run_dir).c_str(), F_OK) == 0;
       const auto wrapped = read_job_status(jobs[i].run_dir);
       s = merge_job(scheduler, wrapped, cancelled, scheduler_->name(), native[i]);
-      if (scheduler && scheduler->status == Status::Unknown && !cancelled && !wrapped) {
-        // Not listed, and it never recorded a start (a job records one the moment it
-        // starts): it was deleted, or ended, while queued, and a server without job
-        // history will say nothing more. Known at once, by a one-shot reader too.
-        s.status = Status::Cancelled;
-        s.reason = "ended before it started: " + scheduler_->status_command({native[i]})[0] + " no longer lists job " +
-                   native[i] + " (deleted while queued, or it could never run)";
-      } else if (scheduler && scheduler->status == Status::Unknown && !cancelled &&
-                 !(wrapped && state::is_terminal(wrapped->status))) {
+      if (scheduler && scheduler->status == Status::Unknown && !cancelled &&
+          !(wrapped && state::is_terminal(wrapped->status))) {
         // Not listed: it ended a moment ago and its status file is on its way, or the
         // scheduler forgets ended jobs (PBS without history). Never failed on one answer.
         const auto since = unlisted_since_.emplace(native[i], now).first->second;
