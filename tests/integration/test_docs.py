@@ -8,7 +8,7 @@ import re
 import subprocess
 import unittest
 
-from ssimtest import SsimTestCase, free_port
+from ssimtest import SSIM, SsimTestCase, free_port
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
 PAGES = sorted(glob.glob(os.path.join(ROOT, "docs/*.md")) + glob.glob(os.path.join(ROOT, "docs/dev/*.md"))) + \
@@ -45,6 +45,18 @@ class Docs(SsimTestCase):
                         ran += 1
         self.assertGreaterEqual(checked, 2)
         self.assertGreaterEqual(ran, 1)
+
+    def test_every_verb_is_in_the_readme_table_and_the_cli_synopsis(self):
+        out = subprocess.run([SSIM, "--help"], capture_output=True, text=True).stdout
+        verbs = re.findall(r"^  ([a-z]+)  ", out.split("Subcommands:", 1)[1], re.M)
+        self.assertIn("dashboard", verbs)
+        with open(os.path.join(ROOT, "README.md")) as f:
+            readme = f.read()
+        with open(os.path.join(ROOT, "docs/cli.md")) as f:
+            synopsis = f.read().split("```", 2)[1]
+        for verb in verbs:
+            self.assertIn(f"| `ssim {verb}", readme, f"the README's command table lacks {verb}")
+            self.assertRegex(synopsis, rf"(?m)^ssim {verb}\b", f"docs/cli.md's synopsis lacks {verb}")
 
     def test_json_examples_parse(self):
         for page in PAGES:
