@@ -5,6 +5,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "lib/session/entity_names.hpp"
 #include "lib/session/experiment_ref.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/state/job_file.hpp"
@@ -57,13 +58,19 @@ Action add_env(CLI::App& app) {
       throw UsageError("experiment " + m.experiment + " has no database address yet (it starts with ssim run)");
     std::string address = *ssdb;
     while (!address.empty() && address.back() == '\n') address.pop_back();
+    // The last address of a database that is not running: said, so that nobody waits on
+    // a connection that cannot come (ssim status says more).
+    for (const auto& e : m.entities)
+      if (e.type == state::EntityKind::Database && e.status != state::Status::Running) {
+        std::cerr << "ssim: warning: the database of " << m.experiment << " is not running (" << to_string(e.status)
+                  << "): these are its last address and password\n";
+        break;
+      }
     std::vector<std::pair<std::string, std::string>> vars = {{"SSDB", address}};
     const std::string password = orchestrator::experiment_password(path);
     if (!password.empty()) vars.emplace_back("SSDB_PASSWORD", password);
     if (!entity.empty()) {
-      const auto* e = m.find(entity);
-      if (!e) throw UsageError("no entity " + entity + " in experiment " + m.experiment);
-      add_entity_keys(*e, vars);
+      add_entity_keys(session::one_entity(m, entity), vars);
     }
     if (o->json) {
       nlohmann::json j = nlohmann::json::object();

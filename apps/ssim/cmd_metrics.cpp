@@ -188,14 +188,10 @@ Action add_metrics(CLI::App& app) {
     for (const auto& e : s.manifest.entities) {
       if (e.type == state::EntityKind::Database || e.type == state::EntityKind::Batch) continue;
       bool wanted = names.empty();
-      for (const auto& n : names) wanted = wanted || n == e.name || n == e.ensemble;
+      for (const auto& n : names) wanted = wanted || session::selects(n, e);
       if (wanted) entities.push_back(&e);
     }
-    for (const auto& n : names) {
-      bool known = false;
-      for (const auto& e : s.manifest.entities) known = known || n == e.name || n == e.ensemble;
-      if (!known) throw UsageError("no entity " + n + " in experiment " + s.manifest.experiment);
-    }
+    session::refuse_unknown_names(s.manifest, names);
     if (!archive->empty()) {
       if (*csv) throw UsageError("--archive has the metrics as CSV already: drop --csv");
       write_archive(*archive, s.manifest, entities);

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "lib/util/processes.hpp"
+#include "lib/spec/suggest.hpp"
 #include "lib/util/errors.hpp"
 #include "lib/util/split.hpp"
 
@@ -67,8 +68,11 @@ void check_metric_fields(const StatusFormat& f, const MetricColumns& columns) {
     if (reported.count(m)) continue;
     std::string names;
     for (const auto& r : reported) names += (names.empty() ? "" : ", ") + r;
-    throw UsageError("unknown status field \"" + m + "\" (fields: " + field_list() +
-                     "; metrics reported: " + (names.empty() ? "none" : names) + ")");
+    std::vector<std::string> candidates(reported.begin(), reported.end());
+    for (const auto& [name, _] : status_field_help()) candidates.push_back(name);
+    const std::string near = spec::closest_match(m, candidates);
+    throw UsageError("unknown status field \"" + m + "\"" + (near.empty() ? "" : " (did you mean " + near + "?)") +
+                     " (fields: " + field_list() + "; metrics reported: " + (names.empty() ? "none" : names) + ")");
   }
 }
 

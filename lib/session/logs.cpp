@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "lib/session/current_state.hpp"
+#include "lib/session/entity_names.hpp"
 #include "lib/state/manifest.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/errors.hpp"
@@ -15,10 +16,9 @@ namespace ssim::session {
 
 EntityOutput entity_output(const std::string& path, const std::string& name, bool stderr_stream) {
   const auto m = state::load_manifest(path);
-  const state::EntityRecord* e = m.find(name);
-  if (!e) throw UsageError("no entity " + name + " in experiment " + m.experiment);
+  const state::EntityRecord& e = one_entity(m, name);
   const std::string stream = stderr_stream ? "err" : "out";
-  return {name, stream, e->run_dir + "/" + name + "." + stream, state::is_terminal(e->status)};
+  return {name, stream, e.run_dir + "/" + name + "." + stream, state::is_terminal(e.status)};
 }
 
 std::string read_output(const EntityOutput& output) {

@@ -11,6 +11,7 @@
 #include "lib/launch/registry.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/session/current_state.hpp"
+#include "lib/session/entity_names.hpp"
 #include "lib/state/lock.hpp"
 #include "lib/state/control_request.hpp"
 #include "lib/util/clock.hpp"
@@ -64,11 +65,7 @@ constexpr std::chrono::seconds kRunnerPatience{30};
 state::Manifest stop(const std::string& path, const std::vector<std::string>& names,
                      const std::function<void(const std::string&)>& notes, bool save_database) {
   auto m = state::load_manifest(path);
-  for (const auto& n : names) {
-    bool known = false;
-    for (const auto& e : m.entities) known = known || e.name == n || e.ensemble == n;
-    if (!known) throw UsageError("no entity " + n + " in experiment " + m.experiment);
-  }
+  refuse_unknown_names(m, names);
   auto runner = state::RunLock::holder(path);
   bool cancel_enclosing_job = false;
   const std::string runner_host = runner ? runner->host : "";

@@ -259,6 +259,26 @@ models:
 """
 
 
+class NamesThatHelp(SsimTestCase):
+    def test_a_mistyped_or_ensemble_name_gets_a_hint_and_a_stopped_database_a_warning(self):
+        self.write("experiment.yaml", "experiment: {name: h}\norchestrator: {port: auto}\nensembles:\n"
+                   "  - {name: run, exe: /bin/sh, args: [-c, 'echo ssim:metric val_acc=0.5 step=1'], replicas: 3}\n")
+        self.ssim("run", "experiment.yaml", check=0)
+        for args, hint in ((["logs", "h", "run"], "run is an ensemble of 3 members (run_0, run_1, run_2)"),
+                           (["logs", "h", "rn_1"], "did you mean run_1?"),
+                           (["stop", "h", "runn"], "did you mean run?"),
+                           (["metrics", "h", "rn_2"], "did you mean run_2?"),
+                           (["status", "h", "-o", "name,val_accuracy"], "did you mean val_acc?")):
+            with self.subTest(args=args):
+                p = self.ssim(*args)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(hint, p.stderr)
+                self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        p = self.ssim("env", "h", check=0)
+        self.assertIn("export SSDB=", p.stdout)
+        self.assertIn("the database of h is not running (", p.stderr)
+
+
 class JsonEverywhere(SsimTestCase):
     """validate, stop and logs answer in JSON as status and run do."""
 
