@@ -115,19 +115,25 @@ int record_step_and_wait(int argc, char** argv) {
   return code;
 }
 
-// Inside a batch job: `ssim-supervise --wrap STATUS_FILE [--node-variable NAME] -- PROGRAM...` runs PROGRAM in
-// the job's own session (so the scheduler's signals reach it), writes STATUS_FILE when
-// it starts and ends, and exits as PROGRAM did (128+n for signal n). The exit status is
-// then on disk even where the scheduler forgets finished jobs.
+// Inside a batch job: `ssim-supervise --wrap STATUS_FILE [--node-variable NAME] [--walltime SECONDS] --
+// PROGRAM...` runs PROGRAM in the job's own session (so the scheduler's signals reach it),
+// writes STATUS_FILE when it starts and ends, and exits as PROGRAM did (128+n for signal
+// n). The exit status is then on disk even where the scheduler forgets finished jobs; a
+// program killed once the job's wall time ran out is recorded as that, as the server says.
 int wrap_and_wait(int argc, char** argv) {
-  // --node-variable NAME: the variable holding the scheduler's name for this node.
-  if (argc >= 6 && std::strcmp(argv[3], "--node-variable") == 0) {
-    setenv("SSIM_NODE_VARIABLE", argv[4], 1);
+  long walltime = 0;
+  while (argc >= 6 && (std::strcmp(argv[3], "--node-variable") == 0 || std::strcmp(argv[3], "--walltime") == 0)) {
+    if (argv[3][2] == 'n')
+      setenv("SSIM_NODE_VARIABLE", argv[4], 1);  // the variable holding the scheduler's name for this node
+    else
+      walltime = std::atol(argv[4]);
     for (int i = 3; i + 2 <= argc; ++i) argv[i] = argv[i + 2];
     argc -= 2;
   }
   if (argc < 5 || std::strcmp(argv[3], "--") != 0) {
-    std::fprintf(stderr, "usage: ssim-supervise --wrap STATUS_FILE [--node-variable NAME] -- PROGRAM [ARGS...]\n");
+    std::fprintf(stderr,
+                 "usage: ssim-supervise --wrap STATUS_FILE [--node-variable NAME] [--walltime SECONDS] -- PROGRAM "
+                 "[ARGS...]\n");
     return 2;
   }
   const std::string file = argv[2];
@@ -154,6 +160,12 @@ int wrap_and_wait(int argc, char** argv) {
     st.signal = WTERMSIG(status);
   else
     st.exit_code = WEXITSTATUS(status);
+  // Ended by a signal (or as a program ends on SIGTERM: 128+15) with the wall time spent:
+  // the scheduler's doing. A few seconds' slack: the job started before this program did.
+  const bool by_signal = signaled || st.exit_code == 128 + SIGTERM || st.exit_code == 128 + SIGKILL;
+  if (walltime > 0 && by_signal && st.end - st.start >= walltime - 5) {
+    st.error = "wall time exceeded (" + std::to_string(walltime) + " s): the scheduler ended the job";
+  }
   save();
   return signaled ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }

@@ -168,12 +168,15 @@ std::vector<std::string> BatchLauncher::database_command(int shard, const std::s
   return launch("orchestrator", i, run_dir, inner).argv;
 }
 
-std::vector<std::string> BatchLauncher::wrap_in_job(const std::string& run_dir,
-                                                    const std::vector<std::string>& command) const {
+std::vector<std::string> BatchLauncher::wrap_in_job(const std::string& run_dir, const std::vector<std::string>& command,
+                                                    const std::string& time) const {
   // Inside the job, the supervisor writes the program's exit status beside it: exact
-  // even where the scheduler forgets finished jobs (PBS without job history).
+  // even where the scheduler forgets finished jobs (PBS without job history). With the
+  // job's wall time, an end by the scheduler's signal once it ran out reads as such.
   std::vector<std::string> argv = {supervisor_, "--wrap", status_file(run_dir)};
   if (const auto var = scheduler_->node_variable(); !var.empty()) argv.insert(argv.end(), {"--node-variable", var});
+  if (const long seconds = time_seconds(time); seconds > 0)
+    argv.insert(argv.end(), {"--walltime", std::to_string(seconds)});
   argv.push_back("--");
   argv.insert(argv.end(), command.begin(), command.end());
   return argv;
@@ -193,7 +196,7 @@ BatchJob BatchLauncher::job_for(const std::string& name, const std::string& run_
   job.out = run_dir + "/" + name + ".out";
   job.err = run_dir + "/" + name + ".err";
   job.env = env;
-  job.command = wrap_in_job(run_dir, command);
+  job.command = wrap_in_job(run_dir, command, settings.time);
   return job;
 }
 
@@ -234,7 +237,7 @@ std::string BatchLauncher::experiment_script(const plan::Plan& plan, const std::
   job.run_dir = std::filesystem::current_path().string();  // experiment.path resolves from here, inside too
   job.out = state_dir + "/batch.out";
   job.err = state_dir + "/batch.err";
-  job.command = wrap_in_job(state_dir, command);
+  job.command = wrap_in_job(state_dir, command, job.settings.time);
   return scheduler_->render_script(job);
 }
 

@@ -85,7 +85,8 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   // What the step's tasks recorded of their ends, when its launch command exited 0.
   std::optional<StepWitness> step_witness(const JobRef& job, const JobStatus& launch) const;
   std::vector<std::string> record_step(const std::string& run_dir, const std::vector<std::string>& program) const;
-  std::vector<std::string> wrap_in_job(const std::string& run_dir, const std::vector<std::string>& command) const;
+  std::vector<std::string> wrap_in_job(const std::string& run_dir, const std::vector<std::string>& command,
+                                       const std::string& time) const;
   BatchJob job_for(const std::string& name, const std::string& run_dir, const spec::BatchSettings& settings,
                    const plan::Resources& res, const plan::Env& env, const std::vector<std::string>& command) const;
   std::string submit_script(const std::string& path, const std::string& script, std::string& error);

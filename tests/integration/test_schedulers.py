@@ -524,6 +524,16 @@ class Pbs(Fake, SsimTestCase):
             raise AssertionError(self.ssim("status").stdout + json.dumps(self.jobs(), indent=1)[:3000] +
                                  (open(err).read() if os.path.exists(err) else "no batch.err"))
 
+    def test_a_job_killed_for_its_wall_time_says_so_with_history_off(self):
+        # The server kills the job at its walltime; without job history nobody but the
+        # job's own record can say so, and it says what the server would.
+        self.yaml("models:\n  - {name: slow, exe: /bin/sleep, args: ['60'], batch: {nodes: 1, time: '00:00:02'}}\n")
+        p = self.ssim("run", "experiment.yaml", timeout=120)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        slow = self.status()[1]["slow"]
+        self.assertEqual(slow["status"], "failed")
+        self.assertIn("wall time exceeded (2 s)", slow["reason"])
+
     def test_a_batch_experiment_that_can_never_run_says_why_to_ssim_status(self):
         # Job history off (the server's default): `qstat -x` names no job. A one-shot ssim
         # status asks again without -x, in line, and says the server's reason.
