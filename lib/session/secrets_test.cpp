@@ -57,7 +57,7 @@ TEST_CASE("shown_yaml: a block scalar secret goes whole, the next key stays") {
   CHECK(out.find("  NEXT: 1\n") != std::string::npos);
 }
 
-TEST_CASE("shown_yaml: nothing secret, nothing changed; a text that does not parse is not shown") {
+TEST_CASE("shown_yaml: nothing secret, nothing changed, and a text that does not parse is not shown") {
   const std::string plain = "experiment: {name: x}\nmodels:\n  - {name: m, exe: /bin/true, args: [a, b]}\n";
   CHECK(shown(plain, 0) == plain);
   int masked = 0;
