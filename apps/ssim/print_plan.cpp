@@ -45,7 +45,8 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launch::Launche
       out << "\n";
     }
     out << "  env:\n";
-    for (const auto& [k, v] : plan::step_env(s)) out << "    " << k << "=" << shell_quote(v) << "\n";
+    for (const auto& [k, v] : plan::launch_env(s, plan::kExperimentIdPlaceholder, 1))
+      out << "    " << k << "=" << shell_quote(v) << "\n";
   }
 }
 

@@ -149,7 +149,7 @@ std::vector<std::string> BatchLauncher::command_for(const plan::Step& step, cons
   auto add = [&](const std::string& name) {
     if (std::find(forward.begin(), forward.end(), name) == forward.end()) forward.push_back(name);
   };
-  for (const auto& [k, v] : plan::step_env(step)) add(k);
+  for (const auto& [k, v] : plan::launch_env(step, "", 1)) add(k);  // names only
   add("PATH");
   add("PYTHONPATH");
   if (std::getenv("LD_LIBRARY_PATH")) add("LD_LIBRARY_PATH");  // -x of an unset one makes mpirun warn
@@ -205,10 +205,22 @@ std::string BatchLauncher::batch_script_path(const plan::Step& step) const {
   return step.run_dir + "/" + step.name + "." + scheduler_->script_extension();
 }
 
+namespace {
+// Open MPI refuses root unless told: what every launch as root carries.
+void add_root_exports(plan::Env& env) {
+  if (::geteuid() != 0) return;
+  env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT", "1");
+  env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+}
+}  // namespace
+
 std::string BatchLauncher::batch_script(const plan::Step& step) const {
   if (!step.batch) return "";
-  return scheduler_->render_script(
-      job_for(step.name, step.run_dir, *step.batch, step.res, plan::step_env(step), command(step)));
+  // The script a run submits (--dry-run prints it): the launch's environment, as the
+  // engine builds it (plan::launch_env), with the experiment's id still to be made.
+  plan::Env env = plan::launch_env(step, plan::kExperimentIdPlaceholder, 1);
+  add_root_exports(env);
+  return scheduler_->render_script(job_for(step.name, step.run_dir, *step.batch, step.res, env, command(step)));
 }
 
 // --- the whole experiment as one job ---------------------------------------------
@@ -291,10 +303,7 @@ std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests
     LaunchRequest r = requests[k];
     ::unlink((r.run_dir + "/.ssim-step").c_str());
     state::forget_last_attempt(r.run_dir);  // rank ends, step ends, rank 0's address, a failed setup line
-    if (::geteuid() == 0) {                 // Open MPI refuses root unless told
-      r.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT", "1");
-      r.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-    }
+    add_root_exports(r.env);
     if (r.batch) {
       refs[k] = submit(r);
       continue;

@@ -90,7 +90,6 @@ class Engine {
   bool is_outer_batch(const state::EntityRecord& r) const { return r.type == state::EntityKind::Batch; }
 
   bool start_ready();
-  void add_python_path(plan::Env& env) const;
   void tell_outcomes(const state::EntityRecord& r, plan::Env& env);
   void start_batch(const std::vector<state::EntityRecord*>& records);
   launch::LaunchRequest request_for(const state::EntityRecord& r);

@@ -49,7 +49,7 @@ launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
     const plan::Step& step = *steps_.at(r.name);
     const launch::Grant* grant = schedule_.pool().held_by(r.name);
     req.argv = launch::step_argv(launcher_, step, grant);
-    req.env = plan::step_env(step);
+    req.env = plan::launch_env(step, m_.id, r.attempt + 1);
     req.batch = step.batch;
     req.time_limit = plan::time_seconds(step.res.time);
     if (grant) req.nodes = grant->nodes;
@@ -63,14 +63,10 @@ launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
       if (v == plan::kSsdbPlaceholder) v = ssdb_;
       if (v == plan::kPasswordPlaceholder) v = password_;
     }
-    add_python_path(req.env);
     if (!r.after_any.empty()) tell_outcomes(r, req.env);
+    return req;
   }
-  req.env.emplace_back("SSIM_EXPERIMENT_ID", m_.id);
-  // Which attempt this is (1 on the first; begin_attempt counts it after this): a program
-  // may read it, and its keeper writes the run directory's status only while the job
-  // file there is still its attempt's (a retry elsewhere owns it after).
-  req.env.emplace_back("SSIM_ATTEMPT", std::to_string(r.attempt + 1));
+  req.env.emplace_back("SSIM_EXPERIMENT_ID", m_.id);  // a database shard's
   return req;
 }
 
@@ -163,14 +159,5 @@ void Engine::tell_outcomes(const state::EntityRecord& r, plan::Env& env) {
 
 // `import ssim` works in every entity: the module built or installed with this ssim
 // binary (lib/util/layout.hpp) goes first on PYTHONPATH.
-void Engine::add_python_path(plan::Env& env) const {
-  static const std::string dir = python_package_dir();
-  if (dir.empty()) return;
-  std::string current;
-  if (const char* p = std::getenv("PYTHONPATH")) current = p;
-  for (const auto& [k, v] : env)
-    if (k == "PYTHONPATH") current = v;
-  env.emplace_back("PYTHONPATH", current.empty() ? dir : dir + ":" + current);
-}
 
 }  // namespace ssim::engine

@@ -1,5 +1,9 @@
 #include "lib/plan/plan.hpp"
 
+#include <cstdlib>
+
+#include "lib/util/layout.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -66,6 +70,29 @@ Env step_env(const Step& s) {
   }
   for (const auto& [name, value] : s.parameters)
     env.emplace_back("SSIM_PARAM_" + name, value);  // names are identifiers
+  return env;
+}
+
+Env launch_env(const Step& s, const std::string& experiment_id, int attempt) {
+  Env env = step_env(s);
+  static const std::string package = python_package_dir();
+  if (!package.empty()) {
+    std::string current;
+    if (const char* p = std::getenv("PYTHONPATH")) current = p;
+    const std::string value = [&] {
+      for (const auto& [k, v] : env)
+        if (k == "PYTHONPATH") return package + (v.empty() ? "" : ":" + v);
+      return current.empty() ? package : package + ":" + current;
+    }();
+    bool replaced = false;  // the file's own entry becomes the one entry
+    for (auto& [k, v] : env)
+      if (k == "PYTHONPATH") v = value, replaced = true;
+    if (!replaced) env.emplace_back("PYTHONPATH", value);
+  }
+  env.emplace_back("SSIM_EXPERIMENT_ID", experiment_id);
+  // Which attempt this is (1 on the first): a program may read it, and its keeper writes
+  // the run directory's status only while the job file there is still its attempt's.
+  env.emplace_back("SSIM_ATTEMPT", std::to_string(attempt));
   return env;
 }
 

@@ -99,6 +99,13 @@ struct Database {
 // SSIM_RUN_DIR, SSIM_REPLICA and SSIM_MEMBER_INDEX (members), SSIM_PARAM_<name>.
 Env step_env(const Step& s);
 
+// What a launch of step `s` adds on top of step_env, the same for a run and for what
+// --dry-run prints: the ssim Python module first on PYTHONPATH (one entry, the file's own
+// kept after it), SSIM_EXPERIMENT_ID and SSIM_ATTEMPT. `experiment_id` may be a
+// placeholder (kExperimentIdPlaceholder) where no run has made one yet.
+Env launch_env(const Step& s, const std::string& experiment_id, int attempt);
+inline constexpr const char* kExperimentIdPlaceholder = "<experiment id, made by ssim run>";
+
 // What $(name) in the file and ;name; tags in configured files stand for in step `s`:
 // its parameters, and entity, ensemble, replica, member_index, experiment, run_dir.
 std::map<std::string, std::string> tag_values(const Step& s, const std::string& experiment);

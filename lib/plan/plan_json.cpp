@@ -29,7 +29,7 @@ json plan_to_json(const Plan& plan, const std::function<std::vector<std::string>
   json steps = json::array();
   for (const auto& s : plan.steps) {
     json env = json::object();
-    for (const auto& [k, v] : step_env(s)) env[k] = v;
+    for (const auto& [k, v] : launch_env(s, kExperimentIdPlaceholder, 1)) env[k] = v;
     json j = {{"name", s.name},
               {"type", to_string(s.kind)},
               {"run_dir", s.run_dir},

@@ -374,6 +374,22 @@ class Fake(Schedulers):
         with open(os.path.join(self.dir, "agents/.ssim/ssim.log")) as f:
             self.assertEqual(f.read().count("node agents started on fn1,fn2"), 1)
 
+    def test_the_dry_run_prints_the_script_that_is_submitted(self):
+        # Byte for byte, but for the experiment's id (made by the run): its exports too
+        # (the module's PYTHONPATH once, before the file's own; the id; MPI as root).
+        self.yaml("models:\n  - {name: a, exe: /bin/true, batch: {nodes: 1}, env: {PYTHONPATH: /mine}}\n", name="dry")
+        p = self.ssim("run", "experiment.yaml", "--dry-run")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        m = re.search(r"  batch script \((\S+)\):\n((?:    .*\n)+)", p.stdout)
+        path, printed = m.group(1), "".join(line[4:] + "\n" for line in m.group(2).splitlines())
+        self.assertEqual(printed.count("PYTHONPATH="), 1, printed)
+        self.assertRegex(printed, r"export PYTHONPATH=\S+:/mine\n")
+        self.ssim("run", "experiment.yaml", check=0, timeout=120)
+        with open(path) as f:
+            submitted = f.read()
+        exp_id = self.manifest("dry")["id"]
+        self.assertEqual(printed.replace("'<experiment id, made by ssim run>'", exp_id), submitted)
+
     def test_a_lost_agent_fails_its_member_and_ends_nothing_else(self):
         # One mpirun runs every agent: Open MPI ends all ranks when one dies, unless told
         # not to. The other node's member must complete, and the lost one's rerun elsewhere.

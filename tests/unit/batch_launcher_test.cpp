@@ -2,6 +2,7 @@
 // with recorded answers through the CommandRunner seam: no process is started.
 #include <catch2/catch.hpp>
 
+#include "lib/util/layout.hpp"
 #include "lib/state/status_file.hpp"
 
 #include <atomic>
@@ -199,7 +200,11 @@ TEST_CASE("batch launcher: steps inside a PBS job go to their placed hosts") {
   // What ssim gives the step reaches its ranks on the other hosts (-x: Open MPI's daemons
   // there start them with their own environment).
   auto forwarded = [](std::vector<std::string> names) {
-    names.insert(names.end(), {"PATH", "PYTHONPATH"});
+    // plan::launch_env's additions (the module's PYTHONPATH where there is one, the
+    // experiment's id, the attempt), then the PATH its setup lines leave.
+    if (!ssim::python_package_dir().empty()) names.push_back("PYTHONPATH");
+    names.insert(names.end(), {"SSIM_EXPERIMENT_ID", "SSIM_ATTEMPT", "PATH"});
+    if (ssim::python_package_dir().empty()) names.push_back("PYTHONPATH");
     if (std::getenv("LD_LIBRARY_PATH")) names.push_back("LD_LIBRARY_PATH");
     std::vector<std::string> x;
     for (const auto& n : names) x.insert(x.end(), {"-x", n});
