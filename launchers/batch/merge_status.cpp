@@ -59,6 +59,16 @@ JobStatus merge_step(const JobStatus& local_status, const std::optional<JobStatu
     return a;
   }
   if (!state::is_terminal(local.status)) return a;  // running or pending, per the scheduler
+  const bool killed = local.signal || (local.exit_code && *local.exit_code > 128);
+  if (local.status == Status::Failed && killed && local.end > 0 && now - local.end < kKilledStepWait) {
+    a.status = Status::Running;  // an outside scancel: the scheduler says so in a moment
+    a.end = 0;
+    a.reason =
+        "its launch command was killed (" +
+        (local.signal ? "signal " + std::to_string(*local.signal) : "exit code " + std::to_string(*local.exit_code)) +
+        "); waiting for the scheduler's word on the step";
+    return a;
+  }
   return local;  // the launch command ended and the scheduler lags behind: its code stands
 }
 

@@ -18,6 +18,9 @@ struct StepWitness {
 // How long a launch command's exit 0 waits for its tasks' records (or the scheduler's
 // word) before the step is judged failed: a shared file system may show them late.
 inline constexpr double kStepEndsWait = 30;
+// How long a killed launch command (exit 128+n) waits for the scheduler's word before its
+// own failure stands: an outside scancel of the step is the scheduler's to report.
+inline constexpr double kKilledStepWait = 10;
 
 // A step inside the allocation: its launch command runs under a local supervisor
 // (`local`); `scheduler` is the scheduler's word on the step's own id, when it has one.
@@ -27,7 +30,9 @@ inline constexpr double kStepEndsWait = 30;
 // only when every task recorded a clean end (`in_step`; nullopt: the launch has no such
 // record). A task's own failure is the step's; records still missing keep the step
 // running for up to kStepEndsWait seconds after the launch command ended (`now`), then it
-// fails: srun exits 0 after "Node failure" although the tasks there never ended.
+// fails: srun exits 0 after "Node failure" although the tasks there never ended. A launch
+// command that was killed while the scheduler says the step runs waits up to
+// kKilledStepWait for the scheduler's word (CANCELLED after an outside scancel).
 JobStatus merge_step(const JobStatus& local, const std::optional<JobStatus>& scheduler,
                      const std::optional<StepWitness>& in_step = std::nullopt, double now = 0);
 

@@ -54,3 +54,16 @@ TEST_CASE("step merge: the scheduler's terminal word still wins, and a failure o
   // No recording wrapper (no witness): the launch command's code, as before.
   CHECK(merge_step(srun_exited(0, 100), std::nullopt).status == Status::Completed);
 }
+
+TEST_CASE("step merge: a killed launch command waits a moment for the scheduler's cancelled") {
+  const auto killed = srun_exited(137, 100);  // mpirun or srun ended by an outside scancel
+  const auto waiting = merge_step(killed, said(Status::Running), std::nullopt, 101);
+  CHECK(waiting.status == Status::Running);
+  CHECK(waiting.reason.find("exit code 137") != std::string::npos);
+  JobStatus cancelled = said(Status::Cancelled);
+  cancelled.reason = "CANCELLED by 0";
+  CHECK(merge_step(killed, cancelled, std::nullopt, 102).status == Status::Cancelled);
+  // The scheduler never says: the launch command's failure stands.
+  CHECK(merge_step(killed, said(Status::Running), std::nullopt, 100 + kKilledStepWait + 1).status == Status::Failed);
+  CHECK(merge_step(srun_exited(3, 100), said(Status::Running), std::nullopt, 101).status == Status::Failed);
+}
