@@ -48,6 +48,23 @@ JobStatus merge_step(const JobStatus& local_status, const std::optional<JobStatu
       scheduler && scheduler->status != Status::Unknown && state::is_terminal(scheduler->status);
   if (!scheduler_ended && in_step && local.status == Status::Completed)
     local = judged_by_its_tasks(local, *in_step, now);
+  // The launch command was killed while the scheduler has not said the step ended (not
+  // recorded yet, or still running): an outside scancel is the scheduler's to report.
+  // (the launch command's own end, not a task's recorded failure, which stands as it is)
+  const bool killed = local_status.signal || (local_status.exit_code && *local_status.exit_code > 128);
+  if (!scheduler_ended && local.status == Status::Failed && killed && local.end > 0 &&
+      now - local.end < kKilledStepWait) {
+    JobStatus waiting = local;
+    waiting.status = Status::Running;
+    waiting.end = 0;
+    waiting.reason =
+        "its launch command was killed (" +
+        (local.signal ? "signal " + std::to_string(*local.signal) : "exit code " + std::to_string(*local.exit_code)) +
+        "); waiting for the scheduler's word on the step";
+    waiting.exit_code.reset();
+    waiting.signal.reset();
+    return waiting;
+  }
   if (!scheduler || scheduler->status == Status::Unknown) return local;
   JobStatus a = *scheduler;
   a.native_id = local.native_id;
@@ -59,16 +76,6 @@ JobStatus merge_step(const JobStatus& local_status, const std::optional<JobStatu
     return a;
   }
   if (!state::is_terminal(local.status)) return a;  // running or pending, per the scheduler
-  const bool killed = local.signal || (local.exit_code && *local.exit_code > 128);
-  if (local.status == Status::Failed && killed && local.end > 0 && now - local.end < kKilledStepWait) {
-    a.status = Status::Running;  // an outside scancel: the scheduler says so in a moment
-    a.end = 0;
-    a.reason =
-        "its launch command was killed (" +
-        (local.signal ? "signal " + std::to_string(*local.signal) : "exit code " + std::to_string(*local.exit_code)) +
-        "); waiting for the scheduler's word on the step";
-    return a;
-  }
   return local;  // the launch command ended and the scheduler lags behind: its code stands
 }
 

@@ -60,6 +60,7 @@ TEST_CASE("step merge: a killed launch command waits a moment for the scheduler'
   const auto waiting = merge_step(killed, said(Status::Running), std::nullopt, 101);
   CHECK(waiting.status == Status::Running);
   CHECK(waiting.reason.find("exit code 137") != std::string::npos);
+  CHECK(merge_step(killed, std::nullopt, std::nullopt, 101).status == Status::Running);  // not recorded yet
   JobStatus cancelled = said(Status::Cancelled);
   cancelled.reason = "CANCELLED by 0";
   CHECK(merge_step(killed, cancelled, std::nullopt, 102).status == Status::Cancelled);

@@ -222,6 +222,20 @@ ensembles:
         self.assertEqual(len(where), 1, where)
         self.assertNotIn(s["orchestrator"]["nodes"], where | {""})
 
+    def test_an_outside_scancel_of_a_step_reads_cancelled_as_slurm_records_it(self):
+        self.allocate(2)
+        self.write("experiment.yaml", "experiment: {name: sc, launcher: slurm}\n"
+                   "models:\n  - {name: m, exe: /bin/sleep, args: ['60'], run: {ntasks: 2}}\n")
+        run = self.run_until("sc", "m", lambda e: e["status"] == "running" and "." in (e.get("native_id") or ""),
+                             what="running as a step")
+        step = self.status()[1]["m"]["native_id"]
+        sh("scancel", step)
+        run.communicate(timeout=90)
+        m = self.status()[1]["m"]
+        self.assertEqual(m["status"], "cancelled", m)
+        self.assertIn("CANCELLED", m["reason"])
+        wait_for(lambda: sacct([step])[step][2].startswith("CANCELLED"), timeout=30, what="sacct to agree")
+
     def test_a_batch_experiment_resumes_as_a_batch_job_keeping_what_completed(self):
         self.write("experiment.yaml", f"""
 experiment: {{name: again, launcher: slurm}}
