@@ -33,13 +33,38 @@ def table_html(rows, columns=COLUMNS):
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
+# `ssim status --json` names its fields in alphabetical order; people read a row in this one.
+READING_ORDER = ("name", "type", "ensemble", "status", "exit_code", "signal", "reason", "last_error", "elapsed",
+                 "start", "end", "submitted", "nodes", "attempt", "params", "job_id", "native_id", "pid", "run_dir")
+# Seconds since the epoch in the JSON (0: not yet); times in a DataFrame.
+TIMES = ("start", "end", "submitted")
+
+
+def in_reading_order(row):
+    """The row's fields, the ones people read first first, the rest as they came."""
+    if not isinstance(row, dict):
+        return row
+    ordered = {k: row[k] for k in READING_ORDER if k in row}
+    ordered.update((k, v) for k, v in row.items() if k not in ordered)
+    return ordered
+
+
 class Rows(list):
-    """The rows of `Experiment.status()`: plain dicts, shown as a table in Jupyter."""
+    """The rows of `Experiment.status()`: plain dicts (fields in reading order), shown as a
+    table in Jupyter."""
+
+    def __init__(self, rows=()):
+        super().__init__(in_reading_order(r) for r in rows)
 
     def frame(self):
-        """The rows as a pandas DataFrame (raises ImportError without pandas)."""
+        """The rows as a pandas DataFrame (raises ImportError without pandas): columns in
+        reading order, start/end/submitted as times (NaT before they happen)."""
         import pandas
-        return pandas.DataFrame(list(self))
+        df = pandas.DataFrame(list(self))
+        for column in TIMES:
+            if column in df.columns and pandas.api.types.is_numeric_dtype(df[column]):
+                df[column] = pandas.to_datetime(df[column].where(df[column] > 0), unit="s", utc=True)
+        return df
 
     def _repr_html_(self):
         return table_html(self)

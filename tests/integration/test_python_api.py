@@ -191,6 +191,18 @@ class PythonApi(SsimTestCase):
         self.assertEqual(named.start("m"), {"m": "completed"})
         named.stop()
 
+    def test_status_reads_in_order_with_times(self):
+        exp = ssim.Experiment("order")
+        exp.create_model("m", exe="/bin/true")
+        exp.start()
+        rows = exp.status(as_frame=False)
+        self.assertEqual(list(rows[0])[:4], ["name", "type", "ensemble", "status"])
+        frame = exp.status(as_frame=True)
+        self.assertEqual(list(frame.columns)[:4], ["name", "type", "ensemble", "status"])
+        self.assertEqual(str(frame["start"].dtype), "datetime64[ns, UTC]")
+        self.assertGreater(frame["end"][0].year, 2000)
+        exp.stop()
+
     def test_a_client_of_an_ended_experiment_says_why_and_what_to_do(self):
         exp = ssim.Experiment("ended", launcher="local")
         exp.create_database(port="auto")
