@@ -50,9 +50,14 @@ MetricColumns metric_columns(const std::vector<const state::EntityRecord*>& rows
       columns[e->name][name] = text;
     }
     if (!e->goal) continue;
+    auto& c = columns[e->name];
+    if (e->job_id.empty() && e->attempt == 0) {  // never started: nothing was reached or missed
+      c["goal"] = state::goal_text(*e->goal) + ": not started";
+      c["time_to_goal"] = c["goal_step"] = "-";
+      continue;
+    }
     // goal, time_to_goal, goal_step: as the engine saw it reached, else from the points.
     const auto reached = state::goal_outcome(*e, points);
-    auto& c = columns[e->name];
     c["goal"] = state::goal_text(*e->goal) + ": " + state::reached_text(reached);
     char text[32];
     std::snprintf(text, sizeof text, "%.1f", reached ? reached->seconds : -1.0);

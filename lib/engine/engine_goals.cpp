@@ -31,10 +31,11 @@ void Engine::check_goals() {
 // Stopped by ssim because it got where it was going: a success, whatever the signal.
 void Engine::settle_goal_stop(state::EntityRecord& r) {
   goal_stopping_.erase(r.name);
-  if (r.status == Status::Completed) return;  // it ended on its own first
-  r.status = Status::Completed;
-  r.exit_code = 0;
-  r.signal.reset();
+  if (r.status != Status::Completed) {  // it may have ended on its own (exit 0 on SIGTERM) first
+    r.status = Status::Completed;
+    r.exit_code = 0;
+    r.signal.reset();
+  }
   r.reason = "stopped on reaching its goal (" + state::goal_text(*r.goal) + " " +
              state::reached_text(r.reached ? std::optional<state::GoalReached>(*r.reached) : std::nullopt) + ")";
 }

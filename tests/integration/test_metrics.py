@@ -143,13 +143,28 @@ ensembles:
     args: [-c, "for a in $(values); do echo ssim:metric loss=$$a step=$$a; done"]
     params: {values: ["3 2 1", "9 8 7"]}
     goal: {metric: loss, at_most: 2}
+  # Ends with exit 0 on SIGTERM (a trap): stopped on its goal all the same, and says so.
+  - name: trapping
+    exe: /bin/sh
+    args: [-c, "trap 'exit 0' TERM; i=0; while true; do echo ssim:metric acc=$$i step=$$i; i=$$((i + 1)); sleep 0.2; done"]
+    replicas: 1
+    goal: {metric: acc, at_least: 3, stop_on_goal: true}
+  # Waits on a member that fails: never starts, so its goal is neither reached nor missed.
+  - name: fails
+    exe: /bin/false
+    replicas: 1
+  - name: blocked
+    exe: /bin/true
+    after: [fails]
+    replicas: 1
+    goal: {metric: loss, at_most: 2}
 """
 
 
 class Goals(SsimTestCase):
     def test_time_to_goal_is_recorded_and_stop_on_goal_stops_the_member_as_completed(self):
         self.write("experiment.yaml", GOALS)
-        run = self.ssim("run", "experiment.yaml", check=0, timeout=120)
+        run = self.ssim("run", "experiment.yaml", check=1, timeout=120)  # fails_0 fails
         self.assertIn("reached its goal", run.stdout + run.stderr)
         _, entities = self.status()
         for name, step in (("stopped_0", 7), ("stopped_1", 4)):
@@ -162,13 +177,18 @@ class Goals(SsimTestCase):
             self.assertGreaterEqual(e["goal"]["value"], 0.8 - 1e-9, e)
             self.assertGreaterEqual(e["goal"]["seconds"], 0, e)
             self.assertIn("stopped on reaching its goal", e["reason"])
+        self.assertEqual(entities["trapping_0"]["status"], "completed", entities["trapping_0"])
+        self.assertIn("stopped on reaching its goal", entities["trapping_0"]["reason"])
         self.assertEqual(entities["kept_0"]["goal"]["step"], 2)
         self.assertFalse(entities["kept_1"]["goal"]["reached"])
-        table = self.ssim("status", "goals", "-o", "name,goal_step,goal", "--sort", "goal_step", check=0).stdout
-        lines = [line.split()[0] for line in table.splitlines()[2:]]
+        table = self.ssim("status", "goals", "-o", "name,goal_step,goal", "--sort", "goal_step", check=1).stdout
+        lines = [line.split()[0] for line in table.splitlines()[2:] if line.split()[0] in ("kept_0", "stopped_1",
+                                                                                             "stopped_0", "kept_1")]
         self.assertEqual(lines, ["kept_0", "stopped_1", "stopped_0", "kept_1"])  # by step; not reached last
         self.assertIn("loss <= 2: reached at step 2 (2)", table)
         self.assertIn("loss <= 2: not reached", table)
+        blocked = self.ssim("status", "goals", "-o", "name,goal", check=1).stdout
+        self.assertIn("loss <= 2: not started", [line for line in blocked.splitlines() if "blocked_0" in line][0])
         # The report: a chart per metric and group, and the members compared with their goal.
         self.ssim("report", "goals", "-o", "report.html", check=0)
         with open(f"{self.dir}/report.html") as f:
