@@ -60,19 +60,21 @@ void add_field(StatusFormat& f, const std::string& field, bool metrics) {
 }
 }  // namespace
 
-void check_metric_fields(const StatusFormat& f, const MetricColumns& columns) {
+void check_metric_fields(const StatusFormat& f, const MetricColumns& columns, const std::set<std::string>& parameters) {
   std::set<std::string> reported;
   for (const auto& [entity, values] : columns)
     for (const auto& [name, value] : values) reported.insert(name);
   for (const auto& m : f.metrics) {
     if (reported.count(m)) continue;
-    std::string names;
-    for (const auto& r : reported) names += (names.empty() ? "" : ", ") + r;
+    std::string names, params;
+    for (const auto& r : reported)
+      (parameters.count(r) ? params : names) += ((parameters.count(r) ? params : names).empty() ? "" : ", ") + r;
     std::vector<std::string> candidates(reported.begin(), reported.end());
     for (const auto& [name, _] : status_field_help()) candidates.push_back(name);
     const std::string near = spec::closest_match(m, candidates);
     throw UsageError("unknown status field \"" + m + "\"" + (near.empty() ? "" : " (did you mean " + near + "?)") +
-                     " (fields: " + field_list() + "; metrics reported: " + (names.empty() ? "none" : names) + ")");
+                     " (fields: " + field_list() + "; metrics reported: " + (names.empty() ? "none" : names) +
+                     (params.empty() ? "" : "; parameters: " + params) + ")");
   }
 }
 

@@ -3,6 +3,7 @@
 // FORMAT is "{name} {status} {elapsed}" (text between fields kept, each field padded to
 // its column) or a plain list "name,status,elapsed". Pure: unit-tested.
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,11 @@ StatusFormat parse_status_format(const std::string& text, bool metrics = false);
 
 // The latest value of each metric column, per entity name ("0.3125").
 using MetricColumns = std::map<std::string, std::map<std::string, std::string>>;
-// The fields of `f` that are metrics no entity of `columns` reported: UsageError, naming
-// the built-in fields and the metrics there are.
-void check_metric_fields(const StatusFormat& f, const MetricColumns& columns);
+// The fields of `f` that are metrics no entity of `columns` reported (nor a parameter of
+// theirs: `parameters`, also columns): UsageError, naming the built-in fields, the metrics
+// there are and the parameters.
+void check_metric_fields(const StatusFormat& f, const MetricColumns& columns,
+                         const std::set<std::string>& parameters = {});
 
 // The value of one field ("-" when there is none); `now` ends elapsed times still running.
 std::string status_field(const state::EntityRecord& e, const std::string& field, double now);

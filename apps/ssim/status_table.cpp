@@ -7,6 +7,8 @@
 
 #include "apps/ssim/status_format.hpp"
 #include "lib/session/status_json.hpp"
+#include <set>
+
 #include "lib/state/metrics.hpp"
 #include "lib/util/processes.hpp"
 #include "lib/util/clock.hpp"
@@ -36,6 +38,14 @@ void print_status_table(std::ostream& out, const std::vector<const state::Entity
 }
 
 namespace {
+// The names of the members' parameters (columns too).
+std::set<std::string> parameter_names(const std::vector<const state::EntityRecord*>& rows) {
+  std::set<std::string> names;
+  for (const auto* e : rows)
+    for (const auto& [name, _] : e->params) names.insert(name);
+  return names;
+}
+
 // The latest value of every metric of `rows` that `need` asks for (all of them when it
 // asks for any), by entity.
 MetricColumns metric_columns(const std::vector<const state::EntityRecord*>& rows, bool need) {
@@ -43,6 +53,8 @@ MetricColumns metric_columns(const std::vector<const state::EntityRecord*>& rows
   if (!need) return columns;
   for (const auto* e : rows) {
     if (e->type == state::EntityKind::Database) continue;
+    // Its parameters are columns (and sort keys) too: `-o name,workers,loss --sort workers`.
+    for (const auto& [name, value] : e->params) columns[e->name][name] = value;
     const auto points = state::read_metrics(e->run_dir, e->name);
     for (const auto& [name, point] : state::latest_metrics(points)) {
       char text[32];
@@ -87,7 +99,7 @@ std::vector<SortedRow> sort_rows(std::vector<const state::EntityRecord*> rows, c
     out.push_back({e, v.empty() ? "-" : v});
   }
   if (key.empty()) return out;
-  check_metric_fields(by, columns);
+  check_metric_fields(by, columns, parameter_names(rows));
   std::stable_sort(out.begin(), out.end(), [&](const SortedRow& a, const SortedRow& b) {
     const bool ma = a.value == "-", mb = b.value == "-";
     if (ma != mb) return mb;  // missing values last, either way
@@ -106,7 +118,7 @@ void print_status_table_with_metrics(std::ostream& out, std::vector<const state:
   const std::string key = !sort.empty() && sort[0] == '-' ? sort.substr(1) : sort;
   const StatusFormat by = key.empty() ? StatusFormat{} : parse_status_format(key, true);
   const MetricColumns columns = metric_columns(rows, !f.metrics.empty() || !by.metrics.empty());
-  check_metric_fields(f, columns);
+  check_metric_fields(f, columns, parameter_names(rows));
   std::vector<const state::EntityRecord*> ordered;
   for (const auto& r : sort_rows(rows, sort, columns)) ordered.push_back(r.entity);
   for (const auto& line : format_status(f, ordered, now_seconds(), columns)) out << line << "\n";

@@ -279,6 +279,19 @@ class NamesThatHelp(SsimTestCase):
         self.assertIn("the database of h is not running (", p.stderr)
 
 
+class ParametersAsColumns(SsimTestCase):
+    def test_a_parameter_is_a_status_column_and_a_sort_key(self):
+        self.write("experiment.yaml", "experiment: {name: p}\nensembles:\n"
+                   "  - {name: s, exe: /bin/true, params: {workers: [16, 2, 4]}}\n")
+        self.ssim("run", "experiment.yaml", check=0)
+        p = self.ssim("status", "p", "-o", "name,workers", "--sort", "workers", check=0)
+        rows = [line.split() for line in p.stdout.splitlines()[2:]]
+        self.assertEqual(rows, [["s_1", "2"], ["s_2", "4"], ["s_0", "16"]])
+        p = self.ssim("status", "p", "-o", "name,wrkers")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("did you mean workers?", p.stderr)
+
+
 class JsonEverywhere(SsimTestCase):
     """validate, stop and logs answer in JSON as status and run do."""
 
