@@ -67,7 +67,7 @@ void signal_detached(const std::string& run_dir, int sig, std::span<const int> t
 
 int signal_job_processes(const std::string& run_dir, int sig) {
   int sent = 0;
-  for (int pid : processes_of_job(run_dir)) {
+  for (int pid : processes_with_env("SSIM_RUN_DIR", run_dir)) {  // what the kernel says was started for it
     if (::kill(pid, sig) == 0) ++sent;
     if (sig == SIGTERM) ::kill(pid, SIGCONT);
   }

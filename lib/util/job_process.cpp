@@ -1,6 +1,5 @@
 #include "lib/util/job_process.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -97,25 +96,6 @@ bool is_job_supervisor(int pid, const std::string& ticks, const std::string& sup
   char real[4096];
   const std::string exe = ::realpath(supervisor_exe.c_str(), real) ? std::string(real) : supervisor_exe;
   return executable_of(pid) == exe;
-}
-
-std::vector<int> processes_of_job(const std::string& run_dir) {
-  std::vector<int> out;
-  if (run_dir.empty()) return out;
-  const std::string mark = "SSIM_RUN_DIR=" + run_dir;
-  DIR* dir = ::opendir("/proc");
-  if (!dir) return out;
-  const int self = ::getpid();
-  while (dirent* d = ::readdir(dir)) {
-    char* end = nullptr;
-    const long pid = std::strtol(d->d_name, &end, 10);
-    if (*end != '\0' || pid <= 1 || pid == self) continue;
-    if (!environ_holds(static_cast<int>(pid), mark)) continue;
-    const auto f = process_facts(static_cast<int>(pid));
-    if (f && f->state != 'Z' && f->state != 'X') out.push_back(static_cast<int>(pid));
-  }
-  ::closedir(dir);
-  return out;
 }
 
 }  // namespace ssim

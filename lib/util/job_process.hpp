@@ -44,8 +44,4 @@ bool belongs_to_job(int pid, const std::string& ticks, const std::string& run_di
 bool is_job_supervisor(int pid, const std::string& ticks, const std::string& supervisor_exe, int recorded,
                        const std::string& recorded_ticks);
 
-// The processes, on this machine, started with the job's SSIM_RUN_DIR: where a record that
-// failed the check above leads nowhere, the kernel still knows the job's processes.
-std::vector<int> processes_of_job(const std::string& run_dir);
-
 }  // namespace ssim

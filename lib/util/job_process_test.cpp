@@ -2,6 +2,7 @@
 // stranger whose pid and start time are copied does not; a trusted ancestor vouches for
 // its descendants; a wrong start time (a reused pid) is never the job's.
 #include "lib/util/job_process.hpp"
+#include "lib/util/processes.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -63,10 +64,10 @@ TEST_CASE("job_process: a trusted ancestor vouches for a child without the envir
   CHECK_FALSE(ssim::belongs_to_job(orphan.pid, orphan.ticks(), "/runs/exp/m", none));
 }
 
-TEST_CASE("job_process: processes_of_job finds what was started for the job, only that") {
+TEST_CASE("job_process: processes_with_env finds what was started for the job, only that") {
   Child job({"SSIM_RUN_DIR=/runs/exp/n"});
   Child other({"SSIM_RUN_DIR=/runs/exp/n2"});
-  const auto found = ssim::processes_of_job("/runs/exp/n");
+  const auto found = ssim::processes_with_env("SSIM_RUN_DIR", "/runs/exp/n");
   REQUIRE(found.size() == 1);
   CHECK(found[0] == job.pid);
 }

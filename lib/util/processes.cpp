@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "lib/util/atomic_file.hpp"
+#include "lib/util/job_process.hpp"
 #include "lib/util/proc_stat.hpp"
 
 namespace ssim {
@@ -56,18 +57,8 @@ std::vector<int> processes_with_env(const std::string& name, const std::string& 
     char* end = nullptr;
     const long pid = std::strtol(d->d_name, &end, 10);
     if (*end != '\0' || pid <= 0 || pid == self) continue;
-    const auto env = read_file("/proc/" + std::string(d->d_name) + "/environ");
-    if (!env) continue;
-    size_t i = 0;
-    while (i < env->size()) {
-      size_t j = env->find('\0', i);
-      if (j == std::string::npos) j = env->size();
-      if (env->compare(i, j - i, needle) == 0) {
-        if (process_alive(static_cast<int>(pid), "")) out.push_back(static_cast<int>(pid));
-        break;
-      }
-      i = j + 1;
-    }
+    if (environ_holds(static_cast<int>(pid), needle) && process_alive(static_cast<int>(pid), ""))
+      out.push_back(static_cast<int>(pid));
   }
   ::closedir(dir);
   return out;
