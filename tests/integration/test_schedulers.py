@@ -399,10 +399,7 @@ class Fake(Schedulers):
         wait_for(lambda: all(e["status"] == "running" for e in self.status()[1].values()), what="both running")
         _, s = self.status()
         dead = s["m_1"]["nodes"]
-        agents = os.path.join(self.dir, "lost/.ssim/agents")
-        [generation] = os.listdir(agents)
-        with open(os.path.join(agents, generation, dead, "alive")) as f:
-            agent = int(f.read().split()[0])
+        agent = self.agent_on("lost", dead)
         keepers = [int(p) for p in sh(["pgrep", "-P", str(agent)], check=False).stdout.split()]
         os.kill(agent, signal.SIGKILL)  # the node dies with everything on it
         for k in keepers:
@@ -417,6 +414,12 @@ class Fake(Schedulers):
         [earlier] = s["m_1"]["earlier_attempts"]
         self.assertIn(f"node {dead} lost", earlier["reason"])
 
+    def agent_on(self, exp, node):
+        """The pid of the node agent on `node` of experiment `exp` (its heartbeat file says)."""
+        agents = os.path.join(self.dir, exp, ".ssim/agents")
+        [generation] = os.listdir(agents)
+        with open(os.path.join(agents, generation, node, "alive")) as f:
+            return int(f.read().split()[0])
 
     def test_an_agent_killed_alone_ends_its_attempts_and_never_writes_over_the_retry(self):
         # Only the agent dies (its keepers and their programs live on, as after an OOM kill
@@ -428,10 +431,7 @@ class Fake(Schedulers):
         wait_for(lambda: all(e["status"] == "running" for e in self.status()[1].values()), what="both running")
         _, s = self.status()
         dead, first = s["m_1"]["nodes"], s["m_1"]["pid"]
-        agents = os.path.join(self.dir, "alone/.ssim/agents")
-        [generation] = os.listdir(agents)
-        with open(os.path.join(agents, generation, dead, "alive")) as f:
-            agent = int(f.read().split()[0])
+        agent = self.agent_on("alone", dead)
         killed_at = time.time()
         os.kill(agent, signal.SIGKILL)
         wait_for(lambda: not os.path.exists(f"/proc/{first}") or read_stat_state(first) == "Z",
