@@ -154,6 +154,14 @@ bool alive(pid_t pid) {
   return p != std::string::npos && p + 2 < stat.size() && stat[p + 2] != 'Z' && stat[p + 2] != 'X';
 }
 
+// True when `pid`'s working folder is `dir` (a folder only this user can enter).
+bool works_in(pid_t pid, const std::string& dir) {
+  struct stat cwd {
+  }, folder{};
+  return stat(("/proc/" + std::to_string(pid) + "/cwd").c_str(), &cwd) == 0 && stat(dir.c_str(), &folder) == 0 &&
+         cwd.st_dev == folder.st_dev && cwd.st_ino == folder.st_ino;
+}
+
 // The process this folder's `file` names ("PID TICKS": the database's `pid`, the
 // service's `infer_pid`), if that very process still runs as this user: a pid reused by
 // another program (or another user's) is not it.
@@ -166,9 +174,11 @@ pid_t recorded_database(const std::string& dir, const char* file = "/pid") {
   struct stat st {};
   if (stat(("/proc/" + std::to_string(pid)).c_str(), &st) != 0 || st.st_uid != getuid()) return 0;
   // The folder is this user's to write, the program's included: the kernel must also say
-  // the process was started for this experiment (lib/util/job_process.hpp).
+  // the process was started for this experiment (lib/util/job_process.hpp). Redis wipes
+  // its environment when it sets its process title, so a database that is up is known
+  // by its working folder instead: `--dir` puts it in this private node folder.
   const std::string id = env_or("SSIM_EXPERIMENT_ID", "");
-  if (!id.empty() && !ssim::environ_holds(pid, "SSIM_EXPERIMENT_ID=" + id)) return 0;
+  if (!id.empty() && !ssim::environ_holds(pid, "SSIM_EXPERIMENT_ID=" + id) && !works_in(pid, dir)) return 0;
   return pid;
 }
 
@@ -296,9 +306,15 @@ pid_t join(const Options& o, const std::string& dir, std::string& password) {
     password = random_password();
     write_text(dir + "/password", password);
     unlink((dir + "/db.sock").c_str());
-    std::vector<std::string> argv = {
-        o.binary, "--port", std::to_string(o.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-        "--dir",  dir,      "--requirepass",        password};
+    // The password goes in a file only this user can read: a command line is anybody's
+    // to read in /proc until the server overwrites it with its title.
+    write_text(dir + "/db.conf", "requirepass \"" + password + "\"\n");
+    std::vector<std::string> argv = {o.binary,       dir + "/db.conf",
+                                     "--port",       std::to_string(o.port),
+                                     "--bind",       "127.0.0.1",
+                                     "--save",       "",
+                                     "--appendonly", "no",
+                                     "--dir",        dir};
     if (!o.port) argv.insert(argv.end(), {"--unixsocket", dir + "/db.sock", "--unixsocketperm", "700"});
     for (const auto& [k, v] : o.config) argv.insert(argv.end(), {"--" + k, v});
     pid = spawn(argv, log_path(dir));
@@ -342,7 +358,7 @@ void leave(const std::string& dir) {
   }
   // Nothing of it stays in /tmp: the folder goes, lock file included (a task waiting on
   // the lock sees that and makes it anew, NodeLock).
-  for (const char* f : {"/pid", "/db.sock", "/password", "/users", "/infer_pid", "/inference.json",
+  for (const char* f : {"/pid", "/db.sock", "/password", "/db.conf", "/users", "/infer_pid", "/inference.json",
                         "/inference-stats.json", "/inference.sock", "/lock"})
     unlink((dir + f).c_str());
   rmdir(dir.c_str());

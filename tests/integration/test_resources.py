@@ -2,10 +2,12 @@
 processes: setup lines before every step, run.time enforced, retries, CPUs and GPUs."""
 import json
 import os
+import signal
+import subprocess
 import time
 import unittest
 
-from ssimtest import SsimTestCase, free_port, processes_with_env
+from ssimtest import SSIM, SsimTestCase, free_port, processes_with_env, wait_for
 
 
 def read(path):
@@ -164,6 +166,29 @@ models:
         self.assertGreater(self.cpus_in_use(", oversubscribe: true"), 2)
 
 
+def working_in(folder):
+    """Pids whose working folder is `folder` (also once it is removed)."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cwd = os.readlink(f"/proc/{entry}/cwd")
+        except OSError:
+            continue
+        if cwd in (folder, folder + " (deleted)"):
+            found.append(int(entry))
+    return found
+
+
+def kill_group(p):
+    """The group `p` leads, while `p` is unreaped (so its pid, the group's id, is not reused)."""
+    if p.poll() is None:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait()
+
+
 class Colocated(SsimTestCase):
     """colocated_db: an entity's own database on each of its nodes."""
 
@@ -204,7 +229,58 @@ models:
             h = 1469598103934665603  # FNV-1a of ID/ENTITY/NODE, as the supervisor names it
             for byte in f"{exp_id}/{entity}/{os.uname().nodename}".encode():
                 h = ((h ^ byte) * 1099511628211) % 2**64
-            self.assertFalse(os.path.exists(os.path.join(base, f"colo-{h:016x}")), entity)
+            folder = os.path.join(base, f"colo-{h:016x}")
+            self.assertFalse(os.path.exists(folder), entity)
+            # Nor its server, which wrote its title over the environment searched above.
+            self.assertEqual(working_in(folder), [], entity)
+
+    def test_a_task_that_joins_a_database_already_up_shares_it(self):
+        # The tasks of a node join one database. One that comes late, after the server
+        # wrote its title over its environment, must still know it for the experiment's
+        # and share it, not start a second one (on the same port: refused; on a socket:
+        # one left running).
+        supervise = os.path.join(os.path.dirname(os.path.abspath(SSIM)), "ssim-supervise")
+        tmp = os.path.join(self.dir, "tmp")
+        os.makedirs(tmp)
+        env = {k: v for k, v in self.env.items() if k != "XDG_RUNTIME_DIR"}
+        env.update(TMPDIR=tmp, SSIM_EXPERIMENT_ID="joiners", SSIM_ENTITY="m", SSIM_RUN_DIR=self.dir)
+        done = os.path.join(self.dir, "done")
+
+        def databases():  # what runs in the node folder (the wrappers run in self.dir)
+            out = []
+            for entry in filter(str.isdigit, os.listdir("/proc")):
+                try:
+                    if os.readlink(f"/proc/{entry}/cwd").startswith(tmp + "/"):
+                        out.append(int(entry))
+                except OSError:
+                    pass
+            return out
+
+        def titled(pid):  # the server has written its title over its command line
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                return b"db.conf" not in f.read()
+
+        for port in ([], ["--port", str(free_port())]):
+            with self.subTest(port=port):
+                if os.path.exists(done):
+                    os.unlink(done)
+                first = subprocess.Popen(
+                    [supervise, "--colocated-db", *port, "--", "/bin/sh", "-c",
+                     f"while [ ! -e {done} ]; do sleep 0.05; done"], env=env, cwd=self.dir,
+                    start_new_session=True)
+                self.addCleanup(kill_group, first)  # the wrapper and its program, pass or fail
+                up = wait_for(lambda: databases(), what="the first task's database")
+                wait_for(lambda: titled(up[0]), what="the server's title")
+                late = subprocess.run(
+                    [supervise, "--colocated-db", *port, "--", "/usr/bin/python3", "-c",
+                     "import ssim, numpy; c = ssim.Client(); c.put_tensor('b', numpy.arange(2.0)); "
+                     "print(c.get_tensor('b').tolist())"],
+                    env=env, cwd=self.dir, capture_output=True, text=True, timeout=60)
+                self.assertEqual((late.returncode, late.stdout), (0, "[0.0, 1.0]\n"), late.stderr)
+                self.assertEqual(databases(), up)  # the same one, and only it
+                open(done, "w").close()
+                self.assertEqual(first.wait(timeout=30), 0)
+                wait_for(lambda: not databases(), what="the database to end with its last task")
 
     def test_a_database_that_cannot_start_fails_its_entity_with_the_reason(self):
         self.write("experiment.yaml", "experiment: {name: broken}\nmodels:\n"
