@@ -21,6 +21,7 @@
 #include "lib/session/status_json.hpp"
 #include "lib/state/history.hpp"
 #include "lib/orchestrator/shard_samples.hpp"
+#include "lib/report/curves.hpp"
 #include "lib/state/metrics.hpp"
 #include "lib/util/split.hpp"
 
@@ -106,20 +107,15 @@ HttpReply logs(const std::string& path, const Target& t) {
               ",\"ended\":" + (output.ended ? "true" : "false") + "}"};
 }
 
-// /api/metrics?exp=PATH&entity=NAME: {"series": [{"entity", "metric", "rank", "points": [[x, value], ...]}]},
-// at most 300 points a series (thinned evenly), for the detail's live curves.
-// ensemble=NAME instead: its members overlaid, rank 0 of the first 40 that reported;
+// /api/metrics?exp=PATH&entity=NAME: {"series": [{"entity", "metric", "rank", "params",
+// "points": [[step, value, seconds], ...]}], "goals": {...}}, as lib/report/curves.js draws
+// them, at most 300 points a series (thinned evenly), for the detail's live curves.
+// ensemble=NAME instead: its members overlaid, every rank of the first 40 that reported;
 // with where=PARAM=VALUE, only the members with that parameter value.
 constexpr size_t kOverlaidMembers = 40;
 
-void add_series(const state::EntityRecord& e, bool rank0_only, nlohmann::json& out) {
-  for (const auto& [key, points] : state::metric_series(state::read_metrics(e.run_dir, e.name))) {
-    if (rank0_only && key.second != 0) continue;
-    nlohmann::json pts = nlohmann::json::array();
-    for (const auto& [x, y] : state::thin_evenly(points, 300))
-      pts.push_back({x, std::isfinite(y) ? nlohmann::json(y) : nlohmann::json()});
-    out.push_back({{"entity", e.name}, {"metric", key.first}, {"rank", key.second}, {"points", std::move(pts)}});
-  }
+void add_series(const state::EntityRecord& e, nlohmann::json& out) {
+  report::add_curves(e, state::curve_series(state::read_metrics(e.run_dir, e.name), e.start, 300), out);
 }
 
 HttpReply metrics(const std::string& path, const Target& t) {
@@ -132,6 +128,7 @@ HttpReply metrics(const std::string& path, const Target& t) {
     if (!where.empty() && eq == std::string::npos) return error(400, "where is PARAM=VALUE");
     const std::string param = where.substr(0, eq), value = eq == std::string::npos ? "" : where.substr(eq + 1);
     size_t members = 0, overlaid = 0;
+    std::vector<const state::EntityRecord*> goal_of;
     for (const auto& e : m.entities) {
       if (e.ensemble != ensemble || e.ensemble.empty()) continue;
       if (!where.empty()) {
@@ -141,21 +138,27 @@ HttpReply metrics(const std::string& path, const Target& t) {
       ++members;
       if (overlaid >= kOverlaidMembers) continue;
       const size_t before = series.size();
-      add_series(e, true, series);
-      overlaid += series.size() > before;
+      add_series(e, series);
+      if (series.size() > before) ++overlaid, goal_of.push_back(&e);
     }
     if (!members)
       return error(404, where.empty() ? "no ensemble \"" + ensemble + "\""
                                       : "no member of \"" + ensemble + "\" has " + param + "=" + value);
-    nlohmann::json doc{{"ensemble", ensemble}, {"members", members}, {"series", std::move(series)}};
+    nlohmann::json doc{{"ensemble", ensemble},
+                       {"members", members},
+                       {"overlaid", overlaid},
+                       {"series", std::move(series)},
+                       {"goals", report::goals_json(goal_of)}};
     if (!where.empty()) doc["where"] = {{"param", param}, {"value", value}};
-    return {200, "application/json", doc.dump()};
+    return {200, "application/json", doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
   }
   const auto entity = t.query.count("entity") ? t.query.at("entity") : "";
   const auto* e = m.find(entity);
   if (!e) return error(404, "no entity \"" + entity + "\"");
-  add_series(*e, false, series);
-  return {200, "application/json", nlohmann::json{{"entity", entity}, {"series", std::move(series)}}.dump()};
+  add_series(*e, series);
+  return {200, "application/json",
+          nlohmann::json{{"entity", entity}, {"series", std::move(series)}, {"goals", report::goals_json({e})}}.dump(
+              -1, ' ', false, nlohmann::json::error_handler_t::replace)};
 }
 
 // /api/database?exp=PATH: {"shards": [{"shard", "latest": {sample}, "series": [[time,

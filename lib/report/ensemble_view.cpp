@@ -102,7 +102,10 @@ void ensemble_section(const ReportInput& in, const Group& g, std::string& out) {
         }
         if (runtime_of(*e, in.now) >= 0) points.emplace_back(x, e);
       }
-      if (all_numeric && points.size() >= 2) scatter(p, points, in.now, out);
+      // A parameter every member has the same value of (a port) says nothing about runtime.
+      const bool varies =
+          std::any_of(points.begin(), points.end(), [&](const auto& q) { return q.first != points.front().first; });
+      if (all_numeric && points.size() >= 2 && varies) scatter(p, points, in.now, out);
     }
     out += "</div><details><summary>parameters of every member</summary><table class=\"params\"><tr><th>member</th>";
     for (const auto& p : params) out += "<th>" + escape(p) + "</th>";

@@ -1,7 +1,8 @@
-// Training metrics (docs/metrics.md): a chart per metric with one line per entity and
-// rank against the step, the last value of each against every numeric parameter of an
-// ensemble (a log2 axis for powers of two, as worker counts are), and a table comparing
-// the members: parameters, last values and the goal.
+// Training metrics (docs/metrics.md): per group a chart per metric drawn by curves.js
+// (a line per run coloured by the swept parameters, ranks as a mean and a band, step or
+// wall-clock axis, log scale, smoothing, the goal), the last value against each swept
+// numeric parameter of an ensemble (a log2 axis for powers of two, as worker counts
+// are), and a table comparing the members: parameters, last values and the goal.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "lib/report/curves.hpp"
 #include "lib/report/html.hpp"
 #include "lib/report/sections.hpp"
 
@@ -16,60 +18,11 @@ namespace ssim::report {
 
 namespace {
 
-constexpr size_t kMaxLines = 40;    // lines per chart; the rest are counted, not drawn
-constexpr size_t kMaxPoints = 300;  // points per line (thinned evenly beyond)
-const char* const kColours[] = {"#1565c0", "#c62828", "#2e7d32", "#f2a900", "#6a1b9a", "#00838f", "#ad1457", "#4e342e"};
-
-struct Series {
-  std::string label;                              // "sweep_3" or "train rank 1"
-  std::vector<std::pair<double, double>> points;  // (step or order, value)
-};
-
 // Four significant digits: 0.0001234, 0.8123, 12345.
 std::string axis_value(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
-}
-
-void line_chart(const std::string& metric, const std::vector<Series>& series, size_t total, std::string& out) {
-  constexpr double W = 520, H = 180, L = 48, B = 16;
-  double xlo = 1e300, xhi = -1e300, ylo = 1e300, yhi = -1e300;
-  for (const auto& s : series)
-    for (const auto& [x, y] : s.points) {
-      xlo = std::min(xlo, x), xhi = std::max(xhi, x), ylo = std::min(ylo, y), yhi = std::max(yhi, y);
-    }
-  if (xlo > xhi) return;
-  const double xs = std::max(xhi - xlo, 1e-9), ys = std::max(yhi - ylo, 1e-12);
-  auto px = [&](double x) { return L + (x - xlo) / xs * (W - L - 4); };
-  auto py = [&](double y) { return 4 + (yhi - y) / ys * (H - 8); };
-  out += "<figure><svg class=\"chart\" width=\"" + number(W) + "\" height=\"" + number(H + B) + "\">";
-  for (double f : {0.0, 0.5, 1.0}) {  // value gridlines with their values
-    const double y = ylo + f * (yhi - ylo);
-    out += "<line x1=\"" + number(L) + "\" y1=\"" + number(py(y)) + "\" x2=\"" + number(W) + "\" y2=\"" +
-           number(py(y)) + "\" class=\"tick\"/><text x=\"" + number(L - 4) + "\" y=\"" + number(py(y) + 3) +
-           "\" class=\"axis\" text-anchor=\"end\">" + escape(axis_value(y)) + "</text>";
-  }
-  out += "<text x=\"" + number(L) + "\" y=\"" + number(H + 13) + "\" class=\"axis\">step " + escape(number(xlo, 0)) +
-         "</text><text x=\"" + number(W) + "\" y=\"" + number(H + 13) + "\" class=\"axis\" text-anchor=\"end\">" +
-         escape(number(xhi, 0)) + "</text>";
-  for (size_t i = 0; i < series.size(); ++i) {
-    const auto& s = series[i];
-    const std::string colour = kColours[i % (sizeof kColours / sizeof *kColours)];
-    const std::string title = "<title>" + escape(s.label + ": last " + axis_value(s.points.back().second)) + "</title>";
-    if (s.points.size() == 1) {
-      out += "<circle cx=\"" + number(px(s.points[0].first)) + "\" cy=\"" + number(py(s.points[0].second)) +
-             "\" r=\"3\" fill=\"" + colour + "\">" + title + "</circle>";
-      continue;
-    }
-    std::string path;
-    for (const auto& [x, y] : s.points) path += (path.empty() ? "M" : " L") + number(px(x)) + " " + number(py(y));
-    out += "<path d=\"" + path + "\" fill=\"none\" stroke=\"" + colour + "\" stroke-width=\"1.5\">" + title + "</path>";
-  }
-  out +=
-      "</svg><figcaption>" + escape(metric) +
-      (series.size() < total ? " (" + std::to_string(series.size()) + " of " + std::to_string(total) + " lines)" : "") +
-      "</figcaption></figure>";
 }
 
 bool power_of_two(double v) { return v >= 1 && std::abs(std::exp2(std::round(std::log2(v))) - v) < 1e-9; }
@@ -110,34 +63,30 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
   if (in.metrics.empty()) return;
   out +=
       "<section id=\"metrics\"><h2>Metrics</h2><p class=\"quiet\">What the entities reported "
-      "(docs/metrics.md), against the step; one line per entity and rank.</p>";
+      "(docs/metrics.md): a line per run, coloured by the parameters that differ; a run's ranks as their mean "
+      "with a band from the lowest to the highest.</p><noscript>The charts are drawn by the page's script, "
+      "which is off here; the table below has every member's last values.</noscript>";
+  size_t chart = 0;
   for (const auto& g : groups) {
-    // metric -> lines of this group's entities
-    std::map<std::string, std::vector<Series>> charts;
-    std::map<std::string, size_t> totals;
+    nlohmann::json series = nlohmann::json::array();
+    std::vector<const state::EntityRecord*> reported;
     std::map<std::string, std::map<const state::EntityRecord*, double>> last;  // metric -> entity -> last value
     for (const auto* e : g.entities) {
       const auto it = in.metrics.find(e->name);
-      if (it == in.metrics.end()) continue;
-      const state::MetricSeries& lines = it->second.series;
-      std::set<std::string> ranked;
-      for (const auto& [key, pts] : lines)
-        if (key.second != 0) ranked.insert(key.first);
-      for (const auto& [key, pts] : lines) {
-        ++totals[key.first];
-        if (key.second == 0 || key.first.empty()) last[key.first][e] = pts.back().second;
-        auto& chart = charts[key.first];
-        if (chart.size() >= kMaxLines) continue;
-        chart.push_back({e->name + (ranked.count(key.first) ? " rank " + std::to_string(key.second) : ""),
-                         state::thin_evenly(pts, kMaxPoints)});
-      }
+      if (it == in.metrics.end() || it->second.curves.empty()) continue;
+      reported.push_back(e);
+      add_curves(*e, it->second.curves, series);
+      for (const auto& [key, pts] : it->second.curves)
+        if (key.second == 0 && !pts.empty()) last[key.first][e] = pts.back().value;
     }
-    if (charts.empty()) continue;
-    out += "<h3>" + escape(g.title) + "</h3><div class=\"scatters\">";
-    for (const auto& [metric, series] : charts) line_chart(metric, series, totals[metric], out);
-    out += "</div>";
+    if (reported.empty()) continue;
+    const std::string id = "curves-" + std::to_string(chart++);
+    out += "<h3>" + escape(g.title) + "</h3><div class=\"curves\" id=\"" + id +
+           "\"></div><script type=\"application/json\" id=\"" + id + "-data\">" +
+           script_json({{"series", std::move(series)}, {"goals", goals_json(reported)}}) + "</script>";
     if (!g.ensemble) continue;
-    // The last value against each numeric parameter.
+    // The last value against each numeric parameter that differs between the members (a
+    // port that is the same for every member says nothing).
     std::set<std::string> params;
     for (const auto* e : g.entities)
       for (const auto& [k, v] : e->params) params.insert(k);
@@ -145,13 +94,15 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
     for (const auto& param : params)
       for (const auto& [metric, values] : last) {
         std::vector<std::pair<double, double>> points;
+        std::set<double> distinct;
         for (const auto& [e, y] : values) {
           const auto v = e->params.find(param);
           char* end = nullptr;
           const double x = v == e->params.end() ? 0 : std::strtod(v->second.c_str(), &end);
-          if (v != e->params.end() && end && *end == '\0' && !v->second.empty()) points.emplace_back(x, y);
+          if (v != e->params.end() && end && *end == '\0' && !v->second.empty())
+            points.emplace_back(x, y), distinct.insert(x);
         }
-        if (points.size() > 1) against_parameter(metric, param, points, out);
+        if (distinct.size() > 1) against_parameter(metric, param, points, out);
       }
     out += "</div>";
     // The members compared: parameters, last values, goal.
@@ -184,6 +135,11 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
     }
     out += "</table></details>";
   }
+  // The drawing code once, then each group's charts from its data.
+  out += std::string("<script>") + curves_script() +
+         "\ndocument.head.appendChild(Object.assign(document.createElement('style'), {textContent: "
+         "ssimCurves.style}));\nfor (const box of document.querySelectorAll('div.curves')) "
+         "ssimCurves.render(box, JSON.parse(document.getElementById(box.id + '-data').textContent));</script>";
   out += "</section>";
 }
 

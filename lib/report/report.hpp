@@ -22,10 +22,10 @@ struct ReportInput {
   std::vector<nlohmann::json> db_samples;           // .ssim/db_samples.ndjson (shard_samples.hpp)
   std::vector<nlohmann::json> inference;            // each shard's service (orchestrator::inference_status)
   // What each entity reported, as the report draws it: every (metric, rank) thinned to
-  // 300 points (first and last kept), and where its goal was reached. Not every
+  // 200 points (first and last kept), and where its goal was reached. Not every
   // point: 5,000 members x 1,000 points would hold 600 MB.
   struct EntityMetrics {
-    state::MetricSeries series;
+    state::CurveSeries curves;
     std::optional<state::GoalReached> goal;
   };
   std::map<std::string, EntityMetrics> metrics;

@@ -29,7 +29,7 @@ report::ReportInput report_input(const CurrentState& s) {
       if (const auto points = state::read_metrics(e.run_dir, e.name); !points.empty()) {
         auto& kept = in.metrics[e.name];
         kept.goal = e.goal ? state::goal_outcome(e, points) : std::nullopt;
-        for (auto& [key, line] : state::metric_series(points)) kept.series[key] = state::thin_evenly(line, 300);
+        kept.curves = state::curve_series(points, e.start, 200);
       }
   for (const auto& e : s.manifest.entities)
     if (e.type == state::EntityKind::Database)

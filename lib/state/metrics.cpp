@@ -348,6 +348,23 @@ MetricSeries metric_series(const std::vector<MetricPoint>& points) {
   return series;
 }
 
+CurveSeries curve_series(const std::vector<MetricPoint>& points, double start, size_t max) {
+  CurveSeries series;
+  for (const auto& p : points) {
+    auto& line = series[{p.name, p.rank}];
+    const double x = p.step ? static_cast<double>(*p.step) : static_cast<double>(line.size());
+    line.push_back({x, p.value, p.time > 0 && start > 0 ? p.time - start : std::nan("")});
+  }
+  for (auto& [key, line] : series)
+    if (line.size() > max && max >= 2) {
+      std::vector<CurvePoint> kept;
+      kept.reserve(max);
+      for (size_t i = 0; i < max; ++i) kept.push_back(line[i * (line.size() - 1) / (max - 1)]);
+      line = std::move(kept);
+    }
+  return series;
+}
+
 std::vector<std::pair<double, double>> thin_evenly(const std::vector<std::pair<double, double>>& points, size_t max) {
   if (points.size() <= max || max < 2) return points;
   std::vector<std::pair<double, double>> out;

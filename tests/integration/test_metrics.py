@@ -196,7 +196,8 @@ class Goals(SsimTestCase):
         metrics = html[html.index('<section id="metrics">'):]
         metrics = metrics[:metrics.index("</section>")]
         self.assertIn("<h3>stopped</h3>", metrics)
-        self.assertIn("<figcaption>val_acc</figcaption>", metrics)
+        self.assertIn('"metric":"val_acc"', metrics)  # the data curves.js draws (test_report.Curves)
+        self.assertIn('"goals":{"val_acc":{"at_least":true,"target":0.8}}', metrics)
         self.assertIn("last val_acc against start", metrics)
         self.assertIn("reached at step 4", metrics)  # stopped_1's row
         self.assertIn("not reached", metrics)        # kept_1's

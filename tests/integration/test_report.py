@@ -55,6 +55,58 @@ def distinct_bytes_of_png(path):
     return len(set(zlib.decompress(idat)))
 
 
+def drawn_runs(dom):
+    """What curves.js drew: {metric: {run: (legend label, points)}}."""
+    charts = {}
+    for metric, body in re.findall(r'<svg class="curve"[^>]*data-metric="([^"]+)"[^>]*>(.*?)</svg>', dom, re.S):
+        charts[metric] = {run: (label, int(count)) for run, label, count in
+                          re.findall(r'<g data-run="([^"]+)" data-label="([^"]*)" data-count="(\d+)">', body)}
+    return charts
+
+
+SWEPT = """
+experiment: {name: swept}
+ensembles:
+  - name: train
+    exe: /bin/sh
+    # Two ranks each, the second a little worse; a port that is the same for every member.
+    args: [-c, 'for s in 1 2 3 4 5 6; do for r in 0 1; do echo "ssim:metric loss=$$(( 100 / ($(workers) * s) + r )) step=$$s rank=$$r"; done; done']
+    params: {workers: [16, 2, 8, 4], port: [6000]}
+    goal: {metric: loss, at_most: 5}
+"""
+
+
+class Curves(SsimTestCase):
+    """The report's training curves, drawn by the browser as a user sees them."""
+
+    def test_a_sweep_is_a_line_per_run_by_its_parameter_with_ranks_as_a_band_and_the_goal(self):
+        self.assertIsNotNone(CHROMIUM, "needs Debian's chromium (scripts/install-deps.sh installs it)")
+        self.write("experiment.yaml", SWEPT)
+        self.ssim("run", "experiment.yaml", check=0)  # a goal missed is no failure
+        page = os.path.join(self.dir, "report.html")
+        self.ssim("report", "swept", "-o", page)
+        dom = chromium("--dump-dom", "file://" + page).stdout.decode()
+        runs = drawn_runs(dom)["loss"]
+        # One line per run, named by the parameter that differs (not the port), six steps each.
+        self.assertEqual(runs, {"train_0": ("workers=16", 6), "train_1": ("workers=2", 6), "train_2": ("workers=8", 6),
+                                "train_3": ("workers=4", 6)})
+        # The legend in the parameter's order; ranks folded into a mean with a band.
+        legend = re.findall(r'<span class="legend-item"><i [^>]*></i>([^<]+)</span>', dom)
+        self.assertEqual(legend[:4], ["workers=2", "workers=4", "workers=8", "workers=16"])
+        self.assertEqual(len(re.findall(r'<path [^>]*class="band"', dom)), 4)
+        self.assertIn("mean of the ranks, band from min to max", dom)
+        self.assertRegex(dom, r'<line [^>]*class="goal"')
+        self.assertIn("goal \u2264 5", dom)
+        # No chart of the last loss against the port, which every member has the same.
+        self.assertNotIn("against port", dom)
+        self.assertIn("last loss against workers", dom)
+        shot = os.path.join(self.dir, "curves.png")
+        chromium("--window-size=1200,3000", "--screenshot=" + shot, "file://" + page)
+        self.assertGreater(distinct_bytes_of_png(shot), 20)
+        if os.environ.get("SSIM_KEEP_SHOTS"):  # to look at it
+            shutil.copy(shot, os.environ["SSIM_KEEP_SHOTS"])
+
+
 class Report(SsimTestCase):
     def setUp(self):
         super().setUp()
@@ -299,10 +351,10 @@ ensembles:
 
         def drawn():
             dom = chromium("--virtual-time-budget=3000", "--dump-dom", url + "#exp=" + exp + "&entity=g").stdout.decode()
-            m = re.search(r'<polyline[^>]*data-metric="loss"[^>]*data-count="(\d+)"', dom)
-            self.assertIsNotNone(m, "no loss curve in the detail")
-            self.assertIn("loss: last", dom)
-            return int(m.group(1))
+            runs = drawn_runs(dom).get("loss")
+            self.assertIsNotNone(runs, "no loss curve in the detail")
+            self.assertIn("g: last", dom)
+            return runs["g"][1]
         wait_for(lambda: served() >= 3, what="the first points")
         first = drawn()
         wait_for(lambda: served() >= first + 10, what="more points")
@@ -356,7 +408,8 @@ ensembles:
         self.assertEqual(sorted(s["points"][0][1] for s in doc["series"]), [19, 24])  # n=2 with k=0 and k=5
         dom = chromium("--virtual-time-budget=3000", "--dump-dom",
                        url + "#exp=" + exp + "&ensemble=sim&where=" + urllib.parse.quote("n=2")).stdout.decode()
-        self.assertEqual(len(re.findall(r'<polyline[^>]*data-metric="loss"', dom)), 2)
+        # Told apart by the parameter that differs between the two (n is the same).
+        self.assertEqual(sorted(label for label, _ in drawn_runs(dom)["loss"].values()), ["k=0", "k=5"])
         self.assertIn('<option value="n=2" selected="">n = 2</option>', dom)
         with self.assertRaises(urllib.error.HTTPError) as e:
             self.get(f"{base}/api/metrics?exp={exp}&ensemble=sim&where=n%3D7&token={token}")
@@ -397,10 +450,12 @@ ensembles:
         url, base, token, exp = self.dashboard("over")
         doc = json.loads(self.get(f"{base}/api/metrics?exp={exp}&ensemble=sim&token={token}")[1])
         self.assertEqual((doc["members"], sorted(s["entity"] for s in doc["series"])), (3, ["sim_0", "sim_1", "sim_2"]))
-        self.assertEqual(doc["series"][2]["points"], [[1, 29], [2, 28], [3, 27], [4, 26], [5, 25]])
+        # [step, value, seconds since the start]: printed lines carry no time.
+        self.assertEqual(doc["series"][2]["points"], [[1, 29, None], [2, 28, None], [3, 27, None], [4, 26, None],
+                                                      [5, 25, None]])
+        self.assertEqual(doc["series"][2]["params"], {"n": "3"})
         dom = chromium("--virtual-time-budget=3000", "--dump-dom", url + "#exp=" + exp + "&ensemble=sim").stdout.decode()
-        lines = re.findall(r'<polyline[^>]*data-metric="loss"[^>]*data-entity="([^"]+)"', dom)
-        self.assertEqual(sorted(lines), ["sim_0", "sim_1", "sim_2"])
+        self.assertEqual(drawn_runs(dom)["loss"], {"sim_0": ("n=1", 5), "sim_1": ("n=2", 5), "sim_2": ("n=3", 5)})
         self.assertIn("<h3>sim (ensemble)</h3>", dom)
         self.assertIn("3 members", dom)
         with self.assertRaises(urllib.error.HTTPError) as e:

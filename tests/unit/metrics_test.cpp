@@ -167,6 +167,24 @@ TEST_CASE("metrics: series by metric and rank against the step, thinned evenly k
   CHECK(state::thin_evenly(thin, 300) == thin);  // short enough: as is
 }
 
+TEST_CASE("metrics: curves carry the seconds since the start, none for printed lines, thinned keeping both ends") {
+  std::vector<state::MetricPoint> points;
+  for (int i = 0; i < 1000; ++i) points.push_back({"loss", 1.0, i, std::nullopt, "", 0, 1000.0 + i, "client"});
+  points.push_back({"acc", 0.5, 3, std::nullopt, "", 1, 0, "stdout"});  // a printed line: no time
+  const auto curves = state::curve_series(points, 990.0, 200);
+  const auto& loss = curves.at({"loss", 0});
+  REQUIRE(loss.size() == 200);
+  CHECK(loss.front().x == 0);
+  CHECK(loss.front().seconds == 10);  // started at 990, first point at 1000
+  CHECK(loss.back().x == 999);
+  CHECK(loss.back().seconds == 1009);
+  const auto& acc = curves.at({"acc", 1});
+  REQUIRE(acc.size() == 1);
+  CHECK(acc[0].x == 3);
+  CHECK(std::isnan(acc[0].seconds));
+  CHECK(std::isnan(state::curve_series(points, 0, 200).at({"loss", 0})[0].seconds));  // no start known
+}
+
 TEST_CASE("metrics: the fast reader of client lines answers as the full JSON parser does") {
   const std::vector<std::string> lines = {
       R"({"name": "loss", "value": 0.31, "rank": 1, "time": 1700000000.125, "step": 120, "epoch": 2, "phase": "val"})",
