@@ -288,16 +288,27 @@ std::vector<MetricPoint> read_metrics(const std::string& run_dir, const std::str
 }
 
 std::map<std::string, MetricPoint> latest_metrics(const std::vector<MetricPoint>& points) {
-  std::map<std::string, MetricPoint> out;
+  // Each metric's highest step (-1: none given), then each rank's last point at it.
+  std::map<std::string, long long> top;
   for (const auto& p : points) {
-    auto it = out.find(p.name);
-    if (it == out.end()) {
-      out.emplace(p.name, p);
-      continue;
-    }
-    const long long a = it->second.step.value_or(-1), b = p.step.value_or(-1);
-    if (b >= a) it->second = p;  // same step (or none): the one reported later
+    const auto [it, first] = top.emplace(p.name, p.step.value_or(-1));
+    if (!first) it->second = std::max(it->second, p.step.value_or(-1));
   }
+  std::map<std::pair<std::string, int>, const MetricPoint*> last_of_rank;
+  for (const auto& p : points)
+    if (p.step.value_or(-1) == top[p.name]) last_of_rank[{p.name, p.rank}] = &p;
+  // The ranks folded into their mean, as the charts draw them; the one reported last
+  // gives the rest of the point (its step, time, phase).
+  std::map<std::string, MetricPoint> out;
+  std::map<std::string, std::pair<double, int>> sums;
+  for (const auto& [key, p] : last_of_rank) {
+    auto [it, first] = out.emplace(key.first, *p);
+    if (!first && p->time >= it->second.time) it->second = *p;
+    auto& [sum, count] = sums[key.first];
+    sum += p->value;
+    ++count;
+  }
+  for (auto& [name, p] : out) p.value = sums[name].first / sums[name].second;
   return out;
 }
 

@@ -58,7 +58,8 @@ CurveSeries curve_series(const std::vector<MetricPoint>& points, double start, s
 // At most `max` (>= 2) of `points`, evenly chosen, the first and the last kept.
 std::vector<std::pair<double, double>> thin_evenly(const std::vector<std::pair<double, double>>& points, size_t max);
 
-// The last point of each metric (the highest step, then the latest reported).
+// The latest point of each metric: its highest step (without steps: the last reported),
+// its value the mean of each rank's last value at that step (as the charts fold ranks).
 std::map<std::string, MetricPoint> latest_metrics(const std::vector<MetricPoint>& points);
 
 // A metric name: letters, digits, _ . - /, starting with a letter; at most 64 bytes.

@@ -72,6 +72,19 @@ TEST_CASE("metrics: the latest point is the highest step, then the last reported
   CHECK(latest.at("acc").source == "stdout");
 }
 
+TEST_CASE("metrics: the latest value of several ranks is their mean at the highest step, as charts fold them") {
+  auto point = [](double value, long long step, int rank, double time) {
+    return state::MetricPoint{"loss", value, step, std::nullopt, "", rank, time, "client"};
+  };
+  // Rank 1 reported step 9 last in time, rank 2 has not reached step 9: not counted.
+  const std::vector<state::MetricPoint> points = {point(5, 8, 0, 1), point(4, 9, 0, 2), point(7, 8, 2, 3),
+                                                  point(3, 9, 1, 5), point(2, 9, 1, 6)};
+  const auto latest = state::latest_metrics(points);
+  CHECK(latest.at("loss").value == 3);  // (4 + 2) / 2: rank 1's last word at step 9 is 2
+  CHECK(latest.at("loss").step == 9);
+  CHECK(latest.at("loss").time == 6);
+}
+
 TEST_CASE("metrics: what the C++ client logs is read back as the Python client's") {
   test::TempDir dir;
   const std::string run = dir.path.string();
