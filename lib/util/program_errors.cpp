@@ -1,6 +1,7 @@
 #include "lib/util/program_errors.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 #include "lib/util/file_tail.hpp"
@@ -45,7 +46,9 @@ std::string program_lines(const std::string& text, int lines) {
       continue;
     }
     if (inside || launcher_line(*it)) continue;
-    if (kept.empty() && it->find_first_not_of(" \t\r") == std::string::npos) continue;  // trailing blanks
+    // Trailing blanks and the program's own rules ("-----", "====="): the line that says
+    // what happened is above them.
+    if (kept.empty() && !std::any_of(it->begin(), it->end(), [](unsigned char c) { return std::isalnum(c); })) continue;
     kept.push_back(sanitized_utf8(*it, false));  // no terminal control, no invalid UTF-8
   }
   std::string out;

@@ -35,6 +35,10 @@ TEST_CASE("program lines: srun, MPICH, jsrun and aprun summaries are left out") 
   CHECK(program_lines("", 1).empty());
   CHECK(program_lines("only\n\n\n", 1) == "only");
   CHECK(program_lines("a\x1b[31mred\n", 1) == "a\xEF\xBF\xBD[31mred");  // no terminal control
-  // A program's own short rule stays.
-  CHECK(program_lines("result\n----------\n", 1) == "----------");
+  // A program's own short rule is no banner: it hides nothing above it, stays between
+  // lines, and at the end gives way to the line that says what happened.
+  CHECK(program_lines("result\n----------\n", 1) == "result");
+  CHECK(program_lines("a\n----------\nb\n", 2) == "----------\nb");
+  CHECK(program_lines("RuntimeError: boom\n  ====\n\n", 1) == "RuntimeError: boom");
+  CHECK(program_lines("----\n", 1).empty());
 }
