@@ -241,6 +241,41 @@ class Bounded(SsimTestCase):
         self.assertEqual(sorted(p["step"] for p in written), list(range(700)))
 
 
+SIXTEEN_RANKS = """
+experiment: {name: crowd}
+models:
+  # Sixteen writers at once, one file each, thinned by ssim while they write.
+  - name: ranks
+    exe: /bin/sh
+    args: [-c, "for r in $$(seq 0 15); do RANK=$$r /usr/bin/python3 -c \\"$$WRITER\\" & done; wait"]
+    env:
+      WRITER: "import time, ssim.metrics as m\\nfor s in range(4000):\\n    m.log(loss=1.0 / (s + 1), step=s)\\n    if s % 400 == 0: time.sleep(0.1)"
+"""
+
+
+class SixteenWritersThinned(SsimTestCase):
+    def test_every_rank_keeps_its_first_and_latest_point_with_no_torn_line(self):
+        self.write("experiment.yaml", SIXTEEN_RANKS)
+        self.env["SSIM_METRICS_LIMIT"] = "16384"
+        self.ssim("run", "experiment.yaml", check=0, timeout=180)
+        points = json.loads(self.ssim("metrics", "crowd", "ranks", "--json", check=0).stdout)
+        by_rank = {}
+        for p in points:
+            by_rank.setdefault(p["rank"], []).append(p["step"])
+        self.assertEqual(sorted(by_rank), list(range(16)))
+        thinned = 0
+        for rank, steps in by_rank.items():
+            self.assertEqual((min(steps), max(steps)), (0, 3999), rank)  # the first and the latest kept
+            thinned += len(steps) < 4000
+            with open(os.path.join(self.dir, f"crowd/ranks/metrics.{rank}.ndjson")) as f:
+                text = f.read()
+            self.assertTrue(text.endswith("\n"), f"rank {rank}: a torn last line")
+            self.assertLessEqual(len(text), 16384, rank)
+        self.assertEqual(thinned, 16)  # each file went past the limit and was thinned
+        out = self.ssim("status", "crowd", "-o", "name,loss", check=0).stdout
+        self.assertIn("0.00025", out)  # 1 / 4000: every rank's latest, their mean
+
+
 class BadPoints(SsimTestCase):
     """A bad step or epoch is refused at the call; the writer lives on and loses nothing else."""
 
