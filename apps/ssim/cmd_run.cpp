@@ -99,7 +99,15 @@ Action add_run(CLI::App& app) {
       for (const auto& n : o->only)
         if (!n.empty()) chosen->push_back(n);
     }
-    RunRequest req{o->detach, o->resume, o->overwrite, o->json, o->in_batch, o->file, o->events, chosen, o->open};
+    const RunRequest req{.detach = o->detach,
+                         .resume = o->resume,
+                         .overwrite = o->overwrite,
+                         .json = o->json,
+                         .in_batch = o->in_batch,
+                         .file = o->file,
+                         .events = o->events,
+                         .only = chosen,
+                         .open = o->open};
     return run_experiment(l, req);
   };
 }
