@@ -96,6 +96,22 @@ void SchedulerAllocation::release(const std::string& id) {
   if (!id.empty()) run_with_retries(runner_, scheduler_.cancel_command({id}), 20s, log_, 2);
 }
 
+// The allocation is one of the scheduler's jobs: its own status query says whether it
+// still runs. Asked again each time until it says it ended (a failed query says nothing).
+std::optional<launch::JobAllocation::Ended> SchedulerAllocation::ended() const {
+  if (ended_ || current_.job_id.empty()) return ended_;
+  const std::vector<std::string> ids = {current_.job_id};
+  const auto parsed = scheduler_.parse_status_output(runner_.run(scheduler_.status_command(ids), 20s), ids);
+  if (!parsed) return std::nullopt;
+  const auto it = parsed->find(current_.job_id);
+  if (it == parsed->end() || !state::is_terminal(it->second.status)) return std::nullopt;
+  const auto& s = it->second;
+  std::string said = s.reason.empty() ? std::string(state::to_string(s.status)) : s.reason;
+  ended_ = Ended{"the allocation " + current_.job_id + " ended: " + said, s.end};
+  if (log_) log_("allocation " + current_.job_id + " ended under the run: " + said);
+  return ended_;
+}
+
 std::string SchedulerAllocation::placed_nodes(const std::string& name) const {
   if (const auto it = placement_.steps.find(name); it != placement_.steps.end()) return join_hosts(it->second.nodes);
   // A database shard: ssim placed it, so where it runs is known before the scheduler

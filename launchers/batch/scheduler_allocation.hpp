@@ -25,6 +25,7 @@ class SchedulerAllocation : public launch::JobAllocation {
   bool owned() const override { return owned_; }
   std::string placed_nodes(const std::string& name) const override;
   void release(const std::string& id) override;
+  std::optional<Ended> ended() const override;
 
   // Finds or (with options.request) requests the allocation and places `plan` on it:
   // UsageError when the plan does not fit or needs one it cannot have, EnvironmentError
@@ -45,6 +46,7 @@ class SchedulerAllocation : public launch::JobAllocation {
   Allocation current_;
   bool owned_ = false;
   PlacementPlan placement_;
+  mutable std::optional<Ended> ended_;  // once said, for good
 };
 
 // The CPUs of a node of the queue `settings` names, when packed steps of `plan` need

@@ -217,6 +217,12 @@ bool Engine::retire_lost_nodes() {
     restored = true;
   }
   if (!retired) return restored;
+  // Nodes go all at once when the allocation itself ends: say that, not "lost".
+  if (const launch::JobAllocation* allocation = launcher_.allocation())
+    if (const auto ended = allocation->ended()) {
+      end_with_allocation(*ended);
+      return true;
+    }
   for (auto& r : m_.entities) {
     const plan::Resources* ask = schedule_.ask(r.name);
     if (r.status != Status::New || !ask) continue;
@@ -229,6 +235,29 @@ bool Engine::retire_lost_nodes() {
     log_->error("{} {}", r.name, r.reason);
   }
   return true;
+}
+
+// The allocation the run was in ended under it (scancel of the allocation, its time
+// limit): nothing more runs. What had not ended is cancelled with the scheduler's words,
+// and so is what its end killed: ended by a signal (or with no exit status, its node's
+// agent gone) since it ended, or, where the scheduler gives no time (sacct as ssim asks
+// it), in the last kAllocationEndSeen seconds (how long a node's loss takes to be seen).
+// A failure of its own, with an exit code, keeps its reason.
+void Engine::end_with_allocation(const launch::JobAllocation::Ended& ended) {
+  constexpr double kAllocationEndSeen = 15;
+  const double now = clock_->now();
+  const double since = ended.at > 0 ? ended.at - 1 : now - kAllocationEndSeen;
+  for (auto& r : m_.entities) {
+    if (is_outer_batch(r)) continue;
+    const bool killed_by_its_end = r.status == Status::Failed && r.end >= since && !r.exit_code.value_or(0);
+    if (state::is_terminal(r.status) && !killed_by_its_end) continue;
+    r.status = Status::Cancelled;
+    r.reason = r.job_id.empty() ? "not started: " + ended.reason : ended.reason;
+    if (r.end == 0) r.end = now;
+    emit(entity_event(r.name, to_string(r.type), r.status, r.exit_code, r.reason));
+  }
+  log_->warn("{}: every entity not ended is cancelled", ended.reason);
+  emit(text_event(EventKind::Warning, ended.reason + ": nothing more runs in it"));
 }
 
 // An entity that ended (or waits to be retried) gives its CPUs and devices back.

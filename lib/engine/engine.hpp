@@ -96,6 +96,7 @@ class Engine {
   void begin_attempt(state::EntityRecord& r);
   bool poll();
   bool retire_lost_nodes();
+  void end_with_allocation(const launch::JobAllocation::Ended& ended);
   bool schedule_retries();
   // A whole-node step that ended for good gives its nodes to the pool (launcher's
   // nodes_freed_by): the packed members run there too. Returns true when some joined.

@@ -2,6 +2,7 @@
 // The allocation a launcher's steps run in: a scheduler job, either the one ssim runs
 // inside or one ssim requested for `allocation:` (and releases). A role of its own, as
 // batch submission is: the local launcher has none.
+#include <optional>
 #include <string>
 
 namespace ssim::launch {
@@ -20,6 +21,15 @@ class JobAllocation {
   // Cancels allocation `id`: this run's, or one a manifest recorded (ssim stop from
   // another shell, which never prepared one).
   virtual void release(const std::string& id) = 0;
+  // Once the scheduler says the allocation itself ended under the run (cancelled by its
+  // owner, its time limit, its nodes failed): what it said, as the reason its entities
+  // end ("the allocation 12 ended: CANCELLED by 0"), and when (epoch seconds, 0 when it
+  // does not say). Asked only once nodes are lost: a query, not a cheap call.
+  struct Ended {
+    std::string reason;
+    double at = 0;
+  };
+  virtual std::optional<Ended> ended() const { return std::nullopt; }
 };
 
 }  // namespace ssim::launch

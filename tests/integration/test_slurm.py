@@ -481,6 +481,25 @@ ensembles:
         wait_for(lambda: not self.agents(), timeout=10, what="no agent left")
         self.assertEqual(sh("squeue", "-h", "-s", "-j", job).stdout.strip(), "")
 
+    def test_an_outside_scancel_of_the_allocation_cancels_every_member_with_slurms_words(self):
+        job = self.allocate(2)
+        self.write("experiment.yaml", """
+experiment: {name: gone, launcher: slurm}
+ensembles:
+  - {name: m, exe: /bin/sleep, args: ["300"], replicas: 12}
+""")
+        run = self.run_until("gone", "m_7")  # 8 run on the two 4-CPU nodes, 4 wait for room
+        sh("scancel", job)
+        self.assertEqual(run.wait(timeout=60), 1)
+        _, s = self.status()
+        for name, e in s.items():  # not "failed: node lost" nor "killed by SIGTERM"
+            self.assertEqual(e["status"], "cancelled", (name, e))
+            self.assertIn(f"the allocation {job} ended: CANCELLED by {os.getuid()}", e["reason"], name)
+        with open(os.path.join(self.dir, "gone/.ssim/ssim.log")) as f:
+            self.assertIn(f"allocation {job} ended under the run", f.read())
+        wait_for(lambda: not sh("pgrep", "-f", "sleep 300", check=False).stdout.strip(), timeout=30,
+                 what="no member left")
+
     def test_a_lost_node_fails_its_members_with_a_reason_and_retries_run_on_the_others(self):
         self.allocate(2)
         self.write("experiment.yaml", """
