@@ -96,12 +96,13 @@ bool Engine::start_ready() {
   // experiment.max_running: the entities started and not yet ended count against it.
   int running = 0;
   if (plan_.max_running > 0)
-    for (const auto& r : m_.entities)
-      if (!is_database(r) && !is_outer_batch(r) && (r.status == Status::Pending || r.status == Status::Running))
+    for (size_t i : started_)
+      if (const auto& r = m_.entities[i];
+          !is_database(r) && !is_outer_batch(r) && (r.status == Status::Pending || r.status == Status::Running))
         ++running;
   throttled_ = throttled_by_room_ = false;
   while (true) {  // a cancellation can make a later entity cancellable, or startable
-    const Pass pass = schedule_.next(m_, clock_->now(), plan_.max_running, running);
+    const Pass pass = schedule_.next(m_, clock_->now(), plan_.max_running, running, &waiting_);
     throttled_ = throttled_ || pass.throttled;
     throttled_by_room_ = throttled_by_room_ || pass.throttled_by_room;
     for (const auto& [i, why] : pass.wait) {
@@ -156,18 +157,23 @@ std::string Engine::where_it_runs(const state::EntityRecord& r) const {
 
 bool Engine::poll() {
   ++polls_;
+  update_live();  // also when called outside the run's loop (while the database starts)
   std::vector<std::string> ended_now;
-  const bool changed = refresh(m_, launcher_, [&](const state::EntityRecord& ended, Status before) {
-    if (state::is_terminal(ended.status)) ended_now.push_back(ended.name);
-    if (goal_stopping_.count(ended.name) && state::is_terminal(ended.status)) settle_goal_stop(*m_.find(ended.name));
-    const state::EntityRecord& r = ended;
-    bound_metrics_ended(r);
-    log_->info("{}: {} -> {}{}", r.name, to_string(before), to_string(r.status),
-               r.reason.empty() ? "" : " (" + r.reason + ")");
-    if (r.status == Status::Running && before == Status::Pending) return;  // too chatty
-    emit(entity_event(r.name, to_string(r.type), r.status, r.exit_code, r.reason,
-                      r.status == Status::Failed ? failure_pointer(r, plan_.path) : ""));
-  });
+  const bool changed = refresh(
+      m_, launcher_,
+      [&](const state::EntityRecord& ended, Status before) {
+        if (state::is_terminal(ended.status)) ended_now.push_back(ended.name);
+        if (goal_stopping_.count(ended.name) && state::is_terminal(ended.status))
+          settle_goal_stop(*m_.find(ended.name));
+        const state::EntityRecord& r = ended;
+        bound_metrics_ended(r);
+        log_->info("{}: {} -> {}{}", r.name, to_string(before), to_string(r.status),
+                   r.reason.empty() ? "" : " (" + r.reason + ")");
+        if (r.status == Status::Running && before == Status::Pending) return;  // too chatty
+        emit(entity_event(r.name, to_string(r.type), r.status, r.exit_code, r.reason,
+                          r.status == Status::Failed ? failure_pointer(r, plan_.path) : ""));
+      },
+      &started_);
   const bool retried = schedule_retries();
   release_room();
   const bool freed = !ended_now.empty() && take_freed_nodes(ended_now);
@@ -260,6 +266,41 @@ void Engine::end_with_allocation(const launch::JobAllocation::Ended& ended) {
   emit(text_event(EventKind::Warning, ended.reason + ": nothing more runs in it"));
 }
 
+// Ended, and nothing in this run starts it again by itself: not a failure with retries
+// left (ssim start of an ended entity marks the list stale instead).
+bool Engine::ended_for_good(const state::EntityRecord& r) const {
+  if (!state::is_terminal(r.status)) return false;
+  if (r.status != Status::Failed) return true;
+  const auto it = steps_.find(r.name);
+  return it == steps_.end() || r.attempt > it->second->retries;
+}
+
+void Engine::update_live() {
+  if (live_stale_ || live_of_ != m_.entities.size()) {
+    started_.clear();
+    waiting_.clear();
+    for (size_t i = 0; i < m_.entities.size(); ++i) {
+      const auto& e = m_.entities[i];
+      if (e.status == Status::New)
+        waiting_.push_back(i);
+      else if (!ended_for_good(e))
+        started_.push_back(i);
+    }
+    live_of_ = m_.entities.size();
+    live_stale_ = false;
+    return;
+  }
+  // A retried entity is New again: a candidate in waiting_, no longer in started_.
+  std::erase_if(started_, [&](size_t i) {
+    const auto& e = m_.entities[i];
+    return e.status == Status::New || ended_for_good(e);
+  });
+  // Members start in order, so those that started leave from the front.
+  size_t front = 0;
+  while (front < waiting_.size() && m_.entities[waiting_[front]].status != Status::New) ++front;
+  waiting_.erase(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(front));
+}
+
 // An entity that ended (or waits to be retried) gives its CPUs and devices back.
 void Engine::release_room() {
   for (const auto& name : schedule_.pool().holders()) {
@@ -272,7 +313,8 @@ void Engine::release_room() {
 // backoff, up to N times; how each attempt ended stays in the manifest.
 bool Engine::schedule_retries() {
   bool changed = false;
-  for (auto& r : m_.entities) {
+  for (size_t i : started_) {  // a failure with retries left is never ended for good
+    auto& r = m_.entities[i];
     if (r.status != Status::Failed || is_database(r) || is_outer_batch(r)) continue;
     const auto it = steps_.find(r.name);
     if (it == steps_.end() || r.attempt > it->second->retries) continue;
@@ -283,6 +325,9 @@ bool Engine::schedule_retries() {
     r.job_id.clear();  // nothing to poll until it starts again
     r.pid = 0;
     r.retry_at = clock_->now() + backoff;
+    // A candidate again (waiting_ is in order; it may still hold i if it started out of order).
+    if (const auto at = std::lower_bound(waiting_.begin(), waiting_.end(), i); at == waiting_.end() || *at != i)
+      waiting_.insert(at, i);
     r.reason = "retrying in " + std::to_string(backoff).substr(0, 3) + " s (attempt " + std::to_string(r.attempt) +
                " of " + std::to_string(it->second->retries + 1) + " failed)";
     log_->info("{}: {}", r.name, r.reason);
@@ -349,19 +394,23 @@ std::string Engine::wait_for_signal(int timeout_ms) {
 bool Engine::finished(bool open) const {
   if (open) return false;
   bool any_held = false, any_new = false;
-  for (const auto& e : m_.entities) {
-    if (is_database(e) || is_outer_batch(e) || state::is_terminal(e.status)) continue;
-    if (e.held)
-      any_held = true;
-    else if (e.status != Status::New)
-      return false;  // pending or running
-    else
-      any_new = true;
-  }
+  for (const auto* list : {&started_, &waiting_})  // the others have ended for good
+    for (size_t i : *list) {
+      const auto& e = m_.entities[i];
+      if (is_database(e) || is_outer_batch(e) || state::is_terminal(e.status)) continue;
+      if (e.held)
+        any_held = true;
+      else if (e.status != Status::New)
+        return false;  // pending or running
+      else
+        any_new = true;
+    }
   if (!any_new) return true;    // nothing left, or only held ones
   if (!any_held) return false;  // new ones, and nothing holds them back: they start
-  for (const auto& e : m_.entities)
-    if (e.status == Status::New && !e.held && !is_database(e) && !is_outer_batch(e) && !waits_on_held(e)) return false;
+  for (size_t i : waiting_)
+    if (const auto& e = m_.entities[i];
+        e.status == Status::New && !e.held && !is_database(e) && !is_outer_batch(e) && !waits_on_held(e))
+      return false;
   return true;
 }
 
@@ -391,6 +440,7 @@ int Engine::run(const EngineHooks& hooks) {
   int tick_ms = 5;
   bool stopped = false;
   while (true) {
+    update_live();
     bool changed = start_ready();
     if (first) {
       first = false;

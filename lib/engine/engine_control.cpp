@@ -121,6 +121,7 @@ std::string Engine::start_entities(const std::vector<std::string>& names, const 
       e.reason.clear();
     } else if (state::is_terminal(e.status)) {  // ended: it runs again, as a new attempt
       e.earlier_attempts.push_back(state::attempt_record(e));
+      live_stale_ = true;  // it left the live list when it ended
       e.status = Status::New;
       e.job_id.clear();
       e.pid = 0;

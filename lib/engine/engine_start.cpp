@@ -90,6 +90,7 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
   for (auto* r : records) {
     requests.push_back(request_for(*r));
     begin_attempt(*r);
+    started_.push_back(static_cast<size_t>(r - m_.entities.data()));  // polled from now on
   }
   // Journalled before the launch as well: a job that exists is never unknown, even if
   // ssim is killed between starting it and learning its id ("?": its run directory's

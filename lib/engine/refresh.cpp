@@ -18,14 +18,19 @@ bool names_one_of(const std::string& host, const std::string& hosts) {
 using state::Status;
 
 bool refresh(state::Manifest& m, launch::Launcher& launcher,
-             const std::function<void(const state::EntityRecord&, Status)>& on_change) {
+             const std::function<void(const state::EntityRecord&, Status)>& on_change,
+             const std::vector<size_t>* among) {
   std::vector<launch::JobRef> refs;
   std::vector<state::EntityRecord*> records;
-  for (auto& e : m.entities) {
-    if (e.job_id.empty() || state::is_terminal(e.status)) continue;
+  auto consider = [&](state::EntityRecord& e) {
+    if (e.job_id.empty() || state::is_terminal(e.status)) return;
     refs.push_back(job_of(e));
     records.push_back(&e);
-  }
+  };
+  if (among)
+    for (size_t i : *among) consider(m.entities[i]);
+  else
+    for (auto& e : m.entities) consider(e);
   if (refs.empty()) return false;
   const auto statuses = launcher.poll(refs);
   bool changed = false;

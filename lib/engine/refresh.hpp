@@ -1,6 +1,7 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "lib/launch/launcher.hpp"
 #include "lib/state/manifest.hpp"
@@ -14,9 +15,11 @@ inline launch::JobRef job_of(const state::EntityRecord& e) {
 
 // Asks the launcher, in one poll, about every entity that has a job and has not ended,
 // and updates the records. Calls on_change(record, before) for each status change.
-// Returns whether anything changed.
+// Returns whether anything changed. `among` (when given): the indexes of the entities
+// that may not have ended, the others are not looked at (the engine's live list).
 bool refresh(state::Manifest& m, launch::Launcher& launcher,
-             const std::function<void(const state::EntityRecord&, state::Status)>& on_change = {});
+             const std::function<void(const state::EntityRecord&, state::Status)>& on_change = {},
+             const std::vector<size_t>* among = nullptr);
 
 // A one-line description of how an entity ended, e.g. "failed: exit code 3".
 std::string describe(const state::EntityRecord& r);

@@ -95,7 +95,8 @@ bool Schedule::take_room(const state::Manifest& m, size_t index, std::vector<con
   return false;
 }
 
-Pass Schedule::next(const state::Manifest& m, double now, int max_running, int running) {
+Pass Schedule::next(const state::Manifest& m, double now, int max_running, int running,
+                    const std::vector<size_t>* among) {
   index_asks(m);
   Pass pass;
   const int room = max_running > 0 ? max_running : INT_MAX;
@@ -103,7 +104,9 @@ Pass Schedule::next(const state::Manifest& m, double now, int max_running, int r
   std::set<std::string> gangs_seen;
   std::map<std::string, size_t> index_of;  // for gangs only
   auto started = [&] { return running + static_cast<int>(pass.start.size()); };
-  for (size_t i = 0; i < m.entities.size(); ++i) {
+  const size_t count = among ? among->size() : m.entities.size();
+  for (size_t at = 0; at < count; ++at) {
+    const size_t i = among ? (*among)[at] : at;
     const auto& r = m.entities[i];
     if (r.status != Status::New || r.held || is_database(r) || is_outer_batch(r)) continue;
     if (r.retry_at > now) continue;  // a retry waiting out its backoff

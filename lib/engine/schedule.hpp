@@ -40,7 +40,10 @@ class Schedule {
   const plan::Resources* ask(const std::string& name) const;
 
   // One pass over `m` at `now`; `running` counts the entities started and not ended.
-  Pass next(const state::Manifest& m, double now, int max_running, int running);
+  // `among` (when given): the indexes of the entities that may not have ended, in order;
+  // the others cannot start and are not looked at.
+  Pass next(const state::Manifest& m, double now, int max_running, int running,
+            const std::vector<size_t>* among = nullptr);
 
   // Gangs whose members together need more than the whole pool, or more than
   // experiment.max_running: they would wait for ever (refused before anything starts).
