@@ -350,15 +350,6 @@ std::string reached_text(const std::optional<GoalReached>& reached) {
   return out + " (" + short_number(reached->value) + ")";
 }
 
-MetricSeries metric_series(const std::vector<MetricPoint>& points) {
-  MetricSeries series;
-  for (const auto& p : points) {
-    auto& line = series[{p.name, p.rank}];
-    line.emplace_back(p.step ? static_cast<double>(*p.step) : static_cast<double>(line.size()), p.value);
-  }
-  return series;
-}
-
 CurveSeries curve_series(const std::vector<MetricPoint>& points, double start, size_t max) {
   CurveSeries series;
   for (const auto& p : points) {
@@ -374,14 +365,6 @@ CurveSeries curve_series(const std::vector<MetricPoint>& points, double start, s
       line = std::move(kept);
     }
   return series;
-}
-
-std::vector<std::pair<double, double>> thin_evenly(const std::vector<std::pair<double, double>>& points, size_t max) {
-  if (points.size() <= max || max < 2) return points;
-  std::vector<std::pair<double, double>> out;
-  out.reserve(max);
-  for (size_t i = 0; i < max; ++i) out.push_back(points[i * (points.size() - 1) / (max - 1)]);
-  return out;
 }
 
 }  // namespace ssim::state

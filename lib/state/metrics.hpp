@@ -38,25 +38,18 @@ std::vector<std::string> metric_files(const std::string& run_dir);
 // Every point entity `name` reported, in the order reported (per source).
 std::vector<MetricPoint> read_metrics(const std::string& run_dir, const std::string& name);
 
-// Each (metric, rank)'s points as (x, value), in the order reported: x is the step when
-// given, else the point's place in its line (stdout lines may carry no step).
-using MetricSeries = std::map<std::pair<std::string, int>, std::vector<std::pair<double, double>>>;
-MetricSeries metric_series(const std::vector<MetricPoint>& points);
-
-// A point of a training curve as the charts draw it: the step (as in MetricSeries), the
-// value, and the seconds since the entity started (NaN when unknown: a printed line).
+// A point of a training curve as the charts draw it: x is the step when given, else the
+// point's place in its line (stdout lines may carry no step); the value; the seconds
+// since the entity started (NaN when unknown: a printed line).
 struct CurvePoint {
   double x = 0;
   double value = 0;
   double seconds = 0;
 };
 using CurveSeries = std::map<std::pair<std::string, int>, std::vector<CurvePoint>>;
-// Each (metric, rank)'s curve, at most `max` points (evenly chosen, the first and last
-// kept); `start` is the entity's start (epoch seconds).
+// Each (metric, rank)'s curve in the order reported, at most `max` (>= 2) points, evenly
+// chosen, the first and the last kept; `start` is the entity's start (epoch seconds).
 CurveSeries curve_series(const std::vector<MetricPoint>& points, double start, size_t max);
-
-// At most `max` (>= 2) of `points`, evenly chosen, the first and the last kept.
-std::vector<std::pair<double, double>> thin_evenly(const std::vector<std::pair<double, double>>& points, size_t max);
 
 // The latest point of each metric: its highest step (without steps: the last reported),
 // its value the mean of each rank's last value at that step (as the charts fold ranks).

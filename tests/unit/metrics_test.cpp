@@ -166,18 +166,25 @@ TEST_CASE("metrics: series by metric and rank against the step, thinned evenly k
   for (int i = 0; i < 5; ++i) points.push_back({"loss", 1.0 / (i + 1), i * 10, std::nullopt, "", 0, 0, "client"});
   points.push_back({"loss", 7, std::nullopt, std::nullopt, "", 1, 0, "stdout"});  // rank 1, no step: its place
   points.push_back({"loss", 8, std::nullopt, std::nullopt, "", 1, 0, "stdout"});
-  const auto series = state::metric_series(points);
+  auto xy = [](const std::vector<state::CurvePoint>& line) {
+    std::vector<std::pair<double, double>> out;
+    for (const auto& p : line) out.emplace_back(p.x, p.value);
+    return out;
+  };
+  const auto series = state::curve_series(points, 0, 300);
   REQUIRE(series.size() == 2);
   CHECK(series.at({"loss", 0}).size() == 5);
-  CHECK(series.at({"loss", 0})[4] == std::pair<double, double>{40, 0.2});
-  CHECK(series.at({"loss", 1}) == std::vector<std::pair<double, double>>{{0, 7}, {1, 8}});
-  std::vector<std::pair<double, double>> many;
-  for (int i = 0; i < 1000; ++i) many.emplace_back(i, i);
-  const auto thin = state::thin_evenly(many, 300);
+  CHECK(xy(series.at({"loss", 0}))[4] == std::pair<double, double>{40, 0.2});
+  CHECK(xy(series.at({"loss", 1})) == std::vector<std::pair<double, double>>{{0, 7}, {1, 8}});
+  std::vector<state::MetricPoint> many;
+  for (int i = 0; i < 1000; ++i) many.push_back({"m", static_cast<double>(i), i, std::nullopt, "", 0, 0, "client"});
+  const auto thin = state::curve_series(many, 0, 300).at({"m", 0});
   REQUIRE(thin.size() == 300);
-  CHECK(thin.front().first == 0);
-  CHECK(thin.back().first == 999);
-  CHECK(state::thin_evenly(thin, 300) == thin);  // short enough: as is
+  CHECK(thin.front().x == 0);
+  CHECK(thin.back().x == 999);
+  std::vector<state::MetricPoint> kept;  // short enough: as is
+  for (const auto& p : thin) kept.push_back({"m", p.value, static_cast<long long>(p.x), std::nullopt, "", 0, 0, ""});
+  CHECK(xy(state::curve_series(kept, 0, 300).at({"m", 0})) == xy(thin));
 }
 
 TEST_CASE("metrics: curves carry the seconds since the start, none for printed lines, thinned keeping both ends") {
