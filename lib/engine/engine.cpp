@@ -295,10 +295,16 @@ void Engine::update_live() {
     const auto& e = m_.entities[i];
     return e.status == Status::New || ended_for_good(e);
   });
-  // Members start in order, so those that started leave from the front.
+  // Members start in order, so those that started leave from the front. One held back
+  // at the front (after:, --only) would keep the rest in: once as many have started as
+  // half the list, the whole list is swept (a sweep per that many starts: still O(1) each).
   size_t front = 0;
   while (front < waiting_.size() && m_.entities[waiting_[front]].status != Status::New) ++front;
   waiting_.erase(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(front));
+  if (left_waiting_ * 2 > waiting_.size()) {
+    std::erase_if(waiting_, [&](size_t i) { return m_.entities[i].status != Status::New; });
+    left_waiting_ = 0;
+  }
 }
 
 // An entity that ended (or waits to be retried) gives its CPUs and devices back.

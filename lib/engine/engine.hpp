@@ -105,8 +105,9 @@ class Engine {
   bool ended_for_good(const state::EntityRecord& r) const;
   std::vector<size_t> started_;
   std::vector<size_t> waiting_;
-  size_t live_of_ = 0;      // how many entities there were when the lists were made
-  bool live_stale_ = true;  // an entity that had ended runs again (ssim start): made anew
+  size_t left_waiting_ = 0;  // started since waiting_ was last swept whole
+  size_t live_of_ = 0;       // how many entities there were when the lists were made
+  bool live_stale_ = true;   // an entity that had ended runs again (ssim start): made anew
   void end_with_allocation(const launch::JobAllocation::Ended& ended);
   bool schedule_retries();
   // A whole-node step that ended for good gives its nodes to the pool (launcher's

@@ -91,6 +91,7 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
     requests.push_back(request_for(*r));
     begin_attempt(*r);
     started_.push_back(static_cast<size_t>(r - m_.entities.data()));  // polled from now on
+    ++left_waiting_;
   }
   // Journalled before the launch as well: a job that exists is never unknown, even if
   // ssim is killed between starting it and learning its id ("?": its run directory's
@@ -157,8 +158,5 @@ void Engine::tell_outcomes(const state::EntityRecord& r, plan::Env& env) {
   env.emplace_back("SSIM_AFTER_OK", ok.size() <= kMaxVariable ? ok : "(see after.json)");
   env.emplace_back("SSIM_AFTER_FAILED", failed.size() <= kMaxVariable ? failed : "(see after.json)");
 }
-
-// `import ssim` works in every entity: the module built or installed with this ssim
-// binary (lib/util/layout.hpp) goes first on PYTHONPATH.
 
 }  // namespace ssim::engine
