@@ -166,15 +166,16 @@ models:
         self.assertGreater(self.cpus_in_use(", oversubscribe: true"), 2)
 
 
-def working_in(folder):
-    """Pids whose working folder is `folder` (also once it is removed)."""
+def working_in(folder, below=False):
+    """Pids whose working folder is `folder` (also once it is removed), or with `below`
+    one inside it."""
     found = []
     for entry in filter(str.isdigit, os.listdir("/proc")):
         try:
             cwd = os.readlink(f"/proc/{entry}/cwd")
         except OSError:
             continue
-        if cwd in (folder, folder + " (deleted)"):
+        if cwd.startswith(folder + "/") if below else cwd in (folder, folder + " (deleted)"):
             found.append(int(entry))
     return found
 
@@ -247,14 +248,7 @@ models:
         done = os.path.join(self.dir, "done")
 
         def databases():  # what runs in the node folder (the wrappers run in self.dir)
-            out = []
-            for entry in filter(str.isdigit, os.listdir("/proc")):
-                try:
-                    if os.readlink(f"/proc/{entry}/cwd").startswith(tmp + "/"):
-                        out.append(int(entry))
-                except OSError:
-                    pass
-            return out
+            return working_in(tmp, below=True)
 
         def titled(pid):  # the server has written its title over its command line
             with open(f"/proc/{pid}/cmdline", "rb") as f:
