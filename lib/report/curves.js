@@ -1,6 +1,7 @@
 // Training curves, drawn alike in the one-file report and the dashboard (docs/metrics.md).
 // Input: {series: [{entity, metric, rank, params: {NAME: VALUE}, points: [[step, value,
-// seconds since the entity started or null], ...]}], goals: {METRIC: {target, at_least}}}.
+// seconds since the entity started or null], ...]}], goals: {METRIC: {target, at_least}},
+// reported: how many entities reported (when only some are sent)}.
 // Each metric gets a chart with one line per run (entity), coloured by the parameters that
 // differ between the runs, with a legend; a run's ranks fold into their mean with a
 // min-max band (each rank on demand). One bar of controls serves every chart of a
@@ -86,7 +87,7 @@ const ssimCurves = (() => {
     return values.map(v => { s = weight * s + (1 - weight) * v; n++; return s / (1 - Math.pow(weight, n)); });
   }
 
-  function chart(metric, series, goal) {
+  function chart(metric, series, goal, reported) {
     const runs = runsOf(series).filter(r => r.folded.length);
     const shown = runs.slice(0, MAX_RUNS);
     const key = keyOf(runs), labels = legendOrder(shown, key);
@@ -188,7 +189,8 @@ const ssimCurves = (() => {
     }
     fig.appendChild(legend);
     const notes = [];
-    if (runs.length > shown.length) notes.push(shown.length + " of " + runs.length + " runs drawn");
+    const total = Math.max(runs.length, reported || 0);  // the report sends the first MAX_RUNS only
+    if (total > shown.length) notes.push(shown.length + " of " + total + " runs drawn");
     if (options.x === "time" && !timed) notes.push("no times for some points (printed lines): against the step");
     if (options.log && !positive) notes.push("values \u2264 0: linear scale");
     if (shown.some(r => r.ranks.length > 1)) notes.push(options.ranks ? "every rank" : "mean of the ranks, band from min to max");
@@ -227,7 +229,7 @@ const ssimCurves = (() => {
       if (!byMetric.size) return;
       container.appendChild(controls(container, draw));
       const grid = html("div", undefined, "curves-grid");
-      for (const [metric, series] of byMetric) grid.appendChild(chart(metric, series, (doc.goals || {})[metric]));
+      for (const [metric, series] of byMetric) grid.appendChild(chart(metric, series, (doc.goals || {})[metric], doc.reported));
       container.appendChild(grid);
     };
     draw();

@@ -18,6 +18,10 @@ namespace ssim::report {
 
 namespace {
 
+// Runs a chart draws (curves.js's MAX_RUNS): only theirs go in the file, which a sweep of
+// thousands of members would otherwise fill with points nobody sees.
+constexpr size_t kDrawnRuns = 40;
+
 // Four significant digits: 0.0001234, 0.8123, 12345.
 std::string axis_value(double v) {
   char buf[32];
@@ -75,15 +79,17 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
       const auto it = in.metrics.find(e->name);
       if (it == in.metrics.end() || it->second.curves.empty()) continue;
       reported.push_back(e);
-      add_curves(*e, it->second.curves, series);
+      if (reported.size() <= kDrawnRuns) add_curves(*e, it->second.curves, series);
       for (const auto& [key, pts] : it->second.curves)
         if (key.second == 0 && !pts.empty()) last[key.first][e] = pts.back().value;
     }
     if (reported.empty()) continue;
     const std::string id = "curves-" + std::to_string(chart++);
-    out += "<h3>" + escape(g.title) + "</h3><div class=\"curves\" id=\"" + id +
-           "\"></div><script type=\"application/json\" id=\"" + id + "-data\">" +
-           script_json({{"series", std::move(series)}, {"goals", goals_json(reported)}}) + "</script>";
+    out +=
+        "<h3>" + escape(g.title) + "</h3><div class=\"curves\" id=\"" + id +
+        "\"></div><script type=\"application/json\" id=\"" + id + "-data\">" +
+        script_json({{"series", std::move(series)}, {"goals", goals_json(reported)}, {"reported", reported.size()}}) +
+        "</script>";
     if (!g.ensemble) continue;
     // The last value against each numeric parameter that differs between the members (a
     // port that is the same for every member says nothing).
