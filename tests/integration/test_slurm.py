@@ -8,7 +8,7 @@ import subprocess
 import time
 import unittest
 
-from ssimtest import SsimTestCase, free_port, kill_group_if_of, wait_for
+from ssimtest import SsimTestCase, free_port, kill_group_if_of, processes_with_env, wait_for
 
 EXAMPLES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../examples"))
 
@@ -476,8 +476,9 @@ ensembles:
         self.assertEqual(run.wait(timeout=30), 1)
         _, s = self.status()
         self.assertEqual({e["status"] for e in s.values()}, {"cancelled"})
-        wait_for(lambda: not sh("pgrep", "-f", "sleep 300", check=False).stdout.strip(), timeout=10,
-                 what="no member left")
+        # Its own processes (by the experiment's id): other tests run `sleep 300` beside it.
+        exp_id = self.manifest("stopa")["id"]
+        wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), timeout=10, what="no member left")
         wait_for(lambda: not self.agents(), timeout=10, what="no agent left")
         self.assertEqual(sh("squeue", "-h", "-s", "-j", job).stdout.strip(), "")
 
@@ -497,8 +498,8 @@ ensembles:
             self.assertIn(f"the allocation {job} ended: CANCELLED by {os.getuid()}", e["reason"], name)
         with open(os.path.join(self.dir, "gone/.ssim/ssim.log")) as f:
             self.assertIn(f"allocation {job} ended under the run", f.read())
-        wait_for(lambda: not sh("pgrep", "-f", "sleep 300", check=False).stdout.strip(), timeout=30,
-                 what="no member left")
+        exp_id = self.manifest("gone")["id"]  # its own processes: other tests run `sleep 300` beside it
+        wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), timeout=30, what="no member left")
 
     def test_a_lost_node_fails_its_members_with_a_reason_and_retries_run_on_the_others(self):
         self.allocate(2)
