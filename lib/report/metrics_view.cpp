@@ -74,14 +74,14 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
   for (const auto& g : groups) {
     nlohmann::json series = nlohmann::json::array();
     std::vector<const state::EntityRecord*> reported;
-    std::map<std::string, std::map<const state::EntityRecord*, double>> last;  // metric -> entity -> last value
+    // metric -> entity -> last value, the ranks' mean as `ssim status` shows it
+    std::map<std::string, std::map<const state::EntityRecord*, double>> last;
     for (const auto* e : g.entities) {
       const auto it = in.metrics.find(e->name);
       if (it == in.metrics.end() || it->second.curves.empty()) continue;
       reported.push_back(e);
       if (reported.size() <= kDrawnRuns) add_curves(*e, it->second.curves, series);
-      for (const auto& [key, pts] : it->second.curves)
-        if (key.second == 0 && !pts.empty()) last[key.first][e] = pts.back().value;
+      for (const auto& [metric, value] : it->second.latest) last[metric][e] = value;
     }
     if (reported.empty()) continue;
     const std::string id = "curves-" + std::to_string(chart++);

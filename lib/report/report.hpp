@@ -23,9 +23,11 @@ struct ReportInput {
   std::vector<nlohmann::json> inference;            // each shard's service (orchestrator::inference_status)
   // What each entity reported, as the report draws it: every (metric, rank) thinned to
   // 200 points (first and last kept), and where its goal was reached. Not every
-  // point: 5,000 members x 1,000 points would hold 600 MB.
+  // point: 5,000 members x 1,000 points would hold 600 MB. `latest` is each metric's
+  // last value as `ssim status` shows it (the mean of the ranks at the highest step).
   struct EntityMetrics {
     state::CurveSeries curves;
+    std::map<std::string, double> latest;
     std::optional<state::GoalReached> goal;
   };
   std::map<std::string, EntityMetrics> metrics;

@@ -30,6 +30,7 @@ report::ReportInput report_input(const CurrentState& s) {
         auto& kept = in.metrics[e.name];
         kept.goal = e.goal ? state::goal_outcome(e, points) : std::nullopt;
         kept.curves = state::curve_series(points, e.start, 200);
+        for (const auto& [metric, point] : state::latest_metrics(points)) kept.latest[metric] = point.value;
       }
   for (const auto& e : s.manifest.entities)
     if (e.type == state::EntityKind::Database)

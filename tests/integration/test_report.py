@@ -100,6 +100,12 @@ class Curves(SsimTestCase):
         # No chart of the last loss against the port, which every member has the same.
         self.assertNotIn("against port", dom)
         self.assertIn("last loss against workers", dom)
+        # The table's last values are the ranks' mean at the last step, as `ssim status` says.
+        rows = dict(re.findall(r"<tr><td>(train_\d)</td>(.*?)</tr>", dom))
+        table = self.ssim("status", "swept", "-o", "name,loss").stdout
+        for member, last in [("train_0", "1.5"), ("train_1", "8.5")]:
+            self.assertIn(f"<td>{last}</td>", rows[member])
+            self.assertRegex(table, rf"\n{member} +{last}\n")
         shot = os.path.join(self.dir, "curves.png")
         chromium("--window-size=1200,3000", "--screenshot=" + shot, "file://" + page)
         self.assertGreater(distinct_bytes_of_png(shot), 20)
