@@ -4,6 +4,7 @@
 
 #include "lib/engine/refresh.hpp"
 #include "lib/orchestrator/database.hpp"
+#include "lib/state/rank_ends.hpp"
 #include "lib/util/clock.hpp"
 
 namespace ssim::engine {
@@ -62,6 +63,7 @@ bool snapshot_failed(const state::EntityRecord& e) {
 void stop_entities(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
                    const std::string& reason, std::chrono::milliseconds grace, const Clock& clock,
                    DatabaseControl& database) {
+  const double asked = clock.now();
   // One stop, one reason: what this stop ends reads the same whether it ended during the
   // grace period (the launcher's own words) or was still running after it.
   std::vector<char> live(m.entities.size(), 0);  // by index: the list does not change during a stop
@@ -81,6 +83,17 @@ void stop_entities(state::Manifest& m, launch::Launcher& launcher, const std::ve
     if (!selected(names, e) || snapshot_failed(e)) continue;
     const bool ended_by_this_stop = e.status == Status::Cancelled && i < live.size() && live[i];
     if (state::is_terminal(e.status) && !ended_by_this_stop) continue;
+    if (ended_by_this_stop) {
+      // A rank had failed before the stop came (its MPI launcher still tearing the rest
+      // down): the entity failed on its own, and says so.
+      if (const auto failed = state::failed_before(state::read_rank_ends(e.run_dir), asked)) {
+        e.status = Status::Failed;
+        e.exit_code = failed->signal ? std::nullopt : std::optional<int>(failed->exit_code);
+        e.signal = failed->signal ? std::optional<int>(failed->signal) : std::nullopt;
+        e.reason = "rank " + std::to_string(failed->rank) + " had failed before the stop";  // its words: last_error
+        continue;
+      }
+    }
     e.status = Status::Cancelled;
     e.reason = e.job_id.empty() ? reason + " before it started" : reason;
     if (e.end == 0) e.end = now;

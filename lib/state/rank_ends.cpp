@@ -44,13 +44,28 @@ std::optional<RankEnd> first_failed_rank(const std::vector<RankEnd>& ends) {
   return first;
 }
 
+std::optional<RankEnd> failed_before(const std::vector<RankEnd>& ends, double time) {
+  const auto first = first_failed_rank(ends);
+  if (first && first->end < time) return first;
+  return std::nullopt;
+}
+
+namespace {
+// "(exit 3, on n2)"
+std::string how_it_ended(const RankEnd& e) {
+  return "(" + (e.signal ? "signal " + std::to_string(e.signal) : "exit " + std::to_string(e.exit_code)) +
+         (e.host.empty() ? "" : ", on " + e.host) + ")";
+}
+}  // namespace
+
+std::string describe_rank_end(const RankEnd& e) {
+  return "rank " + std::to_string(e.rank) + " " + how_it_ended(e) + (e.said.empty() ? "" : ": " + e.said);
+}
+
 std::string describe_rank_failure(const std::vector<RankEnd>& ends) {
   const auto first = first_failed_rank(ends);
   if (!first || ends.size() < 2) return "";
-  std::string s =
-      "rank " + std::to_string(first->rank) + " failed first (" +
-      (first->signal ? "signal " + std::to_string(first->signal) : "exit " + std::to_string(first->exit_code)) +
-      (first->host.empty() ? "" : ", on " + first->host) + ")";
+  std::string s = "rank " + std::to_string(first->rank) + " failed first " + how_it_ended(*first);
   if (!first->said.empty()) s += ": " + first->said;
   std::vector<int> after;
   for (const auto& e : ends)

@@ -31,6 +31,11 @@ std::vector<RankEnd> parse_rank_ends(const std::string& text);
 
 // The failed rank that ended first, when any failed.
 std::optional<RankEnd> first_failed_rank(const std::vector<RankEnd>& ends);
+// The first rank that failed before `time` (when a stop was asked): the entity was failing
+// on its own when the stop came, and keeps that outcome (docs/cli.md, ssim stop).
+std::optional<RankEnd> failed_before(const std::vector<RankEnd>& ends, double time);
+// "rank 1 (exit 3, on n2): ValueError: bad input"
+std::string describe_rank_end(const RankEnd& e);
 // "rank 1 failed first (exit 1): RuntimeError: boom; rank 0 ended after it". "" when no
 // rank failed, or only one rank was recorded (its own last line says it all).
 std::string describe_rank_failure(const std::vector<RankEnd>& ends);

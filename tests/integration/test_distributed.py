@@ -11,7 +11,7 @@ import sys
 import tempfile
 import unittest
 
-from ssimtest import SsimTestCase
+from ssimtest import SsimTestCase, wait_for
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
 TRAIN = os.path.join(ROOT, "tests/fixtures/trainers/train_dist.py")
@@ -92,6 +92,28 @@ models:
         self.assertNotIn("Connection closed", e["last_error"])
         text = self.ssim("status", "ddp").stdout
         self.assertIn("rank 1 failed first", text)
+
+    def test_a_stop_that_comes_while_a_failed_rank_brings_mpirun_down_keeps_the_failure(self):
+        # Rank 1 fails at once; rank 0 ignores SIGTERM, so mpirun takes a while to end it.
+        self.write("experiment.yaml", """
+experiment: {name: crash}
+models:
+  - name: mpi
+    exe: /bin/sh
+    args: [-c, 'if [ "$RANK" = 1 ]; then echo "ValueError: bad input" >&2; exit 3; fi; trap "" TERM; sleep 30']
+    run: {ntasks: 2}
+""")
+        run = self.ssim_background("run", "experiment.yaml")
+        ends = os.path.join(self.dir, "crash/mpi/.ssim-rank-ends")
+        wait_for(lambda: os.path.exists(ends) and os.path.getsize(ends) > 0, 60, "rank 1's end")
+        self.ssim("stop", "crash", check=0)
+        run.wait(timeout=60)
+        e = {x["name"]: x for x in json.loads(self.ssim("status", "crash", "--json").stdout)["entities"]}["mpi"]
+        # Failed with rank 1's own exit code and words (whether mpirun had ended before the
+        # stop or not), never cancelled by the stop.
+        self.assertEqual((e["status"], e["exit_code"]), ("failed", 3), e)
+        self.assertTrue(e["last_error"].startswith("rank 1 (exit 3"), e["last_error"])
+        self.assertIn("ValueError: bad input", e["last_error"])
 
     def test_a_lone_rank_and_a_program_that_sets_its_own(self):
         self.write("experiment.yaml", """

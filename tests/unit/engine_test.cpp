@@ -5,10 +5,13 @@
 #include <spdlog/logger.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "lib/engine/engine.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/state/control_request.hpp"
+#include "lib/state/entity_error.hpp"
+#include "lib/state/rank_ends.hpp"
 #include "tests/unit/fake_database.hpp"
 #include "tests/unit/fake_launcher.hpp"
 #include "tests/unit/helpers.hpp"
@@ -212,6 +215,38 @@ TEST_CASE("engine: ssim stop of a retrying entity ends its retries, even when th
   CHECK(h.starts_of("flaky") == 3);
   CHECK(h.entity("flaky").status == Status::Cancelled);
   CHECK(h.entity("flaky").reason.find("stopped by ssim stop") == 0);
+}
+
+TEST_CASE("engine: an entity whose rank had failed before the stop came is failed with that rank's words") {
+  Harness h(R"(
+experiment: {name: crash}
+models:
+  - {name: mpi, exe: /bin/true, run: {ntasks: 2}}
+  - {name: calm, exe: /bin/true, run: {ntasks: 2}}
+)");
+  h.launcher.script("mpi", {0}, 1000);
+  h.launcher.script("calm", {0}, 1000);
+  h.waiter.on_wait = [&](int waits) {
+    if (waits == 2) {  // rank 1 fails; its MPI launcher is still ending rank 0
+      state::RankEnd end;
+      end.rank = 1, end.exit_code = 3, end.end = h.clock.now(), end.host = "n2", end.said = "ValueError: bad input";
+      std::ofstream(h.entity("mpi").run_dir + "/" + state::kRankEndsFile) << state::encode_rank_end(end);
+    }
+    if (waits == 4) {  // calm's rank 0 ends after the stop: the stop's doing
+      state::post_request(h.plan.path, state::RequestKind::Stop, {});
+      state::RankEnd end;
+      end.rank = 0, end.signal = 15, end.end = h.clock.now() + 1;
+      std::ofstream(h.entity("calm").run_dir + "/" + state::kRankEndsFile) << state::encode_rank_end(end);
+      h.waiter.on_wait = nullptr;
+    }
+  };
+  CHECK(h.run() == 1);
+  CHECK(h.entity("mpi").status == Status::Failed);
+  CHECK(h.entity("mpi").exit_code == 3);
+  CHECK(h.entity("mpi").reason == "rank 1 had failed before the stop");
+  CHECK(state::entity_last_error(h.entity("mpi").run_dir, "mpi", 1) == "rank 1 (exit 3, on n2): ValueError: bad input");
+  CHECK(h.entity("calm").status == Status::Cancelled);
+  CHECK(h.entity("calm").reason == "stopped by ssim stop");
 }
 
 TEST_CASE("engine: ssim stop of a pending member keeps it from starting") {
