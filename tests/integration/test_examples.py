@@ -47,7 +47,12 @@ class Examples(SsimTestCase):
         r = self.results(entities["trainer"]["run_dir"])
         self.assertGreater(r["final_accuracy"], r["chance"] + 0.3)
         self.assertEqual(r["world_size"], 1)
-        self.assertGreater(r["history"][-1]["batches"], r["history"][0]["batches"])  # kept pulling new data
+        # It kept pulling what arrived: each epoch saw at least the batches of the one
+        # before, and more later on, unless every batch (2 members x 2 ranks x 20) had
+        # already arrived before the first (a loaded machine starts torch slowly).
+        seen = [h["batches"] for h in r["history"]]
+        self.assertEqual(seen, sorted(seen))
+        self.assertTrue(seen[0] == 80 or seen[-1] > seen[0], seen)
 
     def run_streaming_with_producer(self, program):
         """Scenario 1 with the Python producer swapped for a compiled one, as the YAML says."""
