@@ -5,14 +5,16 @@
 // Each metric gets a chart with one line per run (entity), coloured by the parameters that
 // differ between the runs, with a legend; a run's ranks fold into their mean with a
 // min-max band (each rank on demand). One bar of controls serves every chart of a
-// container: x axis (step or wall-clock seconds), log scale, smoothing, ranks. Plain
+// container: x axis (step or wall-clock seconds), log scale, smoothing, ranks; a click on
+// a legend item hides (or shows again) its runs in every chart, the axes fitting the rest. Plain
 // SVG, no library: the report stays one file that opens offline.
 const ssimCurves = (() => {
   const NS = "http://www.w3.org/2000/svg";
   const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf", "#8c564b", "#e377c2",
                    "#7f7f7f", "#bcbd22"];
   const MAX_RUNS = 40;
-  const options = {x: "step", log: false, smooth: 0, ranks: false};  // shared by every container
+  // Shared by every container, and kept across the dashboard's refreshes.
+  const options = {x: "step", log: false, smooth: 0, ranks: false, hidden: new Set()};  // hidden: legend labels
 
   function node(tag, attrs, text) {
     const e = document.createElementNS(NS, tag);
@@ -87,10 +89,12 @@ const ssimCurves = (() => {
     return values.map(v => { s = weight * s + (1 - weight) * v; n++; return s / (1 - Math.pow(weight, n)); });
   }
 
-  function chart(metric, series, goal, reported) {
+  function chart(metric, series, goal, reported, redraw) {
     const runs = runsOf(series).filter(r => r.folded.length);
-    const shown = runs.slice(0, MAX_RUNS);
-    const key = keyOf(runs), labels = legendOrder(shown, key);
+    const listed = runs.slice(0, MAX_RUNS);
+    const key = keyOf(runs), labels = legendOrder(listed, key);
+    const visible = listed.filter(r => !options.hidden.has(labelOf(r, key)));
+    const shown = visible.length ? visible : listed;  // every label hidden: an empty chart says nothing
     const colour = label => PALETTE[labels.indexOf(label) % PALETTE.length];
     const timed = shown.every(r => r.folded.every(p => p.t !== null));
     const byTime = options.x === "time" && timed;
@@ -179,18 +183,28 @@ const ssimCurves = (() => {
     fig.appendChild(svg);
     const legend = html("div", undefined, "legend");
     for (const label of labels) {
-      const item = html("span", undefined, "legend-item");
+      const off = options.hidden.has(label) && visible.length > 0;
+      const item = html("span", undefined, off ? "legend-item off" : "legend-item");
+      item.setAttribute("role", "button");
+      item.tabIndex = 0;
+      item.title = off ? "show these runs again" : "hide these runs (the axes fit the rest)";
+      item.onclick = item.onkeydown = ev => {
+        if (ev.type === "keydown" && ev.key !== "Enter" && ev.key !== " ") return;
+        if (options.hidden.has(label)) options.hidden.delete(label); else options.hidden.add(label);
+        redraw();
+      };
       const swatch = html("i");
       swatch.style.background = colour(label);
       item.appendChild(swatch);
-      const runsOfLabel = shown.filter(r => labelOf(r, key) === label).length;  // replicas share a colour
+      const runsOfLabel = listed.filter(r => labelOf(r, key) === label).length;  // replicas share a colour
       item.appendChild(document.createTextNode(label + (key.length && runsOfLabel > 1 ? " (" + runsOfLabel + " runs)" : "")));
       legend.appendChild(item);
     }
     fig.appendChild(legend);
     const notes = [];
     const total = Math.max(runs.length, reported || 0);  // the report sends the first MAX_RUNS only
-    if (total > shown.length) notes.push(shown.length + " of " + total + " runs drawn");
+    if (total > listed.length) notes.push(listed.length + " of " + total + " runs drawn");
+    if (shown.length < listed.length) notes.push((listed.length - shown.length) + " hidden (click the legend)");
     if (options.x === "time" && !timed) notes.push("no times for some points (printed lines): against the step");
     if (options.log && !positive) notes.push("values \u2264 0: linear scale");
     if (shown.some(r => r.ranks.length > 1)) notes.push(options.ranks ? "every rank" : "mean of the ranks, band from min to max");
@@ -229,7 +243,7 @@ const ssimCurves = (() => {
       if (!byMetric.size) return;
       container.appendChild(controls(container, draw));
       const grid = html("div", undefined, "curves-grid");
-      for (const [metric, series] of byMetric) grid.appendChild(chart(metric, series, (doc.goals || {})[metric], doc.reported));
+      for (const [metric, series] of byMetric) grid.appendChild(chart(metric, series, (doc.goals || {})[metric], doc.reported, draw));
       container.appendChild(grid);
     };
     draw();
@@ -241,6 +255,7 @@ svg.curve{background:#fff;border:1px solid #e0e0e0;width:100%;height:auto}svg.cu
 svg.curve .tick{font-size:11px;fill:#555}svg.curve .label{font-size:12px;fill:#333}
 svg.curve .goal{stroke:#333;stroke-width:1.2}svg.curve .goal-label{font-size:11px;fill:#333}
 .legend{display:flex;flex-wrap:wrap;gap:4px 12px;font-size:12px;margin:4px 0 0 8px}
+.legend-item{cursor:pointer;user-select:none}.legend-item.off{opacity:.35;text-decoration:line-through}
 .legend-item i{display:inline-block;width:14px;height:3px;margin-right:5px;vertical-align:middle}
 .curves-figure figcaption{font-size:12px;color:#555;margin-left:8px}`;
 

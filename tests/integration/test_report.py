@@ -91,7 +91,7 @@ class Curves(SsimTestCase):
         self.assertEqual(runs, {"train_0": ("workers=16", 6), "train_1": ("workers=2", 6), "train_2": ("workers=8", 6),
                                 "train_3": ("workers=4", 6)})
         # The legend in the parameter's order; ranks folded into a mean with a band.
-        legend = re.findall(r'<span class="legend-item"><i [^>]*></i>([^<]+)</span>', dom)
+        legend = re.findall(r'<span class="legend-item"[^>]*><i [^>]*></i>([^<]+)</span>', dom)
         self.assertEqual(legend[:4], ["workers=2", "workers=4", "workers=8", "workers=16"])
         self.assertEqual(len(re.findall(r'<path [^>]*class="band"', dom)), 4)
         self.assertIn("mean of the ranks, band from min to max", dom)
@@ -111,6 +111,37 @@ class Curves(SsimTestCase):
         self.assertGreater(distinct_bytes_of_png(shot), 20)
         if os.environ.get("SSIM_KEEP_SHOTS"):  # to look at it
             shutil.copy(shot, os.environ["SSIM_KEEP_SHOTS"])
+
+
+CURVES_JS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../lib/report/curves.js")
+
+
+class Legend(SsimTestCase):
+    """curves.js on its own in the browser: a click on a legend item hides its runs."""
+
+    def test_a_click_on_a_legend_item_hides_its_runs_in_every_chart_and_the_axes_fit_the_rest(self):
+        self.assertIsNotNone(CHROMIUM, "needs Debian's chromium (scripts/install-deps.sh installs it)")
+        series = [{"entity": f"train_{i}", "metric": metric, "rank": 0, "params": {"workers": str(w)},
+                   "points": [[s, scale * w * s, None] for s in range(1, 4)]}
+                  for metric, scale in (("loss", 1), ("grad", 2)) for i, w in enumerate((2, 100))]
+        with open(CURVES_JS) as f:
+            curves = f.read()
+        self.write("page.html", "<!doctype html><html><body><div id=c></div><script>" + curves + """
+const c = document.getElementById("c");
+ssimCurves.render(c, """ + json.dumps({"series": series}) + """);
+[...c.querySelectorAll(".legend-item")].find(e => e.textContent === "workers=100").click();
+</script></body></html>""")
+        dom = chromium("--dump-dom", "file://" + os.path.join(self.dir, "page.html")).stdout.decode()
+        runs = drawn_runs(dom)
+        # Hidden in both charts, its legend item struck through, the other run still there.
+        self.assertEqual(set(runs["loss"]), {"train_0"})
+        self.assertEqual(set(runs["grad"]), {"train_0"})
+        self.assertEqual(len(re.findall(r'<span class="legend-item off"[^>]*><i [^>]*></i>workers=100</span>', dom)), 2)
+        self.assertIn("1 hidden (click the legend)", dom)
+        # The axes fit what is drawn: the loss chart's ticks stop near 6 (2 x 3), not 300.
+        loss = re.search(r'<svg class="curve"[^>]*data-metric="loss".*?</svg>', dom, re.S).group(0)
+        top = max(float(t) for t in re.findall(r'<text [^>]*class="tick"[^>]*>([0-9.]+)</text>', loss))
+        self.assertLess(top, 20)
 
 
 class Report(SsimTestCase):
