@@ -283,7 +283,7 @@ void start_service(const Options& o, const std::string& dir, const std::string& 
   const std::string service = inference_service();
   if (service.empty())
     die("inference is on, but ssim-infer is not beside ssim-supervise (this ssim was built without libtorch: "
-        "apt-get install libtorch-dev, then build again)");
+        "apt-get install libtorch-dev, then build or pip install ssim again)");
   unlink((dir + "/inference.json").c_str());
   std::vector<std::string> argv = {
       service,    "--db",      o.port ? "127.0.0.1:" + std::to_string(o.port) : "unix:" + dir + "/db.sock",

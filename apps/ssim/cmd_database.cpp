@@ -95,8 +95,7 @@ Action add_database(CLI::App& app) {
       const std::string service = find_inference_service();
       if (service.empty())
         return fail(
-            "orchestrator.inference is on, but this ssim was built without its inference service "
-            "(ssim-infer needs libtorch: apt-get install libtorch-dev, then build ssim again)",
+            "orchestrator.inference is on, but this ssim has no inference service (" + inference_service_fix() + ")",
             3);
       std::vector<std::string> service_argv = {service,     "--db", address + ":" + port, "--listen", address,
                                                "--run-dir", run_dir};

@@ -25,7 +25,8 @@ struct Part {
   bool found = false;
   std::string path;
   std::string version;
-  std::string fix;  // when not found
+  std::string fix;        // when not found
+  bool optional = false;  // needed only by some experiments: absent is no failure
 };
 
 Part program(launch::CommandRunner& runner, const std::string& name, const std::vector<std::string>& version_args,
@@ -103,6 +104,9 @@ Action add_doctor(CLI::App& app) {
     parts.push_back(
         program(*runner, "mpirun", {"--version"}, "apt-get install openmpi-bin (needed for run.mpi: mpirun)"));
     parts.push_back(python_module(*runner));
+    const std::string service = find_inference_service();
+    parts.push_back({"ssim-infer", !service.empty(), service.empty() ? "not beside ssim" : service, "",
+                     inference_service_fix() + " (needed for inference: true)", true});
     std::string picked;
     const std::string why = auto_reason(picked);
     nlohmann::json schedulers = nlohmann::json::object();
@@ -110,7 +114,7 @@ Action add_doctor(CLI::App& app) {
       if (!l.submit_program.empty()) schedulers[l.name] = find_on_path(l.submit_program);
 
     bool missing = false;
-    for (const auto& p : parts) missing = missing || !p.found;
+    for (const auto& p : parts) missing = missing || (!p.found && !p.optional);
     if (*json) {
       nlohmann::json out = {{"ssim", {{"version", SSIM_VERSION}, {"path", self_exe()}}},
                             {"launcher_auto", {{"picks", picked}, {"why", why}}},
@@ -121,13 +125,16 @@ Action add_doctor(CLI::App& app) {
                                 {"found", p.found},
                                 {"path", p.path},
                                 {"version", p.version},
-                                {"fix", p.found ? "" : p.fix}});
+                                {"fix", p.found ? "" : p.fix},
+                                {"optional", p.optional}});
       std::cout << out.dump(2) << "\n";
     } else {
       std::cout << "ssim " << SSIM_VERSION << "  " << self_exe() << "\n";
       for (const auto& p : parts) {
-        std::cout << (p.found ? "  ok       " : "  MISSING  ") << p.name << "  " << p.path
-                  << (p.version.empty() ? "" : "  (" + p.version + ")") << "\n";
+        std::cout << (p.found      ? "  ok       "
+                      : p.optional ? "  absent   "
+                                   : "  MISSING  ")
+                  << p.name << "  " << p.path << (p.version.empty() ? "" : "  (" + p.version + ")") << "\n";
         if (!p.found) std::cout << "           fix: " << p.fix << "\n";
       }
       std::cout << "launcher auto: " << picked << " (" << why << ")\n";

@@ -9,6 +9,7 @@
 
 #include "lib/spec/error.hpp"
 #include "lib/spec/suggest.hpp"
+#include "lib/util/layout.hpp"
 #include "lib/util/split.hpp"
 
 namespace ssim::plan {
@@ -53,8 +54,22 @@ bool provided_by_files(const Step& s) {
 
 }  // namespace
 
+namespace {
+void check_inference_service(const spec::ExperimentSpec& spec) {
+  std::vector<const spec::Inference*> wanted;
+  if (spec.orchestrator) wanted.push_back(&spec.orchestrator->inference);
+  for (const auto& e : spec.entities)
+    if (e.colocated_db) wanted.push_back(&e.colocated_db->inference);
+  for (const auto* inference : wanted)
+    if (inference->enabled && find_inference_service().empty())
+      throw spec::SpecError(spec.file, inference->loc, inference->field,
+                            "this ssim has no inference service; " + inference_service_fix());
+}
+}  // namespace
+
 void check_programs(const spec::ExperimentSpec& spec, const Plan& plan) {
-  if (!runs_here(plan)) return;  // the compute nodes' PATH and file systems decide
+  check_inference_service(spec);  // wherever it runs: ssim-infer goes with this ssim
+  if (!runs_here(plan)) return;   // the compute nodes' PATH and file systems decide
   const char* env_path = std::getenv("PATH");
   std::set<std::string> checked;
   for (const auto& e : spec.entities) {

@@ -12,6 +12,8 @@ namespace ssim::plan {
 // no setup lines (a `module load` may provide it), no `after:` for a path (an earlier
 // step may build it), no copied or linked file of that name. PATH is the entity's own
 // env PATH when it sets one, else this process's.
+// Also: an `inference:` that is on where this ssim has no inference service (ssim-infer,
+// beside ssim and its supervisor wherever they run), with the way to get it.
 void check_programs(const spec::ExperimentSpec& spec, const Plan& plan);
 
 }  // namespace ssim::plan

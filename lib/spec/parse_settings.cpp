@@ -60,6 +60,8 @@ BatchSettings read_batch(const YamlReader& r, const YAML::Node& node, const std:
 // `inference: true`, or a mapping {threads: N} (which turns it on).
 static Inference read_inference(const YamlReader& r, const YAML::Node& node, const std::string& field) {
   Inference inf;
+  inf.loc = YamlReader::loc(node);
+  inf.field = field;
   if (node.IsScalar()) {
     inf.enabled = r.boolean(node, field);
     return inf;

@@ -71,6 +71,8 @@ struct Param {
 struct Inference {
   bool enabled = false;
   int threads = 0;  // libtorch's threads per model call; 0: libtorch's default
+  Loc loc;
+  std::string field;  // "orchestrator.inference", for messages
 };
 
 struct ColocatedDb {

@@ -56,6 +56,14 @@ std::string find_inference_service() {
   return "";
 }
 
+std::string inference_service_fix() {
+  std::error_code ec;
+  const bool pip = exe_dir().filename() == "bin" && fs::exists(exe_dir() / "../__init__.py", ec);
+  return std::string("ssim-infer needs libtorch: apt-get install libtorch-dev, then ") +
+         (pip ? "pip install ssim again (its build adds ssim-infer where it finds libtorch)"
+              : "build ssim again (CMake builds ssim-infer once it finds libtorch)");
+}
+
 std::string python_package_dir() {
   // Installed: <prefix>/lib/python3.X/dist-packages (any python3* folder there).
   std::vector<fs::path> candidates;

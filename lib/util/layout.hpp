@@ -20,6 +20,9 @@ std::string find_supervisor();
 // The inference service (beside ssim, or libexec/ssim/ssim-infer), or "" when ssim was
 // built without libtorch.
 std::string find_inference_service();
+// How to get the inference service where find_inference_service() found none: libtorch,
+// then the build again (pip's wheel and a source build both build it where libtorch is).
+std::string inference_service_fix();
 // The folder holding the `ssim` Python package built or installed with this ssim, or "".
 std::string python_package_dir();
 

@@ -81,14 +81,22 @@ def _build(build_dir):
     if os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
         generator = []
     sys.stderr.write(f"ssim: building the module, the ssim command and its supervisor for {sys.executable} "
-                     f"in {build_dir} (two to three minutes on 2 cores)\n")
+                     f"in {build_dir} (about two minutes on 2 cores)\n")
     with open(os.path.join(build_dir, "pip-build.log"), "a") as log:
         _run(["cmake", "-S", SOURCE, "-B", build_dir, *generator, "-DCMAKE_BUILD_TYPE=Release",
               "-DBUILD_TESTING=OFF", "-DSSIM_FORTRAN=OFF", "-DSSIM_EXAMPLES=OFF", "-DSSIM_PYTHON=ON",
               f"-DSSIM_PYTHON_EXECUTABLE={sys.executable}", "-DCMAKE_UNITY_BUILD=ON",
               "-DCMAKE_UNITY_BUILD_BATCH_SIZE=16"], log)
         _run(["cmake", "--build", build_dir, "-j", str(os.cpu_count() or 2), "--target",
-              "ssim", "ssim-supervise", "ssim_python"], log)
+              "ssim", "ssim-supervise", "ssim_python", *_inference_target(build_dir)], log)
+
+
+def _inference_target(build_dir):
+    """The inference service too where CMake found libtorch (Debian's libtorch-dev):
+    without it, `inference: true` is refused by ssim validate and ssim run, and ssim
+    doctor says how to get it."""
+    with open(os.path.join(build_dir, "CMakeCache.txt")) as f:
+        return ["ssim-infer"] if re.search(r"^SSIM_INFERENCE:BOOL=(ON|TRUE|1|YES)$", f.read(), re.M | re.I) else []
 
 
 def _record_line(arcname, data):
@@ -108,9 +116,10 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
             path = os.path.join(package, name)
             if os.path.isfile(path) and (name.endswith(".py") or name.endswith(".so")):
                 files.append((f"ssim/{name}", path, False))
-        for program in ("ssim", "ssim-supervise"):
-            path = os.path.join(build_dir, "apps", "ssim", program)  # both built into apps/ssim
-            files.append((f"ssim/bin/{program}", path, True))
+        for program in ("ssim", "ssim-supervise", "ssim-infer"):
+            path = os.path.join(build_dir, "apps", "ssim", program)  # all built into apps/ssim
+            if program != "ssim-infer" or os.path.exists(path):
+                files.append((f"ssim/bin/{program}", path, True))
         wheel_name = f"{NAME}-{_version()}-{_tag()}.whl"
         records = []
         with zipfile.ZipFile(os.path.join(wheel_directory, wheel_name), "w", zipfile.ZIP_DEFLATED) as whl:

@@ -5,6 +5,7 @@ against the installed package (find_package and pkg-config), and C and Fortran p
 environment failing (exit 3)."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -206,6 +207,91 @@ models:
         p = subprocess.run([os.path.join(lonely, "ssim"), "doctor"], capture_output=True, text=True, env=env)
         self.assertEqual(p.returncode, 1, p.stdout)
         self.assertIn("MISSING  ssim-supervise", p.stdout)
+
+
+    def test_without_the_inference_service_inference_is_refused_before_anything_and_doctor_says_how(self):
+        lonely = os.path.join(self.dir, "lonely")
+        os.makedirs(lonely)
+        for program in ("ssim", "ssim-supervise"):  # no ssim-infer beside them
+            shutil.copy(os.path.join(self.prefix, "bin/ssim" if program == "ssim" else "libexec/ssim/" + program),
+                        lonely)
+        self.write("experiment.yaml", "experiment: {name: inf}\norchestrator:\n  port: auto\n  inference: true\n"
+                   "models:\n  - {name: m, exe: /bin/true}\n")
+        env = {k: v for k, v in self.env.items() if k != "SSIM_SUPERVISE"}
+        for verb in ("validate", "run"):
+            p = subprocess.run([os.path.join(lonely, "ssim"), verb, "experiment.yaml"], cwd=self.dir,
+                               capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+            self.assertIn("experiment.yaml:4:", p.stderr)
+            self.assertIn("orchestrator.inference", p.stderr)
+            self.assertIn("apt-get install libtorch-dev, then build ssim again", p.stderr)
+            self.assertEqual(sorted(os.listdir(self.dir)), ["experiment.yaml", "lonely"])
+        doctor = subprocess.run([os.path.join(lonely, "ssim"), "doctor", "--json"], capture_output=True, text=True,
+                                env=env)
+        part = {p["name"]: p for p in json.loads(doctor.stdout)["parts"]}["ssim-infer"]
+        self.assertEqual((part["found"], part["optional"]), (False, True), part)
+        self.assertIn("libtorch-dev", part["fix"])
+        # The installed ssim has it where libtorch was found at build time.
+        doctor = subprocess.run([os.path.join(self.prefix, "bin/ssim"), "doctor", "--json"], capture_output=True,
+                                text=True, env=self.env)
+        part = {p["name"]: p for p in json.loads(doctor.stdout)["parts"]}["ssim-infer"]
+        self.assertEqual(part["found"], os.path.exists(os.path.join(self.prefix, "libexec/ssim/ssim-infer")), part)
+
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
+# `cmake` that configures as the real one and builds nothing: what scripts/build.sh asks
+# of CMake, without the minutes of compiling.
+CONFIGURE_ONLY = """#!/bin/sh
+for a in "$@"; do [ "$a" = --build ] && exit 0; done
+exec /usr/bin/cmake "$@"
+"""
+
+
+class BuildScripts(unittest.TestCase):
+    """The README's two commands share one build folder: whichever ran first, the test
+    command builds everything it tests and the quickstart only what it runs."""
+
+    def test_the_quickstart_and_the_full_build_in_either_order_configure_what_each_needs(self):
+        tree = tempfile.mkdtemp(prefix="ssim-tree-")
+        self.addCleanup(shutil.rmtree, tree, ignore_errors=True)
+        files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, check=True).stdout
+        for name in files.decode().split("\0"):
+            if name and os.path.isfile(os.path.join(ROOT, name)):
+                os.makedirs(os.path.dirname(os.path.join(tree, name)), exist_ok=True)
+                shutil.copy2(os.path.join(ROOT, name), os.path.join(tree, name))
+        shim = os.path.join(tree, "shim")
+        os.makedirs(shim)
+        with open(os.path.join(shim, "cmake"), "w") as f:
+            f.write(CONFIGURE_ONLY)
+        os.chmod(os.path.join(shim, "cmake"), 0o755)
+        env = dict(os.environ, PATH=shim + ":" + os.environ["PATH"])
+
+        def build(*args):
+            p = subprocess.run([os.path.join(tree, "scripts/build.sh"), *args], capture_output=True, text=True,
+                               env=env, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            with open(os.path.join(tree, "build/CMakeCache.txt")) as f:
+                cache = dict(re.findall(r"^([A-Za-z_]+):[A-Z]+=(.*)$", f.read(), re.M))
+            with open(os.path.join(tree, "build/build.ninja")) as f:
+                ninja = f.read()
+            return cache, ninja
+
+        def on(value):
+            return value.upper() in ("ON", "1", "TRUE", "YES")
+
+        for order in (["--quickstart", "", "--quickstart", ""], ["", "--quickstart", ""]):
+            shutil.rmtree(os.path.join(tree, "build"), ignore_errors=True)
+            for step in order:
+                with self.subTest(order=order, step=step or "full"):
+                    cache, ninja = build(*([step] if step else []))
+                    torch = not cache.get("Torch_DIR", "").endswith("NOTFOUND") and "Torch_DIR" in cache
+                    full = step == ""
+                    for option in ("SSIM_PYTHON", "SSIM_FORTRAN", "SSIM_EXAMPLES", "BUILD_TESTING"):
+                        self.assertEqual(on(cache[option]), full, option)
+                    # The inference service: in every full build where libtorch is, never in the quickstart's.
+                    self.assertEqual(on(cache["SSIM_INFERENCE"]), full and torch, cache.get("Torch_DIR"))
+                    self.assertEqual("build apps/ssim/ssim-infer:" in ninja, full and torch)
 
 
 if __name__ == "__main__":

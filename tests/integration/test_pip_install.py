@@ -13,6 +13,7 @@ import unittest
 from ssimtest import SsimTestCase
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
+TORCH_CMAKE = "/usr/lib/x86_64-linux-gnu/cmake/Torch/TorchConfig.cmake"  # libtorch-dev
 
 
 def interpreters():
@@ -73,6 +74,11 @@ class PipInstall(SsimTestCase):
                 self.assertEqual(part["found"], numpy_there, part)
                 if not numpy_there:
                     self.assertIn("numpy", part["fix"])
+                # The inference service is in the wheel where libtorch is (Debian's libtorch-dev).
+                infer = {p["name"]: p for p in doctor["parts"]}["ssim-infer"]
+                self.assertEqual(infer["found"], os.path.exists(TORCH_CMAKE), infer)
+                if not infer["found"]:
+                    self.assertIn("pip install ssim again", infer["fix"])
                 shutil.rmtree(os.path.join(self.dir, "fromvenv"), ignore_errors=True)
 
 
