@@ -68,6 +68,8 @@ bool write_status(const Job& job, Change change, bool first = false) {
   return first ? write_new(path, text) : write_atomically(path, text);
 }
 
+void wake_ssim(const std::string& run_dir);  // below, with the wake descriptor
+
 std::vector<char*> pointers(std::vector<std::string>& v) {
   std::vector<char*> p;
   for (auto& s : v) p.push_back(s.data());
@@ -178,6 +180,7 @@ void start(Job& job) {
   // The first record of this attempt (ssim removed the last one's before the start).
   write_status(
       job, [&](ssim::state::StatusFile& st) { st.pid = job.pid, st.pid_start_ticks = ticks; }, true);
+  wake_ssim(job.run_dir);  // running now
 }
 
 void forward_to_job(int sig) {
@@ -319,10 +322,14 @@ void supervise::take_wake_fd() {
 
 namespace {
 
-void wake_ssim() {
+// Tells ssim which job started or ended: its run directory and a newline, in one write (atomic up to
+// PIPE_BUF bytes, so the lines of keepers writing at once never mix; a longer path is a
+// bare newline, "one of them"). Non-blocking: when the pipe is full, ssim has a backlog to
+// read and looks at every job (launchers/local/wake_notes.hpp).
+void wake_ssim(const std::string& run_dir) {
   if (g_wake_fd < 0) return;
-  const char byte = 1;
-  (void)!write(g_wake_fd, &byte, 1);  // non-blocking; a full pipe already wakes it
+  const std::string line = run_dir.size() < PIPE_BUF ? run_dir + "\n" : "\n";
+  (void)!write(g_wake_fd, line.data(), line.size());
 }
 
 }  // namespace
@@ -363,7 +370,7 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
       }
     }
     note_orphans();
-    if (j.pid <= 0 && !j.unsaved && !woke) wake_ssim(), woke = true;
+    if (j.pid <= 0 && !j.unsaved && !woke) wake_ssim(j.run_dir), woke = true;
     if (j.pid <= 0 && !j.unsaved) {
       if (g_orphans.empty()) break;
       // Stopped by ssim (its marker, written before the program was signalled): what it
@@ -400,4 +407,5 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
 void supervise::fail_to_keep(const std::string& run_dir, const std::string& name, const std::string& message) {
   Job job{run_dir, name, 0, now(), {}, 0, false};
   fail_start(job, message);
+  wake_ssim(run_dir);
 }

@@ -93,7 +93,7 @@ void AgentHub::relay() {
     if (p[1].revents) return;
     while (::read(inotify_fd_, buf, sizeof buf) > 0) {
     }
-    (void)!::write(wake_fd_, "a", 1);
+    (void)!::write(wake_fd_, "\n", 1);  // a bare line: no local job named (wake_notes.hpp)
   }
 }
 

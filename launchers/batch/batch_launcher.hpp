@@ -50,6 +50,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::vector<PoolNode> nodes_freed_by(const std::string& name) const override;
   int scheduler_queries() const override { return queries_; }
   int wake_fd() const override { return local_.wake_fd(); }
+  void take_wake() override { local_.take_wake(); }
   void set_log(Log log) override { log_ = std::move(log); }
   void set_notes(Log notes) override { notes_ = std::move(notes); }
 

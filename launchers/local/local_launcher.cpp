@@ -113,6 +113,8 @@ std::vector<std::string> current_environment() {
 
 std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests) {
   write_job_files(requests);
+  if (wake_[1] >= 0)  // their keepers will say when they end
+    for (const auto& r : requests) quiet_[r.run_dir] = JobStatus{.status = Status::Pending};
   std::vector<JobRef> refs;
   // A second try when the agent turns out to be gone before it took these jobs.
   for (int attempt = 0; attempt < 2 && agent_ready(); ++attempt) {
@@ -427,8 +429,20 @@ void LocalLauncher::reap_supervisors() {
   }
 }
 
+void LocalLauncher::take_wake() { read_wake_fd(wake_[0], wake_notes_); }
+
 std::vector<JobStatus> LocalLauncher::poll(std::span<const JobRef> jobs) {
   if (!agent_.unsent.empty() && !send_to_agent()) agent_.unsent.clear();
+  take_wake();
+  // The jobs started here are read when their keeper said they ended, and all at a sweep:
+  // every 250 ms, and at once when notes may have been lost or after a cancel.
+  const auto now = std::chrono::steady_clock::now();
+  const bool sweep = wake_notes_.take_everything() || sweep_next_ || now >= next_sweep_;
+  if (sweep) {
+    next_sweep_ = now + std::chrono::milliseconds(250);
+    sweep_next_ = false;
+    wake_notes_.forget_if([this](const std::string& run_dir) { return !quiet_.count(run_dir); });
+  }
   reap_supervisors();
   for (const auto& job : jobs) {  // a supervisor another launcher of this process started
     const int pid = job.id.is(state::JobId::Kind::Supervisor) ? job.id.pid : 0;
@@ -440,7 +454,19 @@ std::vector<JobStatus> LocalLauncher::poll(std::span<const JobRef> jobs) {
   std::vector<JobStatus> out;
   out.reserve(jobs.size());
   static const std::string here = host_name();
-  for (const auto& job : jobs) out.push_back(poll_one(job, here, ended_supervisors_));
+  for (const auto& job : jobs) {
+    const auto quiet = quiet_.find(job.run_dir);
+    if (quiet != quiet_.end() && !sweep && !wake_notes_.take(job.run_dir)) {
+      out.push_back(quiet->second);  // no word from its keeper: as it was
+      continue;
+    }
+    out.push_back(poll_one(job, here, ended_supervisors_));
+    if (quiet == quiet_.end()) continue;
+    if (state::is_terminal(out.back().status))
+      quiet_.erase(quiet);
+    else
+      quiet->second = out.back();
+  }
   return out;
 }
 
@@ -466,6 +492,7 @@ int confirmed_supervisor(const JobRef& job, const state::StatusFile& j, const st
 }  // namespace
 
 void LocalLauncher::cancel(std::span<const JobRef> jobs, bool force) {
+  sweep_next_ = true;  // what is killed with its keeper says nothing
   const int sig = force ? SIGKILL : SIGTERM;
   for (const auto& job : jobs) {
     if (::access(cancel_marker(job.run_dir).c_str(), F_OK) != 0) write_file_atomically(cancel_marker(job.run_dir), "");

@@ -6,6 +6,7 @@
 
 #include "lib/launch/launcher.hpp"
 #include "launchers/local/local_command.hpp"
+#include "launchers/local/wake_notes.hpp"
 
 namespace ssim::launchers {
 using namespace ssim::launch;
@@ -23,6 +24,7 @@ class LocalLauncher : public Launcher {
   LocalLauncher(const LocalLauncher&) = delete;
   LocalLauncher& operator=(const LocalLauncher&) = delete;
   int wake_fd() const override { return wake_[0]; }
+  void take_wake() override;
   // The write end of the wake pipe: a byte there wakes the engine (a relay of other events).
   int wake_write_fd() const { return wake_[1]; }
   // The variable the supervisors read the node's name from (node_name.hpp), inside an
@@ -64,7 +66,14 @@ class LocalLauncher : public Launcher {
   std::set<int> supervisors_;             // started here, not reaped yet
   std::map<int, int> ended_supervisors_;  // reaped: pid -> wait status
   std::string node_variable_;
-  int wake_[2] = {-1, -1};  // the supervisors' watchers write a byte when a job ends
+  int wake_[2] = {-1, -1};  // the keepers write a job's run directory when it ends
+  // The jobs started here, whose keepers say when they start and end (wake_notes.hpp),
+  // with what they were last found to be (not ended): looked at again when a note names
+  // them, and all of them at a sweep (a keeper killed before it could say).
+  std::map<std::string, JobStatus> quiet_;  // by run directory
+  WakeNotes wake_notes_;
+  std::chrono::steady_clock::time_point next_sweep_{};
+  bool sweep_next_ = false;  // after a cancel: what was killed may not say
   struct Agent {
     int pid = 0;
     std::string ticks;

@@ -36,7 +36,7 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launch
       progress_(&progress),
       log_(std::move(log)),
       clock_(seams.clock ? seams.clock : &real_clock()),
-      own_waiter_(seams.waiter ? nullptr : std::make_unique<SignalWaiter>(signal_fd, launcher.wake_fd())),
+      own_waiter_(seams.waiter ? nullptr : std::make_unique<SignalWaiter>(signal_fd, launcher)),
       waiter_(seams.waiter ? seams.waiter : own_waiter_.get()),
       db_(seams.database ? seams.database : &network_database_control()) {
   add_steps(plan_);

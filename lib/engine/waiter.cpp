@@ -11,9 +11,9 @@
 namespace ssim::engine {
 
 std::string SignalWaiter::wait(int timeout_ms) {
-  pollfd p[2] = {{signal_fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+  pollfd p[2] = {{signal_fd_, POLLIN, 0}, {launcher_.wake_fd(), POLLIN, 0}};
   if (::poll(p, 2, timeout_ms) <= 0) return "";
-  if (p[1].revents) launch::drain_wake_fd(p[1].fd);
+  if (p[1].revents) launcher_.take_wake();
   if (!(p[0].revents & POLLIN)) return "";
   signalfd_siginfo info{};
   if (::read(signal_fd_, &info, sizeof info) != sizeof info) return "";

@@ -4,6 +4,8 @@
 // moves a fake clock instead of sleeping and delivers signals when told.
 #include <string>
 
+#include "lib/launch/launcher.hpp"
+
 namespace ssim::engine {
 
 class Waiter {
@@ -14,15 +16,15 @@ class Waiter {
   virtual std::string wait(int timeout_ms) = 0;
 };
 
-// poll(2) on a signalfd (or -1) and a launcher's wake descriptor (or -1).
+// poll(2) on a signalfd (or -1) and the launcher's wake descriptor (when it has one).
 class SignalWaiter : public Waiter {
  public:
-  SignalWaiter(int signal_fd, int wake_fd) : signal_fd_(signal_fd), wake_fd_(wake_fd) {}
+  SignalWaiter(int signal_fd, launch::Launcher& launcher) : signal_fd_(signal_fd), launcher_(launcher) {}
   std::string wait(int timeout_ms) override;
 
  private:
   int signal_fd_;
-  int wake_fd_;
+  launch::Launcher& launcher_;
 };
 
 }  // namespace ssim::engine

@@ -17,6 +17,8 @@ int Launcher::sweep(const std::string& experiment_id) {
   return killed;
 }
 
+void Launcher::take_wake() { drain_wake_fd(wake_fd()); }
+
 void drain_wake_fd(int fd) {
   char buf[256];
   while (fd >= 0 && ::read(fd, buf, sizeof buf) > 0) {

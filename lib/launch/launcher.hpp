@@ -133,8 +133,11 @@ class Launcher {
   virtual std::vector<JobStatus> poll(std::span<const JobRef> jobs) = 0;
   // A descriptor that becomes readable when a job may have ended (the local
   // supervisors write to it), so a freed CPU is taken at once; -1 when there is none.
-  // Readers drain it with drain_wake_fd().
+  // Whoever waits on it calls take_wake() once it is readable.
   virtual int wake_fd() const { return -1; }
+  // Reads what the wake descriptor holds (the default: empties it; the local launcher
+  // learns which jobs ended, and polls those).
+  virtual void take_wake();
   // Where to report scheduler command failures and retries (the engine's log).
   virtual void set_log(std::function<void(const std::string&)> log) { (void)log; }
   // Where to say what it did of note that is no problem (node agents started).
