@@ -5,6 +5,7 @@
 #include "lib/util/clock.hpp"
 
 #include "lib/state/entity_error.hpp"
+#include "lib/state/metrics.hpp"
 
 namespace ssim::app {
 
@@ -37,6 +38,13 @@ void print_run_end(std::ostream& out, const state::Manifest& m, const std::strin
     out << line << "\n";
   }
   if (failed > 10) out << "  ... and " << failed - 10 << " more\n";
+  int lost = 0;
+  std::string first_lost;
+  for (const auto& e : m.entities)
+    if (e.reason.find(state::kMetricPointsLost) != std::string::npos && lost++ == 0) first_lost = e.name;
+  if (lost)
+    out << state::kMetricPointsLost << " by " << lost << (lost > 1 ? " entities" : " entity") << " (" << first_lost
+        << (lost > 1 ? ", ..." : "") << "): ssim status " << m.path << " says which\n";
   if (failed) out << "every failure: ssim status " << m.path << " --filter failed\n";
   out << "the whole run: ssim report " << m.path << " -o " << m.experiment << ".html\n";
   if (interrupted) out << "interrupted: ssim run " << file << " --resume runs what did not complete\n";

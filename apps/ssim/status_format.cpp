@@ -30,7 +30,7 @@ const std::vector<std::pair<std::string, std::string>>& status_field_help() {
       {"nodes", "where it runs or ran"},
       {"params", "its parameter values, k=v,..."},
       {"attempt", "1 for the first run, more after retries and --resume"},
-      {"note", "why it failed or was cancelled"},
+      {"note", "why it failed or was cancelled; a completed one's remarks (stopped on its goal, metric points lost)"},
       {"run_dir", "its run directory"},
   };
   // goal, time_to_goal and goal_step (an entity with a goal:) are read with the metrics.
@@ -157,7 +157,7 @@ std::string status_field(const state::EntityRecord& e, const std::string& field,
     return or_dash(s);
   }
   if (field == "attempt") return std::to_string(e.attempt);
-  if (field == "note") return e.status == state::Status::Completed ? "" : e.reason;
+  if (field == "note") return e.reason;  // a completed one's too: stopped on its goal, points lost
   if (field == "run_dir") return e.run_dir;
   throw UsageError("unknown status field \"" + field + "\"");
 }

@@ -178,6 +178,7 @@ class Engine {
   void bound_metrics();
   void bound_metrics_ended(const state::EntityRecord& e);
   void bound_metrics_of(const state::EntityRecord& e);
+  void say_lost_metrics(const std::string& name);
   std::uintmax_t metrics_limit();
   std::chrono::steady_clock::time_point next_metrics_bound_{};
 };

@@ -1,7 +1,10 @@
 // Metrics files stay bounded (docs/metrics.md, "How much is kept"): the running entities'
 // files are looked at every 5 s, and an entity's once more when it ends after running a
 // second or more (a shorter one cannot have written much; skipping it keeps 10^5 short
-// members from costing a directory read each).
+// members from costing a directory read each). Points a writer could not write (a full
+// disk) are said when the entity ends: in its note, ssim.log and the run's output.
+#include <unistd.h>
+
 #include "lib/engine/engine.hpp"
 #include "lib/state/metrics_bound.hpp"
 
@@ -38,7 +41,24 @@ void Engine::bound_metrics() {
 }
 
 void Engine::bound_metrics_ended(const state::EntityRecord& e) {
-  if (state::is_terminal(e.status) && state::seconds_run(e, clock_->now()) >= 1) bound_metrics_of(e);
+  if (!state::is_terminal(e.status)) return;
+  const bool ran = state::seconds_run(e, clock_->now()) >= 1;
+  if (ran) bound_metrics_of(e);
+  // Every rank's word after a second's run; rank 0's alone (one access) after a shorter one.
+  if (ran || ::access((e.run_dir + "/metrics.0.lost").c_str(), F_OK) == 0) say_lost_metrics(e.name);
+}
+
+void Engine::say_lost_metrics(const std::string& name) {
+  auto* e = m_.find(name);
+  if (!e) return;
+  const auto losses = state::metric_losses(e->run_dir);
+  if (losses.empty()) return;
+  std::string said;
+  for (const auto& l : losses) said += (said.empty() ? "" : "; ") + l;
+  log_->warn("{}: {}: {}", e->name, state::kMetricPointsLost, said);
+  emit(text_event(EventKind::Warning, e->name + ": " + state::kMetricPointsLost + ": " + said));
+  e->reason = std::string(state::kMetricPointsLost) + " (" + said + ")" + (e->reason.empty() ? "" : "; " + e->reason);
+  dirty_ = true;
 }
 
 void Engine::bound_metrics_of(const state::EntityRecord& e) {

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/util/atomic_file.hpp"
+#include "lib/util/file_tail.hpp"
 
 namespace ssim::state {
 
@@ -261,18 +262,36 @@ std::vector<MetricPoint> parse_metric_stdout(const std::string& raw) {
   return out;
 }
 
-std::vector<std::string> metric_files(const std::string& run_dir) {
+namespace {
+// metrics.RANK<suffix> in run_dir, sorted.
+std::vector<std::string> rank_files(const std::string& run_dir, const std::string& suffix) {
   std::vector<std::string> files;
   if (DIR* d = ::opendir(run_dir.c_str())) {
     while (const dirent* e = ::readdir(d)) {
       const std::string f = e->d_name;
-      if (f.rfind("metrics.", 0) == 0 && f.size() > 15 && f.compare(f.size() - 7, 7, ".ndjson") == 0)
+      if (f.rfind("metrics.", 0) == 0 && f.size() > 8 + suffix.size() &&
+          f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0)
         files.push_back(run_dir + "/" + f);
     }
     ::closedir(d);
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+}  // namespace
+
+std::vector<std::string> metric_files(const std::string& run_dir) { return rank_files(run_dir, ".ndjson"); }
+
+std::vector<std::string> metric_losses(const std::string& run_dir) {
+  std::vector<std::string> out;
+  for (const auto& path : rank_files(run_dir, ".lost")) {
+    const std::string name = path.substr(path.rfind('/') + 1);
+    const std::string rank = name.substr(8, name.size() - 8 - 5);
+    std::string said = read_regular_file(path, 4096).value_or("");
+    if (const auto nl = said.find('\n'); nl != std::string::npos) said.resize(nl);
+    out.push_back("rank " + rank + ": " + (said.empty() ? "points could not be written" : said));
+  }
+  return out;
 }
 
 std::vector<MetricPoint> read_metrics(const std::string& run_dir, const std::string& name) {

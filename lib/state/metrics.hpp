@@ -34,6 +34,13 @@ std::vector<MetricPoint> parse_metric_stdout(const std::string& line);
 
 // The files its ranks write through the client (metrics.RANK.ndjson) in `run_dir`, sorted.
 std::vector<std::string> metric_files(const std::string& run_dir);
+// What the writers of `run_dir` said they could not write (metrics.RANK.lost, left by the
+// Python writer at exit when the disk refused points): one line each, "rank R: N points
+// could not be written to ...: [Errno 28] No space left on device" ("rank R: points
+// could not be written" when the disk left the file empty).
+std::vector<std::string> metric_losses(const std::string& run_dir);
+// The start of an entity's note when its metric points were lost.
+inline constexpr const char* kMetricPointsLost = "metric points lost";
 
 // Every point entity `name` reported, in the order reported (per source).
 std::vector<MetricPoint> read_metrics(const std::string& run_dir, const std::string& name);

@@ -166,9 +166,29 @@ class _Writer:
             pass
         lost = len(self.pending) + self.dropped
         if lost:
-            sys.stderr.write(f"ssim.metrics: {lost} points could not be written to {self._file()}: "
-                             f"{self.error or 'the disk refused them'}\n")
+            said = (f"{lost} points could not be written to {self._file()}: "
+                    f"{self.error or 'the disk refused them'}")
+            sys.stderr.write(f"ssim.metrics: {said}\n")
             sys.stderr.flush()
+            _note_loss(self._file(), said)
+
+
+def _note_loss(metrics_file, said):
+    """Leaves `metrics.RANK.lost` beside the file, for ssim to say in the entity's note, in
+    ssim.log and at the end of the run (docs/metrics.md). On a full disk the file is
+    often still made, if empty: ssim then says that points were lost, without the count."""
+    path = metrics_file[:-len(".ndjson")] + ".lost"
+    try:
+        fd = _open_for_append(path)  # never through another user's link
+    except OSError:
+        return
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, (said + "\n").encode())
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _end_by(sig):

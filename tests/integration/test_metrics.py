@@ -179,6 +179,9 @@ class Goals(SsimTestCase):
             self.assertIn("stopped on reaching its goal", e["reason"])
         self.assertEqual(entities["trapping_0"]["status"], "completed", entities["trapping_0"])
         self.assertIn("stopped on reaching its goal", entities["trapping_0"]["reason"])
+        # The table's note says so too (it was empty for every completed member).
+        notes = self.ssim("status", "goals", "-o", "name,note", check=1).stdout
+        self.assertRegex(notes, r"\ntrapping_0 +stopped on reaching its goal")
         self.assertEqual(entities["kept_0"]["goal"]["step"], 2)
         self.assertFalse(entities["kept_1"]["goal"]["reached"])
         table = self.ssim("status", "goals", "-o", "name,goal_step,goal", "--sort", "goal_step", check=1).stdout
@@ -387,3 +390,27 @@ class NoPointLost(SsimTestCase):
         self.assertGreater(len(kept), 0)
         self.assertEqual([x["step"] for x in kept], list(range(len(kept))))  # in order, none skipped
         self.assertIn(f"{20000 - len(kept)} points could not be written", err)
+        with open(os.path.join(disk, "metrics.0.lost")) as f:  # for ssim to say
+            self.assertIn(f"{20000 - len(kept)} points could not be written", f.read())
+
+    def test_points_the_file_system_refuses_during_a_run_are_said_in_the_note_the_log_and_the_output(self):
+        # A file-size limit: the file system refuses writes past 32 KiB (EFBIG), as a full
+        # disk refuses them.
+        self.write("train.py", "import ssim.metrics as m\nfor i in range(5000):\n    m.log('loss', 0.5, step=i)\n")
+        self.write("experiment.yaml", """
+experiment: {name: lost}
+models:
+  - name: train
+    exe: /bin/sh
+    args: [-c, 'ulimit -f 64; exec /usr/bin/python3 train.py']
+    files: {copy: [train.py]}
+""")
+        p = self.ssim("run", "experiment.yaml")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stderr, r"train: metric points lost: rank 0: \d+ points could not be written")
+        _, status = self.status("lost")
+        self.assertRegex(status["train"]["reason"], r"^metric points lost \(rank 0: \d+ points could not be written")
+        self.assertEqual(status["train"]["status"], "completed")
+        self.assertIn("metric points lost (rank 0:", self.ssim("status", "lost").stdout)  # the NOTE column
+        with open(os.path.join(self.dir, "lost/.ssim/ssim.log")) as f:
+            self.assertIn("train: metric points lost", f.read())
