@@ -4,6 +4,7 @@
 #include "lib/state/rank_ends.hpp"
 #include "lib/state/status_file.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -206,6 +207,16 @@ std::string BatchLauncher::batch_script_path(const plan::Step& step) const {
 }
 
 namespace {
+// When `dir` last changed (a file made or replaced there), on the steady clock whose now
+// is `now`; `now` when it cannot be read or is in the future.
+std::chrono::steady_clock::time_point last_change(const std::string& dir, std::chrono::steady_clock::time_point now) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) return now;
+  const double ago = now_seconds() - (static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9);
+  if (ago <= 0) return now;
+  return now - std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(ago));
+}
+
 // Open MPI refuses root unless told: what every launch as root carries.
 void add_root_exports(plan::Env& env) {
   if (::geteuid() != 0) return;
@@ -399,7 +410,11 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
           !(wrapped && state::is_terminal(wrapped->status))) {
         // Not listed: it ended a moment ago and its status file is on its way, or the
         // scheduler forgets ended jobs (PBS without history). Never failed on one answer.
-        const auto since = unlisted_since_.emplace(native[i], now).first->second;
+        // A job that never started has nothing on its way: its grace runs from the last
+        // change of its folder (the submission), so that a reader asking once (ssim
+        // status) sees a job deleted while queued go instead of pending for ever.
+        const auto seen = unlisted_since_.emplace(native[i], now).first->second;
+        const auto since = wrapped ? seen : std::min(seen, last_change(jobs[i].run_dir, now));
         if (now - since < kUnlistedGrace) {
           s.status = wrapped && wrapped->status == Status::Running ? Status::Running : Status::Pending;
           s.reason = "not listed by " + scheduler_->status_command({native[i]})[0] + "; waiting for its status file";

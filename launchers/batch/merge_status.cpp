@@ -113,10 +113,11 @@ static JobStatus merge_job_status(const std::optional<JobStatus>& scheduler, con
   }
   if (scheduler) {  // the scheduler says it does not know the job
     s.status = cancelled_by_ssim ? Status::Cancelled : Status::Failed;
-    s.reason = cancelled_by_ssim
-                   ? "stopped by ssim"
-                   : scheduler_name + " no longer knows job " + job_id + " and the job left no exit status" +
-                         (scheduler->reason.empty() ? "" : " (" + scheduler->reason + ")");
+    s.reason = cancelled_by_ssim ? "stopped by ssim"
+                                 : scheduler_name + " no longer knows job " + job_id +
+                                       (wrapped ? " and the job left no exit status"
+                                                : ", which never started (deleted while queued?)") +
+                                       (scheduler->reason.empty() ? "" : " (" + scheduler->reason + ")");
     return s;
   }
   // Not listed yet: submitted a moment ago.

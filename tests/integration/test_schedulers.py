@@ -540,6 +540,28 @@ class Pbs(Fake, SsimTestCase):
             raise AssertionError(self.ssim("status").stdout + json.dumps(self.jobs(), indent=1)[:3000] +
                                  (open(err).read() if os.path.exists(err) else "no batch.err"))
 
+    def test_a_batch_experiment_deleted_while_queued_with_history_off_is_not_pending_for_ever(self):
+        # The server forgets the job at once (history off): a one-shot ssim status has no
+        # earlier answer to wait from, only the job's folder, which says it never started.
+        holder = self.submit(self.write("hog.sh", "#!/bin/bash\n#PBS -l select=4:ncpus=4\nexec sleep 600\n"))
+        self.addCleanup(self.cancel, holder)
+        wait_for(lambda: not self.job_ended(holder) and self.jobs_by_id()[holder]["state"] == "R", what="hog running")
+        self.yaml("batch: {time: '00:10:00'}\nmodels:\n  - {name: a, exe: /bin/true}\n", name="deleted")
+        p = self.ssim("run", "experiment.yaml", "--batch", check=0)
+        job = re.search(r"batch job (\S+) ", p.stderr).group(1)
+        self.assertEqual(self.status()[1]["batch"]["status"], "pending")
+        self.cancel(job)  # qdel while queued: the job never starts
+        batch = {}
+
+        def gone():
+            batch.update(self.status()[1]["batch"])
+            return batch["status"] != "pending"
+        wait_for(gone, timeout=60, what="the deleted batch job to leave pending")
+        self.assertEqual(batch["status"], "failed", batch)
+        self.assertIn(f"no longer knows job {job}, which never started", batch["reason"])
+        a = self.status()[1]["a"]
+        self.assertEqual((a["status"], a["reason"]), ("cancelled", "not started: ssim run ended before starting it"))
+
     def test_a_job_killed_for_its_wall_time_says_so_with_history_off(self):
         # The server kills the job at its walltime; without job history nobody but the
         # job's own record can say so, and it says what the server would.
