@@ -372,7 +372,17 @@ class SlurmAgents(SlurmCase):
     started with a single srun for the whole run."""
 
     def agents(self):
-        return sh("pgrep", "-f", "ssim-supervise --agent", check=False).stdout.split()
+        """This test's node agents (their folder is under its own): tests of other
+        schedulers running beside it have agents too."""
+        mine = []
+        for pid in sh("pgrep", "-f", "ssim-supervise --agent", check=False).stdout.split():
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if (self.dir + "/").encode() in f.read():
+                        mine.append(pid)
+            except OSError:
+                pass  # it ended
+        return mine
 
     def kill_agent(self, agents_dir, node):
         """SIGKILL to the agent of `node` and to the keepers it forked, as a node's death would."""
