@@ -1,6 +1,7 @@
 // ssim env [EXP] [ENTITY] [--json]: the variables an entity of the experiment sees
 // (SSDB, SSDB_PASSWORD; with ENTITY its SSKEYOUT and SSKEYIN), as `export` lines for
 // a shell or a notebook: eval "$(ssim env runs/streaming trainer)".
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -54,8 +55,14 @@ Action add_env(CLI::App& app) {
     const std::string path = resolve_experiment(exp);
     const auto m = state::load_manifest(path);
     const auto ssdb = read_file(orchestrator::ssdb_file(path));
-    if (!ssdb)
-      throw UsageError("experiment " + m.experiment + " has no database address yet (it starts with ssim run)");
+    if (!ssdb) {
+      const bool has_database = std::any_of(m.entities.begin(), m.entities.end(), [](const state::EntityRecord& e) {
+        return e.type == state::EntityKind::Database;
+      });
+      throw UsageError("experiment " + m.experiment +
+                       (has_database ? " has no database address yet (it starts with ssim run)"
+                                     : " has no database (its file has no orchestrator:)"));
+    }
     std::string address = *ssdb;
     while (!address.empty() && address.back() == '\n') address.pop_back();
     // The last address of a database that is not running: said, so that nobody waits on

@@ -277,6 +277,11 @@ class NamesThatHelp(SsimTestCase):
         p = self.ssim("env", "h", check=0)
         self.assertIn("export SSDB=", p.stdout)
         self.assertIn("the database of h is not running (", p.stderr)
+        # An experiment without a database says that, not "not yet".
+        self.write("none.yaml", "experiment: {name: none}\nmodels:\n  - {name: m, exe: /bin/true}\n")
+        self.ssim("run", "none.yaml", check=0)
+        p = self.ssim("env", "none", check=2)
+        self.assertIn("experiment none has no database (its file has no orchestrator:)", p.stderr)
 
 
 class ParametersAsColumns(SsimTestCase):
