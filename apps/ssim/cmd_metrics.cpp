@@ -188,7 +188,7 @@ Action add_metrics(CLI::App& app) {
     for (const auto& e : s.manifest.entities) {
       if (e.type == state::EntityKind::Database || e.type == state::EntityKind::Batch) continue;
       bool wanted = names.empty();
-      for (const auto& n : names) wanted = wanted || session::selects(n, e);
+      for (const auto& n : names) wanted = wanted || state::selects(n, e);
       if (wanted) entities.push_back(&e);
     }
     session::refuse_unknown_names(s.manifest, names);

@@ -91,7 +91,7 @@ bool Engine::handle_start_requests(const EngineHooks& hooks) {
 std::string Engine::start_entities(const std::vector<std::string>& names, const EngineHooks& hooks) {
   auto known = [&](const std::string& n) {
     for (const auto& e : m_.entities)
-      if (e.name == n || e.ensemble == n) return true;
+      if (state::selects(n, e)) return true;
     return false;
   };
   std::vector<std::string> unknown;

@@ -15,7 +15,7 @@ namespace {
 bool selected(const std::vector<std::string>& names, const state::EntityRecord& e) {
   if (names.empty()) return true;
   for (const auto& n : names)
-    if (n == e.name || n == e.ensemble) return true;
+    if (state::selects(n, e)) return true;
   return false;
 }
 

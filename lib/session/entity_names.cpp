@@ -30,12 +30,10 @@ std::string closest(const state::Manifest& m, const std::string& name) {
 
 }  // namespace
 
-bool selects(const std::string& name, const state::EntityRecord& e) { return name == e.name || name == e.ensemble; }
-
 void refuse_unknown_names(const state::Manifest& m, const std::vector<std::string>& names) {
   for (const auto& n : names) {
     bool known = false;
-    for (const auto& e : m.entities) known = known || selects(n, e);
+    for (const auto& e : m.entities) known = known || state::selects(n, e);
     if (!known) unknown(m, n, closest(m, n));
   }
 }

@@ -8,9 +8,6 @@
 
 namespace ssim::session {
 
-// `name` selects `e`: its own name, or its ensemble's.
-bool selects(const std::string& name, const state::EntityRecord& e);
-
 // Throws UsageError (exit 2) for each name that selects nothing, saying what helps:
 // the closest entity or ensemble name ("did you mean run_1?").
 void refuse_unknown_names(const state::Manifest& m, const std::vector<std::string>& names);

@@ -50,6 +50,10 @@ struct EntityRecord {
   std::shared_ptr<const GoalReached> reached;  // the goal as the engine saw it reached (stop_on_goal)
 };
 
+// `name` selects `e`: its own name, or its ensemble's (what ssim stop, start, logs and
+// metrics take).
+inline bool selects(const std::string& name, const EntityRecord& e) { return name == e.name || name == e.ensemble; }
+
 // When `e` reached its goal: as the engine recorded it (stop_on_goal), else the first of
 // its `points` that meets it; nullopt without a goal or when not reached.
 std::optional<GoalReached> goal_outcome(const EntityRecord& e, const std::vector<MetricPoint>& points);
