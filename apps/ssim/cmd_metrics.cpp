@@ -129,12 +129,15 @@ void write_archive(const std::string& file, const state::Manifest& m,
     if (tar.add_file(top + "/experiment.yaml", m.file)) ++files;
     if (tar.add_file(top + "/manifest.json", state::manifest_path(m.path))) ++files;
     // A tar member's size comes first: the CSV goes through a temporary file, not memory.
-    char scratch[] = "/tmp/ssim-metrics-XXXXXX";
-    const int fd = ::mkstemp(scratch);
-    if (fd < 0) throw EnvironmentError(std::string("cannot make a temporary file in /tmp: ") + std::strerror(errno));
+    // In $TMPDIR (a cluster's /tmp may be small or shared), else /tmp.
+    std::error_code ec;
+    const std::string tmp = std::filesystem::temp_directory_path(ec).string();
+    std::string scratch = (ec || tmp.empty() ? std::string("/tmp") : tmp) + "/ssim-metrics-XXXXXX";
+    const int fd = ::mkstemp(scratch.data());
+    if (fd < 0) throw EnvironmentError("cannot make a temporary file " + scratch + ": " + std::strerror(errno));
     struct Removed {
-      const char* path;
-      ~Removed() { ::unlink(path); }
+      const std::string& path;
+      ~Removed() { ::unlink(path.c_str()); }
     } removed{scratch};
     {
       std::ofstream csv(scratch, std::ios::binary);
