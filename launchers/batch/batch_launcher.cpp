@@ -208,11 +208,12 @@ std::string BatchLauncher::batch_script_path(const plan::Step& step) const {
 
 namespace {
 // When `dir` last changed (a file made or replaced there), on the steady clock whose now
-// is `now`; `now` when it cannot be read or is in the future.
-std::chrono::steady_clock::time_point last_change(const std::string& dir, std::chrono::steady_clock::time_point now) {
+// is `now` (the wall clock's: `wall_now`); `now` when it cannot be read or is in the future.
+std::chrono::steady_clock::time_point last_change(const std::string& dir, std::chrono::steady_clock::time_point now,
+                                                  double wall_now) {
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) return now;
-  const double ago = now_seconds() - (static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9);
+  const double ago = wall_now - (static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9);
   if (ago <= 0) return now;
   return now - std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(ago));
 }
@@ -372,7 +373,7 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
   std::map<std::pair<std::string, std::string>, std::string> lost;  // (agents folder, node) -> why lost
   std::vector<std::string> never;
   size_t next_local = 0;
-  const auto now = clock_();
+  const auto now = clock_->steady();
   for (size_t i = 0; i < jobs.size(); ++i) {
     const auto it = native[i].empty() ? said.end() : said.find(native[i]);
     const std::optional<JobStatus> scheduler = it == said.end() ? std::nullopt : std::optional(it->second);
@@ -414,7 +415,7 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
         // change of its folder (the submission), so that a reader asking once (ssim
         // status) sees a job deleted while queued go instead of pending for ever.
         const auto seen = unlisted_since_.emplace(native[i], now).first->second;
-        const auto since = wrapped ? seen : std::min(seen, last_change(jobs[i].run_dir, now));
+        const auto since = wrapped ? seen : std::min(seen, last_change(jobs[i].run_dir, now, clock_->now()));
         if (now - since < kUnlistedGrace) {
           s.status = wrapped && wrapped->status == Status::Running ? Status::Running : Status::Pending;
           s.reason = "not listed by " + scheduler_->status_command({native[i]})[0] + "; waiting for its status file";
@@ -460,7 +461,7 @@ std::map<std::string, JobStatus> BatchLauncher::query_scheduler(const std::vecto
     if (query_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return last_said_;
     failed = !absorb(query_ids_, query_.get());
   }
-  const auto now = clock_();
+  const auto now = clock_->steady();
   bool fresh = now >= next_query_ || ask_again_;
   for (const auto& id : ids) fresh = fresh || !last_said_.count(id);
   if (!fresh || (failed && !ask_again_)) return failed ? std::map<std::string, JobStatus>{} : last_said_;
@@ -502,7 +503,7 @@ bool BatchLauncher::absorb(const std::vector<std::string>& ids, const CommandRes
   }
   query_interval_ =
       changed ? kMinQueryInterval : std::min<std::chrono::milliseconds>(query_interval_ * 3 / 2, kMaxQueryInterval);
-  next_query_ = clock_() + query_interval_;
+  next_query_ = clock_->steady() + query_interval_;
   last_said_ = std::move(said);
   return true;
 }

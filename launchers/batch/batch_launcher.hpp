@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "launchers/agent/agent_hub.hpp"
+#include "lib/util/clock.hpp"
 #include "launchers/batch/merge_status.hpp"
 #include "launchers/batch/placement.hpp"
 #include "launchers/batch/scheduler.hpp"
@@ -68,8 +69,8 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   const PlacementPlan& placement() const { return allocation_.placement(); }
   Scheduler& scheduler() { return *scheduler_; }
   // What the query pace and the grace for unlisted jobs read the time from (tests).
-  using Clock = std::function<std::chrono::steady_clock::time_point()>;
-  void set_clock(Clock clock) { clock_ = std::move(clock); }
+  // The clock its query intervals and graces run on (tests move a fake one).
+  void set_clock(const ssim::Clock& clock) { clock_ = &clock; }
   void set_queries_in_background(bool background) override { in_background_ = background; }
 
  private:
@@ -133,7 +134,7 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::vector<std::string> setup_;  // experiment.setup, for batch scripts
   std::string interface_;           // orchestrator.interface: rank 0's address follows it too
   int queries_ = 0;
-  Clock clock_ = [] { return std::chrono::steady_clock::now(); };
+  const ssim::Clock* clock_ = &real_clock();
   std::chrono::steady_clock::time_point next_query_{};
   std::chrono::milliseconds query_interval_ = kMinQueryInterval;
   std::map<std::string, JobStatus> last_said_;  // the last answer, reused until the next query

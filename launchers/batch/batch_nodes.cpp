@@ -43,7 +43,7 @@ void BatchLauncher::check_nodes() {
     take_node_answer(node_query_.get());
   }
   const auto& pool = allocation_.placement().pool;
-  const auto now = clock_();
+  const auto now = clock_->steady();
   if (pool.empty() || now < next_node_query_) return;
   std::vector<std::string> nodes;
   for (const auto& n : pool) nodes.push_back(n.name);

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "launchers/batch/batch_launcher.hpp"
+#include "tests/unit/fake_launcher.hpp"
 #include "launchers/batch/merge_status.hpp"
 #include "launchers/lsf/lsf_scheduler.hpp"
 #include "launchers/pbs/pbs_scheduler.hpp"
@@ -32,7 +33,7 @@ using test::RecordedRunner;
 
 struct Rig {
   test::TempDir dir;
-  std::chrono::steady_clock::time_point now{};  // the launcher's clock: moved by the test
+  test::FakeClock clock;  // the launcher's: moved by the test
   std::vector<std::vector<std::string>> calls;
   RecordedRunner* runner;
   std::unique_ptr<BatchLauncher> launcher;
@@ -41,7 +42,7 @@ struct Rig {
     auto r = std::make_unique<RecordedRunner>(&calls);
     runner = r.get();
     launcher = std::make_unique<BatchLauncher>(std::move(scheduler), std::move(r), "/opt/ssim/ssim-supervise");
-    launcher->set_clock([this] { return now; });
+    launcher->set_clock(clock);
     plan = test::plan_of(
         "experiment: {name: b}\nmodels:\n"
         "  - {name: a, exe: /bin/true, batch: {nodes: 1}}\n"
@@ -56,7 +57,7 @@ struct Rig {
       reqs.push_back({s.name, s.run_dir, launcher->command(s), plan::step_env(s), s.batch});
     return launcher->start(reqs);
   }
-  void wait(double seconds) { now += std::chrono::milliseconds(static_cast<long>(seconds * 1000)); }
+  void wait(double seconds) { clock.sleep(std::chrono::milliseconds(static_cast<long>(seconds * 1000))); }
   int count(const std::string& program) const {
     int n = 0;
     for (const auto& c : calls) n += c[0] == program;
@@ -448,9 +449,9 @@ TEST_CASE("batch launcher: nodes Slurm drains or downs during the run are out of
   runner->answers["sinfo"] = {{0, "n1|alloc|none\nn2|alloc|none\n", ""},
                               {0, "n1|alloc|none\nn2|drng|bad dimm\n", ""},
                               {0, "n1|down*|Not responding\nn2|drain|bad dimm\n", ""}};
-  std::chrono::steady_clock::time_point now{};
+  test::FakeClock clock;
   BatchLauncher l(std::make_unique<slurm::SlurmScheduler>(), std::move(runner), "/s/sup");
-  l.set_clock([&] { return now; });
+  l.set_clock(clock);
   const auto plan = test::plan_of("experiment: {name: x}\nmodels:\n  - {name: m, exe: prog}\n");
   l.set_allocation(plan, Allocation{"12", {"n1", "n2"}, {}});
   l.poll({});
@@ -459,10 +460,10 @@ TEST_CASE("batch launcher: nodes Slurm drains or downs during the run are out of
   CHECK(calls[0] == std::vector<std::string>{"sinfo", "--noheader", "--Node", "--nodes=n1,n2", "-o", "%N|%t|%E"});
   l.poll({});
   CHECK(calls.size() == 1);  // asked again only after 10 s
-  now += std::chrono::seconds(10);
+  clock.sleep(std::chrono::seconds(10));
   l.poll({});
   CHECK(l.lost_nodes() == std::map<std::string, std::string>{{"n2", "drained by slurm (bad dimm)"}});
-  now += std::chrono::seconds(10);
+  clock.sleep(std::chrono::seconds(10));
   l.poll({});
   CHECK(l.lost_nodes() == std::map<std::string, std::string>{{"n1", "down by slurm (Not responding)"},
                                                              {"n2", "drained by slurm (bad dimm)"}});
