@@ -162,7 +162,7 @@ std::vector<std::string> comma_list(const std::string& list) {
   return out;
 }
 
-// Started by mpirun (PBS, LSF): rank i runs on the i-th node ssim named, by that name,
+// Started by mpirun (batch schedulers without steps): rank i runs on the i-th node ssim named, by that name,
 // whatever this host calls itself (the job's host file may say pn1 where gethostname says
 // pn1.cluster). The keepers forked from here record it as their node.
 bool name_node_by_rank(const std::string& list) {

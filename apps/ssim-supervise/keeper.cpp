@@ -136,8 +136,8 @@ void start(Job& job) {
   posix_spawnattr_setsigdefault(&attr, &defaults);
   posix_spawnattr_setsigmask(&attr, &none);
   // The program leads a process group of its own (ssim signals it as one). Outside a
-  // batch job also a session of its own; inside a PBS or LSF job never: their execution
-  // daemons end a job by its session, and what ssim starts must end with the job.
+  // batch job also a session of its own; inside a job whose scheduler ends it by its
+  // session never (launchers/job_environment.hpp): what ssim starts must end with the job.
   static const bool in_job_session =
       ssim::launchers::job_ends_with_its_session([](const char* n) { return std::getenv(n); });
   posix_spawnattr_setpgroup(&attr, 0);

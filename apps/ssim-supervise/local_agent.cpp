@@ -174,8 +174,8 @@ void reap(LocalAgent& a) {
 }  // namespace
 
 int local_agent_main() {
-  // As a supervisor: out of ssim's session (or only its process group inside a PBS or
-  // LSF job, whose daemons end a job by its session).
+  // As a supervisor: out of ssim's session (or only its process group inside a job
+  // whose scheduler ends it by its session).
   if (ssim::launchers::job_ends_with_its_session([](const char* n) { return std::getenv(n); }))
     setpgid(0, 0);
   else

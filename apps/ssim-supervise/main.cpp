@@ -56,9 +56,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: ssim-supervise RUN_DIR NAME [RUN_DIR NAME ...]\n");
     return 2;
   }
-  // Out of ssim's session: a terminal hang-up or Ctrl-C does not reach us. Inside a PBS
-  // or LSF job, only out of its process group: their execution daemons end a job by
-  // signalling its session, and what ssim started must end with the job.
+  // Out of ssim's session: a terminal hang-up or Ctrl-C does not reach us. Inside a job
+  // whose scheduler ends it by signalling its session, only out of its process group:
+  // what ssim started must end with the job.
   if (ssim::launchers::job_ends_with_its_session([](const char* n) { return std::getenv(n); }))
     setpgid(0, 0);
   else

@@ -75,8 +75,8 @@ Action add_run(CLI::App& app) {
     Loaded l = load_to_run(o->file, o->launcher);
     plan::check_programs(l.spec, l.plan);
     choose_auto_port(l);  // exit 2 before anything starts, once, not 127 per member
-    // A PBS or LSF batch job ends when its script does, and its execution daemon then
-    // ends everything the job started: a detached run would be killed with it.
+    // Some schedulers end a batch job when its script does, and then everything the job
+    // started (launchers/job_environment.hpp): a detached run would be killed with it.
     const bool in_batch_script = launchers::in_batch_script([](const char* n) { return std::getenv(n); });
     if (o->detach && in_batch_script && !o->dry_run)
       throw UsageError(
