@@ -4,6 +4,7 @@
 #include "apps/ssim-supervise/node_name.hpp"
 #include "apps/ssim-supervise/read_all.hpp"
 #include "launchers/job_environment.hpp"
+#include "lib/state/agent_files.hpp"
 #include "lib/state/job_file.hpp"
 #include "lib/state/status_file.hpp"
 #include <dirent.h>
@@ -334,6 +335,17 @@ void wake_ssim(const std::string& run_dir) {
 
 }  // namespace
 
+namespace {
+// Its agent's heartbeat is older than ssim waits before it gives up on the node: the
+// agent lives but is stopped (or starved), and ssim reruns this member elsewhere.
+bool agent_silent(const std::string& agent_dir, double& silent_for) {
+  struct stat st {};
+  if (stat((agent_dir + "/alive").c_str(), &st) != 0) return false;
+  silent_for = now() - (static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9);
+  return silent_for > ssim::state::kAgentSilenceSeconds;
+}
+}  // namespace
+
 int supervise::keep_job(const std::string& run_dir, const std::string& name, const sigset_t& waited,
                         const std::vector<std::string>& node_env, const AgentTie& agent) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -346,6 +358,7 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
   g_end = {};
   start(g_job);
   bool terminating = false;
+  double kill_at = 0;  // an attempt given up here (its agent lost): SIGKILL then, if it still runs
   bool woke = false;
   double saving_deadline = 0;
   int code = 0;
@@ -353,6 +366,7 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
   while (true) {
     reap_children();
     Job& j = g_job;
+    if (kill_at > 0 && j.pid > 0 && now() >= kill_at) kill(-j.pid, SIGKILL), kill_at = 0;
     if (limit_at > 0 && j.pid > 0 && now() >= limit_at) {
       // run.time reached: SIGTERM (and SIGCONT) now, SIGKILL after the grace period.
       if (!j.timed_out)
@@ -399,6 +413,17 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
       write_new(agent.dir + "/died", std::to_string(now()) + "\n");
       g_agent_died = "the ssim agent on " + g_me.node + " died: this attempt was ended";
       forward_to_job(SIGTERM);
+      kill_at = now() + kTimeLimitGrace;
+    } else if (double silent = 0; agent.pid > 0 && !terminating && agent_silent(agent.dir, silent)) {
+      // Its agent lives but is silent (SIGSTOPped, starved) as long as ssim waits before it
+      // gives up on the node and reruns this member elsewhere: ended here too, so that no
+      // two attempts of it run at once, whatever becomes of the agent.
+      terminating = true;
+      g_agent_died = "the ssim agent on " + g_me.node + " was not heard from for " +
+                     std::to_string(static_cast<int>(silent)) + " s (ssim gave up on the node): this attempt was ended";
+      forward_to_job(SIGTERM);
+      if (g_job.pid > 0) kill(-g_job.pid, SIGCONT);
+      kill_at = now() + kTimeLimitGrace;
     }
   }
   return code;

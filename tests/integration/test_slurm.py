@@ -541,6 +541,39 @@ ensembles:
             self.assertIn(f"node {dead} is lost", f.read())
 
 
+    def test_an_attempt_given_up_on_a_stopped_agents_node_is_ended_there_not_left_running(self):
+        # The agent is SIGSTOPped: alive, silent. ssim gives up on the node after its
+        # silence and reruns the members elsewhere; the first attempts must not run on.
+        self.allocate(3)  # a node each, and one free for the rerun
+        self.write("experiment.yaml", """
+experiment: {name: frozen, launcher: slurm}
+ensembles:
+  - {name: m, exe: /bin/sleep, args: ["300"], replicas: 2, retries: 1, run: {cpus_per_task: 4}}
+""")
+        run = self.run_until("frozen", "m_1")
+        wait_for(lambda: all(e["status"] == "running" for e in self.status()[1].values()), what="all running")
+        _, s = self.status()
+        frozen = s["m_1"]["nodes"]
+        first = {n: e["pid"] for n, e in s.items() if e["nodes"] == frozen}
+        self.assertEqual(list(first), ["m_1"])
+        with open(os.path.join(self.agents_dir("frozen"), frozen, "alive")) as f:
+            agent = int(f.read().split()[0])
+        os.kill(agent, signal.SIGSTOP)
+        self.addCleanup(lambda: os.kill(agent, signal.SIGCONT) if os.path.exists(f"/proc/{agent}") else None)
+        # ssim gives up on the node (its agent silent 15 s) and reruns them on the other.
+        wait_for(lambda: all(self.status()[1][n]["attempt"] == 2 for n in first), timeout=60,
+                 what="the members of the stopped agent's node to be rerun")
+        exp_id = self.manifest("frozen")["id"]
+        wait_for(lambda: not set(first.values()) & set(processes_with_env("SSIM_EXPERIMENT_ID", exp_id)),
+                 timeout=30, what="the first attempts to end on the stopped agent's node")
+        _, s = self.status()
+        for name in first:
+            [earlier] = s[name]["earlier_attempts"]
+            self.assertIn(f"node {frozen} lost", earlier["reason"])
+            self.assertNotEqual(s[name]["nodes"], frozen)
+        self.ssim("stop", check=0)
+        self.assertEqual(run.wait(timeout=60), 1)
+
     def test_a_drained_node_gets_no_more_members_until_it_is_resumed(self):
         self.allocate(2)
         self.write("experiment.yaml", """
