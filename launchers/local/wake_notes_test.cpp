@@ -8,7 +8,7 @@
 
 using ssim::launchers::WakeNotes;
 
-TEST_CASE("wake notes: run directories by line, split anywhere; a bare line means every job") {
+TEST_CASE("wake notes: run directories by line, split anywhere, and a bare line means every job") {
   WakeNotes notes;
   notes.add("/exp/m/m_0\n/exp/m/m_");
   CHECK(notes.size() == 1);
