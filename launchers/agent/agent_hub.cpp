@@ -26,6 +26,9 @@ namespace {
 // How long an agent may take to start before its jobs are failed (srun under a busy
 // controller can take a while).
 constexpr double kAgentStartSeconds = 60;
+// How long the keeper of an agent that died takes, at most, to end its job and record it
+// (SIGTERM, SIGKILL 5 s later, the record).
+constexpr double kKeeperEndSeconds = 10;
 
 double modified(const std::string& path) {
   struct stat st {};
@@ -182,6 +185,13 @@ launch::JobStatus agent_job_status(const std::string& agents_dir, const std::str
   s = status_from_file(run_dir);
   s.native_id = step;
   if (state::is_terminal(s.status)) return s;
+  // A keeper that saw its agent die said so and is ending this attempt: its own record
+  // (why, and when it ended) comes within seconds; the node is lost meanwhile.
+  if (const double died = modified(state::agent_node_dir(agents_dir, node) + "/died");
+      died > 0 && now_seconds() - died < kKeeperEndSeconds) {
+    s.reason = "its ssim agent died: its keeper is ending this attempt";
+    return s;
+  }
   s.status = Status::Failed;
   s.reason = lost;
   s.end = now_seconds();
