@@ -113,7 +113,7 @@ std::vector<std::string> current_environment() {
 
 std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests) {
   write_job_files(requests);
-  if (wake_[1] >= 0)  // their keepers will say when they end
+  if (wake_[1] >= 0)  // their keepers will say when they start and end
     for (const auto& r : requests) quiet_[r.run_dir] = JobStatus{.status = Status::Pending};
   std::vector<JobRef> refs;
   // A second try when the agent turns out to be gone before it took these jobs.

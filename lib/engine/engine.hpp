@@ -177,8 +177,8 @@ class Engine {
   // Metrics files kept bounded (engine_metrics.cpp).
   void bound_metrics();
   void bound_metrics_ended(const state::EntityRecord& e);
-  void bound_metrics_of(const state::EntityRecord& e);
-  void say_lost_metrics(const std::string& name);
+  void bound_metrics_of(const state::EntityRecord& e, const std::vector<std::string>& files);
+  void say_lost_metrics(const std::string& name, const std::vector<std::string>& lost_files);
   std::uintmax_t metrics_limit();
   std::chrono::steady_clock::time_point next_metrics_bound_{};
 };

@@ -37,21 +37,26 @@ void Engine::bound_metrics() {
   if (now < next_metrics_bound_) return;
   next_metrics_bound_ = now + std::chrono::seconds(5);
   for (const auto& e : m_.entities)
-    if (e.status == Status::Running) bound_metrics_of(e);
+    if (e.status == Status::Running) bound_metrics_of(e, state::metric_files(e.run_dir));
 }
 
 void Engine::bound_metrics_ended(const state::EntityRecord& e) {
   if (!state::is_terminal(e.status)) return;
-  const bool ran = state::seconds_run(e, clock_->now()) >= 1;
-  if (ran) bound_metrics_of(e);
-  // Every rank's word after a second's run; rank 0's alone (one access) after a shorter one.
-  if (ran || ::access((e.run_dir + "/metrics.0.lost").c_str(), F_OK) == 0) say_lost_metrics(e.name);
+  // After a second's run, one listing for its points and every rank's losses; after a
+  // shorter one, rank 0's loss alone is looked for (one access).
+  if (state::seconds_run(e, clock_->now()) >= 1) {
+    const auto files = state::rank_files(e.run_dir);
+    bound_metrics_of(e, files.points);
+    say_lost_metrics(e.name, files.losses);
+  } else if (::access((e.run_dir + "/metrics.0.lost").c_str(), F_OK) == 0) {
+    say_lost_metrics(e.name, state::rank_files(e.run_dir).losses);
+  }
 }
 
-void Engine::say_lost_metrics(const std::string& name) {
+void Engine::say_lost_metrics(const std::string& name, const std::vector<std::string>& lost_files) {
   auto* e = m_.find(name);
-  if (!e) return;
-  const auto losses = state::metric_losses(e->run_dir);
+  if (!e || lost_files.empty()) return;
+  const auto losses = state::metric_losses(lost_files);
   if (losses.empty()) return;
   std::string said;
   for (const auto& l : losses) said += (said.empty() ? "" : "; ") + l;
@@ -61,9 +66,9 @@ void Engine::say_lost_metrics(const std::string& name) {
   dirty_ = true;
 }
 
-void Engine::bound_metrics_of(const state::EntityRecord& e) {
+void Engine::bound_metrics_of(const state::EntityRecord& e, const std::vector<std::string>& files) {
   const std::uintmax_t limit = metrics_limit();
-  for (const auto& file : state::metric_files(e.run_dir)) {
+  for (const auto& file : files) {
     try {
       if (state::bound_metrics_file(file, limit, e.goal.get()))
         log_->info("{}: {} grew past {} bytes: thinned to every other point", e.name, file, limit);

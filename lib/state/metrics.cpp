@@ -262,29 +262,30 @@ std::vector<MetricPoint> parse_metric_stdout(const std::string& raw) {
   return out;
 }
 
-namespace {
-// metrics.RANK<suffix> in run_dir, sorted.
-std::vector<std::string> rank_files(const std::string& run_dir, const std::string& suffix) {
-  std::vector<std::string> files;
+RankFiles rank_files(const std::string& run_dir) {
+  RankFiles files;
+  const auto ends_with = [](const std::string& f, std::string_view suffix) {
+    return f.size() > 8 + suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
   if (DIR* d = ::opendir(run_dir.c_str())) {
     while (const dirent* e = ::readdir(d)) {
       const std::string f = e->d_name;
-      if (f.rfind("metrics.", 0) == 0 && f.size() > 8 + suffix.size() &&
-          f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0)
-        files.push_back(run_dir + "/" + f);
+      if (f.rfind("metrics.", 0) != 0) continue;
+      if (ends_with(f, ".ndjson")) files.points.push_back(run_dir + "/" + f);
+      if (ends_with(f, ".lost")) files.losses.push_back(run_dir + "/" + f);
     }
     ::closedir(d);
   }
-  std::sort(files.begin(), files.end());
+  std::sort(files.points.begin(), files.points.end());
+  std::sort(files.losses.begin(), files.losses.end());
   return files;
 }
-}  // namespace
 
-std::vector<std::string> metric_files(const std::string& run_dir) { return rank_files(run_dir, ".ndjson"); }
+std::vector<std::string> metric_files(const std::string& run_dir) { return rank_files(run_dir).points; }
 
-std::vector<std::string> metric_losses(const std::string& run_dir) {
+std::vector<std::string> metric_losses(const std::vector<std::string>& lost_files) {
   std::vector<std::string> out;
-  for (const auto& path : rank_files(run_dir, ".lost")) {
+  for (const auto& path : lost_files) {
     const std::string name = path.substr(path.rfind('/') + 1);
     const std::string rank = name.substr(8, name.size() - 8 - 5);
     std::string said = read_regular_file(path, 4096).value_or("");

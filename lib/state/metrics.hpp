@@ -32,13 +32,19 @@ std::optional<MetricPoint> parse_metric_json_fully(const std::string& line);
 // metric; step, epoch, phase and rank apply to all of them. Empty for other lines.
 std::vector<MetricPoint> parse_metric_stdout(const std::string& line);
 
-// The files its ranks write through the client (metrics.RANK.ndjson) in `run_dir`, sorted.
-std::vector<std::string> metric_files(const std::string& run_dir);
-// What the writers of `run_dir` said they could not write (metrics.RANK.lost, left by the
-// Python writer at exit when the disk refused points): one line each, "rank R: N points
-// could not be written to ...: [Errno 28] No space left on device" ("rank R: points
-// could not be written" when the disk left the file empty).
-std::vector<std::string> metric_losses(const std::string& run_dir);
+// The files its ranks write in `run_dir`, sorted, from one listing: their points through
+// the client (metrics.RANK.ndjson), and what they could not write (metrics.RANK.lost, left
+// by the Python writer at exit when the disk refused points).
+struct RankFiles {
+  std::vector<std::string> points;
+  std::vector<std::string> losses;
+};
+RankFiles rank_files(const std::string& run_dir);
+std::vector<std::string> metric_files(const std::string& run_dir);  // rank_files(run_dir).points
+// The losses' words, one line each: "rank R: N points could not be written to ...:
+// [Errno 28] No space left on device" ("rank R: points could not be written" when the
+// disk left the file empty).
+std::vector<std::string> metric_losses(const std::vector<std::string>& lost_files);
 // The start of an entity's note when its metric points were lost.
 inline constexpr const char* kMetricPointsLost = "metric points lost";
 
