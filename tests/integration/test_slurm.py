@@ -384,10 +384,14 @@ class SlurmAgents(SlurmCase):
                 pass  # it ended
         return mine
 
+    def agent_pid(self, agents_dir, node):
+        """The pid of `node`'s agent, from its heartbeat file."""
+        with open(os.path.join(agents_dir, node, "alive")) as f:
+            return int(f.read().split()[0])
+
     def kill_agent(self, agents_dir, node):
         """SIGKILL to the agent of `node` and to the keepers it forked, as a node's death would."""
-        with open(os.path.join(agents_dir, node, "alive")) as f:
-            agent = int(f.read().split()[0])
+        agent = self.agent_pid(agents_dir, node)
         keepers = [int(p) for p in sh("pgrep", "-P", str(agent), check=False).stdout.split()]
         os.kill(agent, signal.SIGKILL)
         for k in keepers:
@@ -556,8 +560,7 @@ ensembles:
         frozen = s["m_1"]["nodes"]
         first = {n: e["pid"] for n, e in s.items() if e["nodes"] == frozen}
         self.assertEqual(list(first), ["m_1"])
-        with open(os.path.join(self.agents_dir("frozen"), frozen, "alive")) as f:
-            agent = int(f.read().split()[0])
+        agent = self.agent_pid(self.agents_dir("frozen"), frozen)
         os.kill(agent, signal.SIGSTOP)
         self.addCleanup(lambda: os.kill(agent, signal.SIGCONT) if os.path.exists(f"/proc/{agent}") else None)
         # ssim gives up on the node (its agent silent 15 s) and reruns them on the other.
