@@ -79,6 +79,33 @@ bool write_new(const std::string& path, const std::string& text) {
   return true;
 }
 
+// The new text over the old, in the same inode: no temporary and no rename. A rename
+// over the old file frees an inode per job, and on ext4 every later file creation in
+// that block group then steps over each recently freed inode: the cost per member of a
+// large ensemble grew with its size. Padded with spaces to the old length, so nothing is
+// truncated: a reader finds the old text, the new one, or (while it is copied in) a cut
+// one, which the status file's reader reads again. Within the block the old text holds,
+// a full disk has nothing to refuse. Where a reader on another host may keep the old
+// text (a network file system's cache), write_atomically is the one to use.
+bool rewrite_in_place(const std::string& path, const std::string& text) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return write_atomically(path, text);
+  struct stat st {};
+  std::string padded = text;
+  if (fstat(fd, &st) == 0 && st.st_size > static_cast<off_t>(padded.size()))
+    padded.insert(padded.empty() || padded.back() != '\n' ? padded.size() : padded.size() - 1,
+                  static_cast<size_t>(st.st_size) - padded.size(), ' ');
+  size_t off = 0;
+  while (off < padded.size()) {
+    const ssize_t w = pwrite(fd, padded.data() + off, padded.size() - off, static_cast<off_t>(off));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) break;
+    off += static_cast<size_t>(w);
+  }
+  const bool ok = close(fd) == 0 && off == padded.size();
+  return ok || write_atomically(path, text);
+}
+
 // Who writes the status file, and on which node the job runs (the scheduler's name for
 // it, node_name.hpp): recorded with the outcome, so ssim knows where a job ran even when
 // the scheduler's accounting lags.

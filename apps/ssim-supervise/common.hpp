@@ -17,6 +17,9 @@ std::string start_ticks(const std::string& pid = "self");
 bool write_atomically(const std::string& path, const std::string& text);
 // The same for a file that does not exist yet, written in place (a cut text until done).
 bool write_new(const std::string& path, const std::string& text);
+// A file written over in place, in the inode it has (write_atomically where it has none):
+// only where every reader shares this host's page cache (common.cpp says why).
+bool rewrite_in_place(const std::string& path, const std::string& text);
 // The status file's writer fields: this process, its start, the node and host.
 ssim::state::StatusFile identity();
 // The last signal received, to pass on to the program (on_signal records it).

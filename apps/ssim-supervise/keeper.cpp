@@ -49,6 +49,11 @@ ssim::state::StatusFile g_me;  // who writes the status files: supervisor pid an
 // is that attempt's, and this keeper writes none.
 std::string g_job_spec;
 
+// Whether every reader of this job's status file shares this host's page cache (ssim run
+// is here: the local launcher's keepers), so the final record may go over the first in
+// place (rewrite_in_place); a node agent's keepers are read from the batch host.
+bool g_readers_here = true;
+
 bool still_this_attempt(const Job& job) {
   if (g_job_spec.empty()) return true;  // not started from a job file (refused before)
   bool ok = false;
@@ -66,10 +71,9 @@ bool write_status(const Job& job, Change change, bool first = false) {
   st.start = job.start;
   change(st);
   const std::string path = ssim::state::status_file_path(job.run_dir), text = ssim::state::encode_status_file(st);
-  return first ? write_new(path, text) : write_atomically(path, text);
+  if (first) return write_new(path, text);
+  return g_readers_here ? rewrite_in_place(path, text) : write_atomically(path, text);
 }
-
-void wake_ssim(const std::string& run_dir);  // below, with the wake descriptor
 
 std::vector<char*> pointers(std::vector<std::string>& v) {
   std::vector<char*> p;
@@ -321,19 +325,14 @@ void supervise::take_wake_fd() {
   signal(SIGPIPE, SIG_IGN);  // ssim gone: the write fails quietly (programs get SIGPIPE back)
 }
 
-namespace {
-
-// Tells ssim which job started or ended: its run directory and a newline, in one write (atomic up to
-// PIPE_BUF bytes, so the lines of keepers writing at once never mix; a longer path is a
-// bare newline, "one of them"). Non-blocking: when the pipe is full, ssim has a backlog to
-// read and looks at every job (launchers/local/wake_notes.hpp).
-void wake_ssim(const std::string& run_dir) {
+// One write (atomic up to PIPE_BUF bytes, so the lines of keepers writing at once never
+// mix; a longer path is a bare newline, "one of them"). Non-blocking: when the pipe is
+// full, ssim has a backlog to read and looks at every job (launchers/local/wake_notes.hpp).
+void supervise::wake_ssim(const std::string& run_dir) {
   if (g_wake_fd < 0) return;
   const std::string line = run_dir.size() < PIPE_BUF ? run_dir + "\n" : "\n";
   (void)!write(g_wake_fd, line.data(), line.size());
 }
-
-}  // namespace
 
 namespace {
 // Its agent's heartbeat is older than ssim waits before it gives up on the node: the
@@ -354,6 +353,7 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
   g_job_spec.clear();
   g_agent_died.clear();
   g_node_env = node_env;
+  g_readers_here = agent.pid == 0;
   g_orphans.clear();  // a keeper of the local agent keeps one job after another
   g_end = {};
   start(g_job);

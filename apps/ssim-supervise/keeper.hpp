@@ -33,5 +33,7 @@ int keep_job(const std::string& run_dir, const std::string& name, const sigset_t
 void fail_to_keep(const std::string& run_dir, const std::string& name, const std::string& message);
 // Takes the descriptor ssim passed in SSIM_WAKE_FD (a byte there wakes ssim at a job's end).
 void take_wake_fd();
+// Tells ssim, through that descriptor, which job started or ended: its run directory.
+void wake_ssim(const std::string& run_dir);
 
 }  // namespace supervise

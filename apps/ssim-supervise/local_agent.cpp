@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@ namespace {
 struct Keeper {
   int jobs = -1;  // write end of its job pipe; -1 once closed (it leaves when idle)
   bool busy = true;
+  std::string run_dir;  // of the job it keeps, or kept last
 };
 
 struct LocalAgent {
@@ -39,6 +41,7 @@ struct LocalAgent {
   int signals = -1;
   int idle[2] = {-1, -1};  // keepers write "PID\n" when their job ended
   std::string idle_said;   // what was read of it and is not yet a whole line
+  std::string to_ssim;     // "RUN_DIR\0" of jobs whose outcome is lost, not yet sent
 };
 
 bool write_all(int fd, const std::string& text) {
@@ -94,6 +97,7 @@ void start_job(LocalAgent& a, const std::string& run_dir, const std::string& nam
     if (k.busy || k.jobs < 0) continue;
     if (write_all(k.jobs, run_dir + std::string(1, '\0') + name + std::string(1, '\0'))) {
       k.busy = true;
+      k.run_dir = run_dir;
       return;
     }
     close(k.jobs);  // it is going away: another one, or a new one
@@ -120,7 +124,7 @@ void start_job(LocalAgent& a, const std::string& run_dir, const std::string& nam
   }
   close(pipe_fds[0]);
   if (pid > 0) {
-    a.keepers[pid] = Keeper{pipe_fds[1], true};
+    a.keepers[pid] = Keeper{pipe_fds[1], true, run_dir};
   } else {
     close(pipe_fds[1]);
     fail_to_keep(run_dir, name, std::string("ssim: the agent cannot fork: ") + std::strerror(errno));
@@ -159,15 +163,39 @@ void read_from_ssim(LocalAgent& a) {
   }
 }
 
+// What ssim has not taken yet of `to_ssim`; dropped once ssim is gone.
+void send_to_ssim(LocalAgent& a) {
+  while (!a.to_ssim.empty() && !a.ssim_gone) {
+    const ssize_t n = send(0, a.to_ssim.data(), a.to_ssim.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      a.to_ssim.erase(0, static_cast<size_t>(n));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) a.to_ssim.clear();
+      return;
+    }
+  }
+}
+
 void reap(LocalAgent& a) {
   int status = 0;
   pid_t pid;
   while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+    const bool unsaved = WIFEXITED(status) && WEXITSTATUS(status) == kExitUnsaved;
+    if (unsaved) a.code = kExitUnsaved;  // passed on to ssim at the end, too
     if (const auto it = a.keepers.find(pid); it != a.keepers.end()) {
+      // Its job's final status could not be written, and perhaps its first either: ssim,
+      // which reads no file for it and sees this agent alive, would wait for ever. Told
+      // here, then woken.
+      if (unsaved) {
+        a.to_ssim += it->second.run_dir + std::string(1, '\0');
+        send_to_ssim(a);
+        wake_ssim(it->second.run_dir);
+      }
       if (it->second.jobs >= 0) close(it->second.jobs);
       a.keepers.erase(it);
     }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == kExitUnsaved) a.code = kExitUnsaved;  // passed on to ssim
   }
 }
 
@@ -192,10 +220,12 @@ int local_agent_main() {
   }
   signal(SIGPIPE, SIG_IGN);  // a keeper gone before its job was handed over: write fails, another is used
   while (!a.ssim_gone || !a.keepers.empty()) {
-    pollfd fds[3] = {{a.signals, POLLIN, 0}, {a.ssim_gone ? -1 : 0, POLLIN, 0}, {a.idle[0], POLLIN, 0}};
+    const short from_ssim = static_cast<short>(POLLIN | (a.to_ssim.empty() ? 0 : POLLOUT));
+    pollfd fds[3] = {{a.signals, POLLIN, 0}, {a.ssim_gone ? -1 : 0, from_ssim, 0}, {a.idle[0], POLLIN, 0}};
     if (poll(fds, 3, 1000) < 0 && errno != EINTR) break;
+    if (fds[1].revents & POLLOUT) send_to_ssim(a);
     if (fds[2].revents) read_idle(a);
-    if (fds[1].revents) read_from_ssim(a);
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) read_from_ssim(a);
     signalfd_siginfo info{};
     while (read(a.signals, &info, sizeof info) == static_cast<ssize_t>(sizeof info)) {
       const int sig = static_cast<int>(info.ssi_signo);

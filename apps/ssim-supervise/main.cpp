@@ -6,7 +6,7 @@
 // starts the program in RUN_DIR as the leader of its own session and process group
 // (so `ssim stop` kills the whole group and a terminal hang-up does not reach it), with
 // stdout and stderr to RUN_DIR/NAME.out and .err, and writes RUN_DIR/.ssim-status.json
-// (safely: written, checked, renamed; the old file stays when the disk refuses) when
+// (in place; see common.cpp for why and where that is safe) when
 // the program has started, with its pid and start time, and again when it has ended
 // (exit code or signal, end time). ssim reads those files to know each entity's state,
 // even when `ssim run` itself is gone.

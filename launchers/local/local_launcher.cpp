@@ -113,6 +113,7 @@ std::vector<std::string> current_environment() {
 
 std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests) {
   write_job_files(requests);
+  for (const auto& r : requests) unrecorded_.erase(r.run_dir);
   if (wake_[1] >= 0)  // their keepers will say when they start and end
     for (const auto& r : requests) quiet_[r.run_dir] = JobStatus{.status = Status::Pending};
   std::vector<JobRef> refs;
@@ -220,6 +221,15 @@ bool LocalLauncher::agent_ready() {
   return agent_.socket >= 0;
 }
 
+void LocalLauncher::hear_agent() {
+  if (agent_.socket < 0) return;
+  char buffer[4096];
+  ssize_t n;
+  while ((n = ::recv(agent_.socket, buffer, sizeof buffer, MSG_DONTWAIT)) > 0) agent_.heard.append(buffer, n);
+  for (size_t end; (end = agent_.heard.find('\0')) != std::string::npos; agent_.heard.erase(0, end + 1))
+    unrecorded_.insert(agent_.heard.substr(0, end));
+}
+
 bool LocalLauncher::send_to_agent() {
   while (!agent_.unsent.empty()) {
     const ssize_t n = ::send(agent_.socket, agent_.unsent.data(), agent_.unsent.size(), MSG_NOSIGNAL);
@@ -238,9 +248,16 @@ bool LocalLauncher::send_to_agent() {
 
 namespace {
 
+// A cut text is read again: a keeper writes its final record over its first in place
+// (ssim-supervise's rewrite_in_place), a copy of a few hundred bytes that a reader may
+// meet halfway. Still cut after that: not written yet (or the disk refused it).
 std::optional<state::StatusFile> read_status(const std::string& run_dir) {
-  const auto text = read_file(status_file(run_dir));
-  return text ? state::decode_status_file(*text) : std::nullopt;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const auto text = read_file(status_file(run_dir));
+    if (!text) return std::nullopt;
+    if (auto status = state::decode_status_file(*text)) return status;
+  }
+  return std::nullopt;
 }
 
 // The time ssim asked the job to stop (the cancel marker's), or 0.
@@ -340,7 +357,9 @@ JobStatus without_supervisor(const JobRef& job, const state::StatusFile& j, doub
   return s;
 }
 
-JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<int, int>& ended) {
+// `unrecorded`: its keeper said it ended with no status written (the run's agent, which
+// stays alive, told ssim: ssim-supervise's local_agent.cpp).
+JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<int, int>& ended, bool unrecorded) {
   // "0" (refused) and "?" (id never learned) have no supervisor: their files decide.
   const SupervisorRef supervisor{job.id.is(state::JobId::Kind::Supervisor) ? job.id.pid : 0, job.id.ticks};
   const std::string& host = job.id.host;
@@ -358,7 +377,12 @@ JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<in
   JobStatus s;
   if (!j) {
     // The supervisor has not started this job yet, or could not record it.
-    if (supervisor_alive) {
+    if (unrecorded) {
+      s.status = cancelled_at() > 0 ? Status::Cancelled : Status::Failed;
+      s.reason = disk_full(job.run_dir) ? "the program ended but its status could not be written: the disk is full"
+                                        : "the program ended but its status could not be written";
+      s.end = now_seconds();
+    } else if (supervisor_alive) {
       s.status = Status::Pending;
     } else {
       const double at = cancelled_at();
@@ -434,6 +458,7 @@ void LocalLauncher::take_wake() { read_wake_fd(wake_[0], wake_notes_); }
 std::vector<JobStatus> LocalLauncher::poll(std::span<const JobRef> jobs) {
   if (!agent_.unsent.empty() && !send_to_agent()) agent_.unsent.clear();
   take_wake();
+  hear_agent();  // after the wake notes: what a note is about was said before it
   // The jobs started here are read when their keeper said they ended, and all at a sweep:
   // every 250 ms, and at once when notes may have been lost or after a cancel.
   const auto now = std::chrono::steady_clock::now();
@@ -460,7 +485,7 @@ std::vector<JobStatus> LocalLauncher::poll(std::span<const JobRef> jobs) {
       out.push_back(quiet->second);  // no word from its keeper: as it was
       continue;
     }
-    out.push_back(poll_one(job, here, ended_supervisors_));
+    out.push_back(poll_one(job, here, ended_supervisors_, unrecorded_.count(job.run_dir) > 0));
     if (quiet == quiet_.end()) continue;
     if (state::is_terminal(out.back().status))
       quiet_.erase(quiet);

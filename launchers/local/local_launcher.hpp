@@ -54,6 +54,9 @@ class LocalLauncher : public Launcher {
   bool agent_ready();
   // Sends what the agent has not taken yet; false when it is gone.
   bool send_to_agent();
+  // Reads what the agent said: the run directories of jobs whose keeper could write no
+  // final status (a full disk), into unrecorded_.
+  void hear_agent();
   // Starts ssim-supervise with `args` and `input` as its standard input (-1: /dev/null),
   // out of this process's sight but reaped by poll(); its job id. Throws on failure.
   state::JobId spawn_supervisor_process(const std::vector<std::string>& args, int input);
@@ -73,12 +76,14 @@ class LocalLauncher : public Launcher {
   std::map<std::string, JobStatus> quiet_;  // by run directory
   WakeNotes wake_notes_;
   std::chrono::steady_clock::time_point next_sweep_{};
-  bool sweep_next_ = false;  // after a cancel: what was killed may not say
+  bool sweep_next_ = false;           // after a cancel: what was killed may not say
+  std::set<std::string> unrecorded_;  // run dirs whose job ended with no status written
   struct Agent {
     int pid = 0;
     std::string ticks;
     int socket = -1;     // ssim's end: jobs as "RUN_DIR\0NAME\0"
     std::string unsent;  // what the socket did not take yet
+    std::string heard;   // what it said and is not yet a whole "RUN_DIR\0"
   };
   Agent agent_;
   bool agent_wanted_ = true;  // SSIM_AGENTS=0: a supervisor per batch
