@@ -20,6 +20,7 @@
 #include "apps/ssim/verbs.hpp"
 #include "lib/session/experiment_ref.hpp"
 #include "lib/session/current_state.hpp"
+#include "lib/session/entity_names.hpp"
 #include "lib/state/metrics.hpp"
 #include "lib/util/errors.hpp"
 #include "lib/util/tar_writer.hpp"

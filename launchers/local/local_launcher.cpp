@@ -141,10 +141,12 @@ std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests
 void write_job_files(std::span<const LaunchRequest> requests) {
   const auto base_env = current_environment();
   for (const auto& r : requests) {
-    // A rerun (--resume) must not read the previous attempt's files.
-    ::unlink(status_file(r.run_dir).c_str());
-    ::unlink(cancel_marker(r.run_dir).c_str());
-    state::forget_last_attempt(r.run_dir);
+    // A rerun (--resume, a retry) must not read the previous attempt's files.
+    if (r.earlier_attempts) {
+      ::unlink(status_file(r.run_dir).c_str());
+      ::unlink(cancel_marker(r.run_dir).c_str());
+      state::forget_last_attempt(r.run_dir);
+    }
     try {
       // Written in place, not through a temporary and a rename (a third of the files a
       // member costs on ext4): nothing reads it before the job is handed over, after this.

@@ -80,12 +80,14 @@ void Engine::save() {
   }
 }
 
-// Saves at most every 100 ms while entities come and go, and spends at most a tenth of
-// the time on it (the manifest of 100,000 members takes a while to write): each start
-// is on disk at once anyway (the start journal), and the status files hold each end.
+// Saves at most every 100 ms while entities come and go, and spends at most a thirtieth
+// of the time on it (the manifest of 100,000 members takes half a second to write; at a
+// tenth, saving was the engine's largest cost in a large ensemble): each start is on
+// disk at once anyway (the start journal), and the status files hold each end, so a
+// reader from another shell is exact whatever the manifest's age.
 void Engine::save_soon() {
   dirty_ = true;
-  const auto interval = std::max<std::chrono::steady_clock::duration>(std::chrono::milliseconds(100), save_cost_ * 10);
+  const auto interval = std::max<std::chrono::steady_clock::duration>(std::chrono::milliseconds(100), save_cost_ * 30);
   if (clock_->steady() - last_save_ >= interval) save();
 }
 

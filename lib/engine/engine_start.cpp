@@ -34,6 +34,7 @@ using state::Status;
 // room on the pool, its devices, the database address and the after_any outcomes).
 launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
   launch::LaunchRequest req{r.name, r.run_dir, {}, {}, nullptr};
+  req.earlier_attempts = r.attempt > 0;  // resumed and restarted entities keep their count
   if (is_database(r)) {
     int index = 0;
     for (const auto& shard : orchestrator::shards_of(*plan_.database)) {
