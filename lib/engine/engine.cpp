@@ -33,6 +33,7 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launch
     : plan_(plan),
       m_(manifest),
       launcher_(launcher),
+      events_(manifest.path),
       progress_(&progress),
       log_(std::move(log)),
       clock_(seams.clock ? seams.clock : &real_clock()),
@@ -55,7 +56,7 @@ void Engine::add_steps(const plan::Plan& plan) {
 }
 
 void Engine::emit(const Event& e) {
-  append_event(m_.path, e);
+  events_.append(e);
   progress_->event(e);
 }
 
@@ -354,14 +355,19 @@ void Engine::report_counts(bool final) {
   last_counts_ = now;
   Tally t;
   std::map<std::string, size_t> index;
+  const std::string* last = nullptr;  // members of an ensemble come one after another
+  size_t at = 0;
   for (const auto& e : m_.entities) {
     if (is_database(e)) continue;  // the database is not an entity people wait for
     t.counts[e.status]++;
     if (e.ensemble.empty()) continue;
-    auto [it, fresh] = index.emplace(e.ensemble, t.ensembles.size());
-    if (fresh) t.ensembles.push_back({e.ensemble, 0, 0});
-    t.ensembles[it->second].total++;
-    t.ensembles[it->second].ended += state::is_terminal(e.status);
+    if (!last || *last != e.ensemble) {
+      auto [it, fresh] = index.emplace(e.ensemble, t.ensembles.size());
+      if (fresh) t.ensembles.push_back({e.ensemble, 0, 0});
+      last = &e.ensemble, at = it->second;
+    }
+    t.ensembles[at].total++;
+    t.ensembles[at].ended += state::is_terminal(e.status);
   }
   progress_->counts(t);
 }
@@ -399,26 +405,23 @@ std::string Engine::wait_for_signal(int timeout_ms) {
 
 // Every entity has ended (the database is not waited for), or only held ones are left
 // and those that wait on them. An open run is never finished: `ssim stop` ends it.
+// Asked every tick: it stops at the first entity that keeps the run going (the walk of
+// every member not started yet, each tick between two batches, was a tenth of a large
+// ensemble's engine).
 bool Engine::finished(bool open) const {
   if (open) return false;
-  bool any_held = false, any_new = false;
-  for (const auto* list : {&started_, &waiting_})  // the others have ended for good
-    for (size_t i : *list) {
-      const auto& e = m_.entities[i];
-      if (is_database(e) || is_outer_batch(e) || state::is_terminal(e.status)) continue;
-      if (e.held)
-        any_held = true;
-      else if (e.status != Status::New)
-        return false;  // pending or running
-      else
-        any_new = true;
-    }
-  if (!any_new) return true;    // nothing left, or only held ones
-  if (!any_held) return false;  // new ones, and nothing holds them back: they start
-  for (size_t i : waiting_)
-    if (const auto& e = m_.entities[i];
-        e.status == Status::New && !e.held && !is_database(e) && !is_outer_batch(e) && !waits_on_held(e))
-      return false;
+  const auto counts = [this](const state::EntityRecord& e) {
+    return !is_database(e) && !is_outer_batch(e) && !state::is_terminal(e.status);
+  };
+  for (size_t i : started_)  // the others have ended for good, or not started
+    if (const auto& e = m_.entities[i]; counts(e) && !e.held && e.status != Status::New)
+      return false;  // pending, running
+  // Only entities not started are left: the run goes on while one of them can start
+  // (neither held nor waiting on one that is).
+  for (const auto* list : {&started_, &waiting_})
+    for (size_t i : *list)
+      if (const auto& e = m_.entities[i]; counts(e) && e.status == Status::New && !e.held && !waits_on_held(e))
+        return false;
   return true;
 }
 
@@ -469,11 +472,13 @@ int Engine::run(const EngineHooks& hooks) {
       stopped = true;
       break;
     }
-    if (handle_stop_requests()) {
-      stopped = true;
-      break;
+    if (requests_due()) {
+      if (handle_stop_requests()) {
+        stopped = true;
+        break;
+      }
+      if (handle_start_requests(hooks)) changed = true;
     }
-    if (handle_start_requests(hooks)) changed = true;
     // Quick ticks while things happen, slower when all is quiet.
     // Throttled (max_running), a freed slot is taken within 10 ms.
     tick_ms = changed ? 5 : std::min(tick_ms * 2, throttled_ ? 10 : 200);

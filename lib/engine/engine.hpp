@@ -6,6 +6,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include <spdlog/logger.h>
@@ -13,6 +14,7 @@
 #include "lib/launch/launcher.hpp"
 #include "lib/launch/node_pool.hpp"
 #include "lib/engine/database_control.hpp"
+#include "lib/engine/event_log.hpp"
 #include "lib/engine/progress.hpp"
 #include "lib/engine/schedule.hpp"
 #include "lib/engine/waiter.hpp"
@@ -116,6 +118,9 @@ class Engine {
   void release_room();
   void interrupted(const std::string& why);
   bool handle_stop_requests();
+  // Whether to look for requests now: at most every 50 ms, which is all `ssim stop` and
+  // `ssim start` wait for (a look per tick was a twentieth of a large ensemble's engine).
+  bool requests_due();
   // `ssim start` (control_request.hpp): held entities start, ended ones run again, and
   // ones added to the file join the run. Returns true when something changed.
   bool handle_start_requests(const EngineHooks& hooks);
@@ -136,6 +141,7 @@ class Engine {
   const plan::Plan& plan_;
   state::Manifest& m_;
   launch::Launcher& launcher_;
+  EventLog events_;  // the experiment's events.ndjson, open for the run
   Progress* progress_;
   std::shared_ptr<spdlog::logger> log_;
   const Clock* clock_;
@@ -155,9 +161,10 @@ class Engine {
   bool throttled_by_room_ = false;
   bool dirty_ = false;  // changes not saved yet (save_soon)
   std::chrono::steady_clock::duration save_cost_{};
-  std::chrono::steady_clock::time_point last_counts_{};  // the progress display's last counts
-  bool counted_once_ = false;                            // how long the last save took
-  std::chrono::steady_clock::time_point last_save_{};    // an entity waits for CPUs or GPUs
+  std::chrono::steady_clock::time_point last_counts_{};                 // the progress display's last counts
+  std::optional<std::chrono::steady_clock::time_point> last_requests_;  // requests_due's last look
+  bool counted_once_ = false;                                           // how long the last save took
+  std::chrono::steady_clock::time_point last_save_{};                   // an entity waits for CPUs or GPUs
   Schedule schedule_;  // what may start: readiness, room on the node pool, gangs (schedule.hpp)
   std::chrono::steady_clock::time_point next_ping_{};
   std::chrono::steady_clock::time_point next_sample_{};  // shard samples (shard_samples.hpp)

@@ -33,6 +33,13 @@ using state::Status;
 // `ssim stop` from another shell or host (control_request.hpp): named entities are stopped
 // here, by the process that would otherwise start them; a request for everything ends
 // the run as SIGTERM does. Returns true when the run must end.
+bool Engine::requests_due() {
+  const auto now = clock_->steady();
+  if (last_requests_ && now - *last_requests_ < std::chrono::milliseconds(50)) return false;
+  last_requests_ = now;
+  return true;
+}
+
 bool Engine::handle_stop_requests() {
   const auto requests = state::pending_requests(m_.path, state::RequestKind::Stop);
   bool everything = false;
