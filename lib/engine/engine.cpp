@@ -34,6 +34,7 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launch
       m_(manifest),
       launcher_(launcher),
       events_(manifest.path),
+      journal_(manifest.path),
       progress_(&progress),
       log_(std::move(log)),
       clock_(seams.clock ? seams.clock : &real_clock()),
@@ -391,6 +392,7 @@ int Engine::exit_code() const {
 }
 
 std::string Engine::wait_for_signal(int timeout_ms) {
+  log_->flush();  // what this tick logged (lines are not flushed one by one in the loop)
   // Also woken when a supervisor says a job ended, so its CPUs go to the next at once.
   const std::string sig = waiter_->wait(timeout_ms);
   if (sig == "SIGHUP") {
@@ -427,6 +429,19 @@ bool Engine::finished(bool open) const {
 
 int Engine::run(const EngineHooks& hooks) {
   log_->info("experiment {} starting: {} entities, launcher {}", m_.experiment, m_.entities.size(), launcher_.name());
+  // While the run goes, ssim.log is flushed at each wait rather than at each line: three
+  // writes per member were on the path from one member's end to the next one's start.
+  // Warnings and errors still go out at once.
+  const auto flush_level = log_->flush_level();
+  log_->flush_on(std::max(flush_level, spdlog::level::warn));
+  struct RestoreFlush {
+    spdlog::logger& log;
+    spdlog::level::level_enum level;
+    ~RestoreFlush() {
+      log.flush();
+      log.flush_on(level);
+    }
+  } restore_flush{*log_, flush_level};
   // A request left from an earlier run (its runner died before acting) is not this run's.
   for (const auto kind : {state::RequestKind::Stop, state::RequestKind::Start})
     for (const auto& r : state::pending_requests(m_.path, kind)) state::acknowledge_request(m_.path, kind, r.id);

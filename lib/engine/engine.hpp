@@ -20,6 +20,7 @@
 #include "lib/engine/waiter.hpp"
 #include "lib/plan/plan.hpp"
 #include "lib/state/manifest.hpp"
+#include "lib/state/start_journal.hpp"
 #include "lib/util/clock.hpp"
 
 namespace ssim::engine {
@@ -141,7 +142,8 @@ class Engine {
   const plan::Plan& plan_;
   state::Manifest& m_;
   launch::Launcher& launcher_;
-  EventLog events_;  // the experiment's events.ndjson, open for the run
+  EventLog events_;              // the experiment's events.ndjson, open for the run
+  state::StartJournal journal_;  // its .ssim/starts, open for the run
   Progress* progress_;
   std::shared_ptr<spdlog::logger> log_;
   const Clock* clock_;

@@ -100,7 +100,7 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
   std::vector<state::StartRecord> intents;
   for (auto* r : records) intents.push_back({r->name, state::JobId::unknown().str(), r->attempt, r->start});
   try {
-    state::append_starts(m_.path, intents);
+    journal_.append(intents);
   } catch (const std::exception& e) {
     log_->warn("{}", e.what());
   }
@@ -114,7 +114,7 @@ void Engine::start_batch(const std::vector<state::EntityRecord*>& records) {
       log_->info("{} started as job {}", records[i]->name, records[i]->job_id);
     }
     try {
-      state::append_starts(m_.path, starts);
+      journal_.append(starts);
     } catch (const std::exception& e) {
       log_->warn("{}; the manifest is saved instead", e.what());
       save();

@@ -21,19 +21,24 @@ std::string start_journal_path(const std::string& experiment_path) { return ssim
 // One line per start: NAME \t JOB_ID \t ATTEMPT \t START. Names and job ids hold no
 // tabs or newlines (names are validated; ids are PID@TICKS or the scheduler's).
 void append_starts(const std::string& experiment_path, const std::vector<StartRecord>& starts) {
+  StartJournal(experiment_path).append(starts);
+}
+
+StartJournal::~StartJournal() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void StartJournal::append(const std::vector<StartRecord>& starts) {
   if (starts.empty()) return;
   std::ostringstream text;
   text.precision(17);
   for (const auto& s : starts) text << s.name << '\t' << s.job_id << '\t' << s.attempt << '\t' << s.start << '\n';
   const std::string bytes = text.str();
-  const std::string path = start_journal_path(experiment_path);
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
-  const ssize_t n = ::write(fd, bytes.data(), bytes.size());  // one write: whole lines
-  const int err = errno;
-  ::close(fd);
+  if (fd_ < 0) fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw std::runtime_error("cannot open " + path_ + ": " + std::strerror(errno));
+  const ssize_t n = ::write(fd_, bytes.data(), bytes.size());  // one write: whole lines
   if (n != static_cast<ssize_t>(bytes.size()))
-    throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
+    throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(n < 0 ? errno : ENOSPC));
 }
 
 void apply_starts(Manifest& m) {

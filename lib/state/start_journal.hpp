@@ -24,6 +24,22 @@ struct StartRecord {
 std::string start_journal_path(const std::string& experiment_path);
 // Appends; throws std::runtime_error when the file cannot be written.
 void append_starts(const std::string& experiment_path, const std::vector<StartRecord>& starts);
+
+// The same for a whole run, with the file kept open (O_APPEND: a clear_starts in between
+// leaves the next lines at the start of the emptied file). An open and a close per
+// append were, twice per start, on the path from one member's end to the next one's start.
+class StartJournal {
+ public:
+  explicit StartJournal(const std::string& experiment_path) : path_(start_journal_path(experiment_path)) {}
+  ~StartJournal();
+  StartJournal(const StartJournal&) = delete;
+  StartJournal& operator=(const StartJournal&) = delete;
+  void append(const std::vector<StartRecord>& starts);
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
 // Gives each entity the job of a later (or the same) attempt than the manifest has.
 void apply_starts(Manifest& m);
 // The same from journal text read earlier: a reader reads the journal before the
