@@ -26,7 +26,7 @@
 namespace ssim::launchers {
 using namespace ssim::launch;
 
-class BatchLauncher : public Launcher, public BatchSubmission {
+class BatchLauncher : public Launcher, public BatchSubmission, public BatchScheduling {
  public:
   using Log = std::function<void(const std::string&)>;
   BatchLauncher(std::unique_ptr<Scheduler> scheduler, std::unique_ptr<CommandRunner> runner,
@@ -46,14 +46,18 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   std::vector<JobRef> start(std::span<const LaunchRequest> requests) override;
   std::vector<JobStatus> poll(std::span<const JobRef> jobs) override;
   void cancel(std::span<const JobRef> jobs, bool force) override;
-  void finish() override;
-  std::map<std::string, std::string> lost_nodes() const override;
   std::vector<PoolNode> nodes_freed_by(const std::string& name) const override;
-  int scheduler_queries() const override { return queries_; }
   int wake_fd() const override { return local_.wake_fd(); }
   void take_wake() override { local_.take_wake(); }
+
+  BatchScheduling* scheduling() override { return this; }
+  const BatchScheduling* scheduling() const override { return this; }
   void set_log(Log log) override { log_ = std::move(log); }
   void set_notes(Log notes) override { notes_ = std::move(notes); }
+  int scheduler_queries() const override { return queries_; }
+  std::map<std::string, std::string> lost_nodes() const override;
+  void set_queries_in_background(bool background) override { in_background_ = background; }
+  void finish() override;
 
   BatchSubmission* batch() override { return this; }
   const BatchSubmission* batch() const override { return this; }
@@ -71,7 +75,6 @@ class BatchLauncher : public Launcher, public BatchSubmission {
   // What the query pace and the grace for unlisted jobs read the time from (tests).
   // The clock its query intervals and graces run on (tests move a fake one).
   void set_clock(const ssim::Clock& clock) { clock_ = &clock; }
-  void set_queries_in_background(bool background) override { in_background_ = background; }
 
  private:
   struct StepInfo {

@@ -42,8 +42,10 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launch
       waiter_(seams.waiter ? seams.waiter : own_waiter_.get()),
       db_(seams.database ? seams.database : &network_database_control()) {
   add_steps(plan_);
-  launcher_.set_log([log = log_](const std::string& line) { log->warn("{}", line); });
-  launcher_.set_notes([log = log_](const std::string& line) { log->info("{}", line); });
+  if (auto* scheduling = launcher_.scheduling()) {
+    scheduling->set_log([log = log_](const std::string& line) { log->warn("{}", line); });
+    scheduling->set_notes([log = log_](const std::string& line) { log->info("{}", line); });
+  }
 }
 
 // Steps join: by name, and with what each packed one takes from the node pool.
@@ -207,7 +209,9 @@ bool Engine::take_freed_nodes(const std::vector<std::string>& ended) {
 // A node the launcher no longer reports (a drained node resumed) is placed on again.
 bool Engine::retire_lost_nodes() {
   bool retired = false, restored = false;
-  const auto lost = launcher_.lost_nodes();
+  const auto* scheduling = launcher_.scheduling();
+  if (!scheduling) return false;  // the local machine is never out of use
+  const auto lost = scheduling->lost_nodes();
   for (const auto& [node, why] : lost)
     if (schedule_.pool().retire(node)) {
       // why: "lost (its ssim agent ...)", "drained by slurm (bad dimm)"
@@ -501,13 +505,14 @@ int Engine::run(const EngineHooks& hooks) {
   report_counts(true);
   if (!stopped) cancel_held();
   if (!stopped) end_detached(m_, launcher_);  // every entity has ended: what they detached ends too
-  launcher_.finish();
+  if (auto* scheduling = launcher_.scheduling()) scheduling->finish();
   if (plan_.database && !stopped) stop_database();
   m_.finished = clock_->now();
   save();
   log_->info("all ended {:.3f}s after the first start",
              std::chrono::duration<double>(clock_->steady() - first_start).count());
-  log_->info("{} polls, {} scheduler queries", polls_, launcher_.scheduler_queries());
+  log_->info("{} polls, {} scheduler queries", polls_,
+             launcher_.scheduling() ? launcher_.scheduling()->scheduler_queries() : 0);
   progress_->finish();
   const int code = exit_code();
   log_->info("experiment {} finished, exit code {}", m_.experiment, code);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/launch/batch_scheduling.hpp"
 #include "lib/launch/job_allocation.hpp"
 #include "lib/launch/node_pool.hpp"
 #include "lib/launch/setup_script.hpp"
@@ -122,6 +123,10 @@ class Launcher {
   // Submitting whole jobs to a batch scheduler: null on the local launcher.
   virtual BatchSubmission* batch() { return nullptr; }
   virtual const BatchSubmission* batch() const { return nullptr; }
+  // Talking to a batch scheduler while the run goes (queries, nodes out of use, node
+  // agents): null on the local launcher.
+  virtual BatchScheduling* scheduling() { return nullptr; }
+  virtual const BatchScheduling* scheduling() const { return nullptr; }
   // The command that starts database shard `shard` (whose own command is `inner`) in
   // `run_dir`: as it is on the local launcher, an srun step on its node under Slurm.
   virtual std::vector<std::string> database_command(int shard, const std::string& run_dir,
@@ -142,24 +147,6 @@ class Launcher {
   // Reads what the wake descriptor holds (the default: empties it; the local launcher
   // learns which jobs ended, and polls those).
   virtual void take_wake();
-  // Where to report scheduler command failures and retries (the engine's log).
-  virtual void set_log(std::function<void(const std::string&)> log) { (void)log; }
-  // Where to say what it did of note that is no problem (node agents started).
-  virtual void set_notes(std::function<void(const std::string&)> notes) { (void)notes; }
-  // Scheduler commands issued by poll() so far (0 for the local launcher).
-  virtual int scheduler_queries() const { return 0; }
-  // Nodes out of use now, each with why, said after "node N is": "lost (its ssim agent
-  // ...)", or taken out by the scheduler ("drained by slurm (REASON)"). The engine places
-  // nothing more there until a node leaves this list (resumed); what runs there is judged
-  // by poll() as usual (a drained node's jobs run on).
-  virtual std::map<std::string, std::string> lost_nodes() const { return {}; }
-  // Scheduler queries beside the caller (the engine of a run: a slow scheduler never
-  // holds up launching; the last answer stands meanwhile) rather than in line (the
-  // default: a one-shot reader such as ssim status waits for the answer it reports).
-  virtual void set_queries_in_background(bool background) { (void)background; }
-  // The run has ended (every job with it): lets go of what the launcher started for
-  // itself (node agents). Only the process that ran the jobs calls it.
-  virtual void finish() {}
   // Asks the jobs to stop (force: kill them now). Marks them as cancelled by ssim.
   virtual void cancel(std::span<const JobRef> jobs, bool force) = 0;
   // At the end of a run (and on a full stop): ends what the jobs detached from

@@ -14,7 +14,8 @@ namespace ssim::session {
 RunLauncher prepare_launcher(const plan::Plan& plan, bool request, int placeholder_nodes) {
   RunLauncher out;
   out.launcher = launch::make_launcher(plan.launcher);
-  out.launcher->set_queries_in_background(true);  // a run's engine: a slow scheduler never holds up launching
+  if (auto* scheduling = out.launcher->scheduling())
+    scheduling->set_queries_in_background(true);  // a run's engine: a slow scheduler never holds up launching
   out.launcher->prepare(plan, launch::PrepareOptions{request, placeholder_nodes});
   if (const auto* allocation = out.launcher->allocation()) {
     out.allocation_job = allocation->id();

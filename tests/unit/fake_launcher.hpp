@@ -45,7 +45,7 @@ class FakeWaiter : public engine::Waiter {
   FakeClock& clock_;
 };
 
-class FakeLauncher : public launch::Launcher {
+class FakeLauncher : public launch::Launcher, public launch::BatchScheduling {
  public:
   explicit FakeLauncher(const FakeClock& clock) : clock_(clock) {}
 
@@ -131,7 +131,15 @@ class FakeLauncher : public launch::Launcher {
     }
   }
   int sweep(const std::string&) override { return 0; }
+  // As a batch scheduler's launcher does: nodes go out of use (out_of_use).
+  launch::BatchScheduling* scheduling() override { return this; }
+  const launch::BatchScheduling* scheduling() const override { return this; }
+  void set_log(Report) override {}
+  void set_notes(Report) override {}
+  int scheduler_queries() const override { return 0; }
   std::map<std::string, std::string> lost_nodes() const override { return out_of_use; }
+  void set_queries_in_background(bool) override {}
+  void finish() override {}
 
   // A job ends on its own now, before anyone polls it (exit code `code`).
   void end_now(const std::string& name, int code) {
