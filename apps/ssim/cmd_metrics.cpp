@@ -90,7 +90,7 @@ void stream_points(const std::vector<const state::EntityRecord*>& entities, bool
   bool first = true;
   for (const auto* e : entities) {
     std::vector<Row> rows;
-    for (auto& p : state::read_metrics(e->run_dir, e->name)) rows.push_back({e, std::move(p)});
+    for (auto& p : state::read_metrics(*e)) rows.push_back({e, std::move(p)});
     if (!rows.empty()) write(json ? json_items(rows, first) : csv_rows(rows));
   }
   write(json ? "\n]\n" : "");
@@ -99,7 +99,7 @@ void stream_points(const std::vector<const state::EntityRecord*>& entities, bool
 std::string render_latest(const std::vector<const state::EntityRecord*>& entities) {
   std::vector<std::vector<std::string>> cells = {{"ENTITY", "METRIC", "LATEST", "STEP", "POINTS"}};
   for (const auto* e : entities) {
-    const auto points = state::read_metrics(e->run_dir, e->name);
+    const auto points = state::read_metrics(*e);
     std::map<std::string, size_t> count;
     for (const auto& p : points) ++count[p.name];
     for (const auto& [name, p] : state::latest_metrics(points))

@@ -115,7 +115,7 @@ HttpReply logs(const std::string& path, const Target& t) {
 constexpr size_t kOverlaidMembers = 40;
 
 void add_series(const state::EntityRecord& e, nlohmann::json& out) {
-  report::add_curves(e, state::curve_series(state::read_metrics(e.run_dir, e.name), e.start, 300), out);
+  report::add_curves(e, state::curve_series(state::read_metrics(e), e.start, 300), out);
 }
 
 HttpReply metrics(const std::string& path, const Target& t) {

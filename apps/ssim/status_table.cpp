@@ -55,7 +55,7 @@ MetricColumns metric_columns(const std::vector<const state::EntityRecord*>& rows
     if (e->type == state::EntityKind::Database) continue;
     // Its parameters are columns (and sort keys) too: `-o name,workers,loss --sort workers`.
     for (const auto& [name, value] : e->params) columns[e->name][name] = value;
-    const auto points = state::read_metrics(e->run_dir, e->name);
+    const auto points = state::read_metrics(*e);
     for (const auto& [name, point] : state::latest_metrics(points)) {
       char text[32];
       std::snprintf(text, sizeof text, "%.6g", point.value);

@@ -14,7 +14,7 @@ void Engine::check_goals() {
   next_goal_check_ = now + std::chrono::seconds(1);  // metrics are written about every second
   for (auto& e : m_.entities) {
     if (e.status != Status::Running || !e.goal || !e.goal->stop || goal_stopping_.count(e.name)) continue;
-    auto reached = state::goal_reached(*e.goal, state::read_metrics(e.run_dir, e.name), e.start);
+    auto reached = state::goal_reached(*e.goal, state::read_metrics(e), e.start);
     if (!reached) continue;
     if (reached->seconds < 0 && e.start > 0) reached->seconds = std::max(0.0, clock_->now() - e.start);  // seen now
     e.reached = std::make_shared<const state::GoalReached>(*reached);

@@ -3,6 +3,7 @@
 // second or more (a shorter one cannot have written much; skipping it keeps 10^5 short
 // members from costing a directory read each). Points a writer could not write (a full
 // disk) are said when the entity ends: in its note, ssim.log and the run's output.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/engine/engine.hpp"
@@ -42,15 +43,23 @@ void Engine::bound_metrics() {
 
 void Engine::bound_metrics_ended(const state::EntityRecord& e) {
   if (!state::is_terminal(e.status)) return;
-  // After a second's run, one listing for its points and every rank's losses; after a
-  // shorter one, rank 0's loss alone is looked for (one access).
-  if (state::seconds_run(e, clock_->now()) >= 1) {
-    const auto files = state::rank_files(e.run_dir);
-    bound_metrics_of(e, files.points);
-    say_lost_metrics(e.name, files.losses);
-  } else if (::access((e.run_dir + "/metrics.0.lost").c_str(), F_OK) == 0) {
-    say_lost_metrics(e.name, state::rank_files(e.run_dir).losses);
-  }
+  // After a second's run, or of several ranks, one listing for its points and every
+  // rank's losses; after a shorter run of one rank, rank 0's two files alone are looked
+  // for (two accesses), and listed only when there are some.
+  const auto step = steps_.find(e.name);
+  const bool one_rank = step != steps_.end() && step->second->res.ntasks <= 1 && step->second->res.nodes <= 1 &&
+                        step->second->res.tasks_per_node <= 1 && step->second->res.torchrun == 0;
+  const bool long_run = state::seconds_run(e, clock_->now()) >= 1;
+  state::RankFiles files;
+  if (long_run || !one_rank || ::access((e.run_dir + "/metrics.0.lost").c_str(), F_OK) == 0 ||
+      ::access((e.run_dir + "/metrics.0.ndjson").c_str(), F_OK) == 0)
+    files = state::rank_files(e.run_dir);
+  if (long_run) bound_metrics_of(e, files.points);
+  say_lost_metrics(e.name, files.losses);
+  // Nothing for metrics readers (no points, nothing on its stdout): they need not look.
+  struct stat out {};
+  if (files.points.empty() && ::stat((e.run_dir + "/" + e.name + ".out").c_str(), &out) == 0 && out.st_size == 0)
+    if (auto* r = m_.find(e.name); r && !r->no_metrics) r->no_metrics = true, dirty_ = true;
 }
 
 void Engine::say_lost_metrics(const std::string& name, const std::vector<std::string>& lost_files) {

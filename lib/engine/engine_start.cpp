@@ -79,6 +79,7 @@ void Engine::begin_attempt(state::EntityRecord& r) {
   r.start = r.submitted;
   r.nodes = where_it_runs(r);
   r.end = 0;
+  r.no_metrics = false;
   r.pid = 0;
   r.exit_code.reset();
   r.signal.reset();

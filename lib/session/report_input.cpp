@@ -26,7 +26,7 @@ report::ReportInput report_input(const CurrentState& s) {
   in.db_samples = orchestrator::read_samples(s.manifest.path);
   for (const auto& e : s.manifest.entities)
     if (e.type != state::EntityKind::Database)
-      if (const auto points = state::read_metrics(e.run_dir, e.name); !points.empty()) {
+      if (const auto points = state::read_metrics(e); !points.empty()) {
         auto& kept = in.metrics[e.name];
         kept.goal = e.goal ? state::goal_outcome(e, points) : std::nullopt;
         kept.curves = state::curve_series(points, e.start, 200);

@@ -40,7 +40,7 @@ nlohmann::json status_json(const state::Manifest& m, const std::optional<state::
       if (const auto a = orchestrator::read_address(e.run_dir); a && a->port)
         j["address"] = a->host + ":" + std::to_string(a->port);  // port: auto chose it
     if (e.goal) {
-      const auto reached = state::goal_outcome(e, state::read_metrics(e.run_dir, e.name));
+      const auto reached = state::goal_outcome(e, state::read_metrics(e));
       nlohmann::json g = {{"metric", e.goal->metric},
                           {e.goal->at_least ? "at_least" : "at_most", e.goal->target},
                           {"stop_on_goal", e.goal->stop},

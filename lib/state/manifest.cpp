@@ -116,6 +116,7 @@ json entity_json(const EntityRecord& e) {
   j["attempt"] = e.attempt;
   j["retry_at"] = e.retry_at;
   if (e.held) j["held"] = true;
+  if (e.no_metrics) j["no_metrics"] = true;
   j["earlier_attempts"] = e.earlier_attempts;
   if (e.goal) {
     j["goal"] = {{"metric", e.goal->metric},
@@ -192,6 +193,11 @@ Manifest header_from_json(const json& j) {
 
 }  // namespace
 
+std::vector<MetricPoint> read_metrics(const EntityRecord& e) {
+  if (e.no_metrics) return {};
+  return read_metrics(e.run_dir, e.name);
+}
+
 std::optional<GoalReached> goal_outcome(const EntityRecord& e, const std::vector<MetricPoint>& points) {
   if (!e.goal) return std::nullopt;
   if (e.reached) return *e.reached;
@@ -224,6 +230,7 @@ EntityRecord entity_from_json(const json& e) {
   r.attempt = e.value("attempt", 0);
   r.retry_at = e.value("retry_at", 0.0);
   r.held = e.value("held", false);
+  r.no_metrics = e.value("no_metrics", false);
   r.earlier_attempts = e.value("earlier_attempts", json::array());
   if (auto g = e.find("goal"); g != e.end() && g->is_object()) {
     auto goal = std::make_shared<Goal>();

@@ -45,6 +45,10 @@ struct EntityRecord {
   int attempt = 0;                            // 1 for the first run, +1 per retry or --resume that reran it
   double retry_at = 0;                        // a failed entity waiting to be retried: not started before this time
   bool held = false;  // not started until `ssim start` asks (ssim run --only, entities added to an open run)
+  // Ended, and the engine found nothing for metrics readers in its run directory (no
+  // metrics.RANK.ndjson, an empty NAME.out): read_metrics(e) looks at no file (a report of
+  // 100,000 members read 200,000 files for nothing). False: not known, look.
+  bool no_metrics = false;
   nlohmann::json earlier_attempts = nlohmann::json::array();  // how each earlier attempt ended
   std::shared_ptr<const Goal> goal;            // its `goal:` (one shared by an ensemble's members), if any
   std::shared_ptr<const GoalReached> reached;  // the goal as the engine saw it reached (stop_on_goal)
@@ -57,6 +61,8 @@ inline bool selects(const std::string& name, const EntityRecord& e) { return nam
 // When `e` reached its goal: as the engine recorded it (stop_on_goal), else the first of
 // its `points` that meets it; nullopt without a goal or when not reached.
 std::optional<GoalReached> goal_outcome(const EntityRecord& e, const std::vector<MetricPoint>& points);
+// Its metric points (read_metrics), none without a look when the engine found none (no_metrics).
+std::vector<MetricPoint> read_metrics(const EntityRecord& e);
 
 struct Manifest {
   int version = 1;

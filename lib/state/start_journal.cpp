@@ -74,6 +74,7 @@ void apply_starts(Manifest& m, const std::string& journal_text) {
     e->submitted = s.start;
     if (e->status == Status::New || is_terminal(e->status)) e->status = Status::Pending;  // refreshed from here
     e->end = 0;
+    e->no_metrics = false;
     e->exit_code.reset();
     e->signal.reset();
     e->reason.clear();

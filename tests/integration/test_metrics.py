@@ -31,6 +31,28 @@ models:
 """
 
 
+class MetricsOfQuietMembers(SsimTestCase):
+    def test_members_that_left_no_metrics_are_known_and_the_others_still_read(self):
+        # Readers (status -o, report, dashboard) skip what the engine found empty; a short
+        # member's file, or its stdout line, is still read.
+        self.write("experiment.yaml", """
+experiment: {name: quiet}
+ensembles:
+  - {name: q, exe: /bin/true, replicas: 3}
+models:
+  - name: file
+    exe: /bin/sh
+    args: [-c, 'echo "{\\"name\\": \\"loss\\", \\"value\\": 0.5, \\"step\\": 1}" > metrics.0.ndjson']
+  - {name: line, exe: /bin/sh, args: [-c, 'echo ssim:metric loss=0.25 step=2']}
+""")
+        self.ssim("run", "experiment.yaml", check=0, timeout=60)
+        known = {e["name"]: e.get("no_metrics", False) for e in self.manifest("quiet")["entities"]}
+        self.assertEqual(known, {"q_0": True, "q_1": True, "q_2": True, "file": False, "line": False})
+        out = self.ssim("status", "quiet", "-o", "name,loss", check=0).stdout
+        rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[1:]}
+        self.assertEqual((rows["file"], rows["line"], rows["q_0"]), (["0.5"], ["0.25"], ["-"]))
+
+
 class Metrics(SsimTestCase):
     def setUp(self):
         super().setUp()
