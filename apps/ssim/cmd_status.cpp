@@ -104,14 +104,9 @@ Action add_status(CLI::App& app) {
       for (const auto& e : s.manifest.entities)
         if (filter.empty() || filter.count(e.status)) rows.push_back(&e);
       if (o->json) {
-        auto doc = status_json(s.manifest, s.runner);
-        if (!filter.empty()) {
-          nlohmann::json kept = nlohmann::json::array();
-          for (const auto& e : doc["entities"])
-            if (filter.count(state::status_from_string(e["status"].get<std::string>()))) kept.push_back(e);
-          doc["entities"] = kept;
-        }
-        std::cout << (watch ? doc.dump() : doc.dump(2)) << std::endl;
+        write_status_json(std::cout, s.manifest, s.runner, watch ? -1 : 2,
+                          [&](const state::EntityRecord& e) { return filter.empty() || filter.count(e.status) > 0; });
+        std::cout << std::endl;
       } else {
         // A running database shard's note is where it listens (port: auto chose it).
         for (auto& e : s.manifest.entities)

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <cmath>
 #include <mutex>
+#include <sstream>
 
 #include "lib/session/current_state.hpp"
 #include "lib/session/experiment_summary.hpp"
@@ -77,9 +78,9 @@ std::string status_body(const std::string& exp) {
     if (it != status_cache.end() && it->second.key == key && !state::RunLock::holder(exp)) return it->second.body;
   }
   const CurrentState s = current_state(exp);
-  auto doc = status_json(s.manifest, s.runner);
-  doc["running"] = s.runner.has_value() && !s.all_ended;
-  std::string body = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::ostringstream text;  // an entity at a time: 100,000 of them took two seconds as one document
+  write_status_json(text, s.manifest, s.runner, -1, {}, {{"running", s.runner.has_value() && !s.all_ended}});
+  std::string body = std::move(text).str();
   if (s.all_ended && !s.runner) {
     std::lock_guard<std::mutex> hold(cache_mutex);
     // Keyed after current_state, which may itself have saved the manifest.
