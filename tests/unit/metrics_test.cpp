@@ -119,7 +119,7 @@ TEST_CASE("metrics: points a client appends while ssim thins the file are neithe
   std::atomic<int> replaced{0};
   int written = 0;
   std::thread writer([&] {
-    for (; (written < 1500 || replaced < 10) && written < 100000; ++written) {
+    for (; (written < 300 || replaced < 10) && written < 100000; ++written) {
       ssim::metrics::log("p" + std::to_string(written), written, written);
       ssim::metrics::flush();
     }
