@@ -1,0 +1,100 @@
+// The node pool as nodes come and go during a run: the nodes a whole-node step held
+// join the pool once it ended for good; nodes the scheduler or a silent agent takes out
+// of use are retired (what no longer fits anywhere fails, and says why) and placed on
+// again once back; and when the allocation itself ended, nothing more runs.
+#include "lib/engine/engine.hpp"
+#include "lib/util/split.hpp"
+
+namespace ssim::engine {
+
+using state::Status;
+
+bool Engine::take_freed_nodes(const std::vector<std::string>& ended) {
+  if (schedule_.pool().empty()) return false;  // nothing is packed: no pool to grow
+  bool grew = false;
+  for (const auto& name : ended) {
+    const auto* r = m_.find(name);
+    // Ended for good: a failure to be retried went back to new (schedule_retries) and
+    // keeps its nodes for the next attempt.
+    if (!r || !state::is_terminal(r->status) || freed_by_.count(name)) continue;
+    std::vector<std::string> joined;
+    for (const auto& node : launcher_.nodes_freed_by(name))
+      if (schedule_.pool().add(node)) joined.push_back(node.name);
+    freed_by_.insert(name);
+    if (joined.empty()) continue;
+    log_->info("{} ended: its nodes {} join the pool, packed members run there too", name, join(joined, ","));
+    grew = true;
+  }
+  return grew;
+}
+
+// A node found dead gets nothing more; what no longer fits anywhere fails, and says why.
+// A node the launcher no longer reports (a drained node resumed) is placed on again.
+bool Engine::retire_lost_nodes() {
+  bool retired = false, restored = false;
+  const auto* scheduling = launcher_.scheduling();
+  if (!scheduling) return false;  // the local machine is never out of use
+  const auto lost = scheduling->lost_nodes();
+  for (const auto& [node, why] : lost)
+    if (schedule_.pool().retire(node)) {
+      // why: "lost (its ssim agent ...)", "drained by slurm (bad dimm)"
+      log_->warn("node {} is {}: nothing more is placed there", node, why);
+      emit(text_event(EventKind::Warning, "node " + node + " is " + why + ": nothing more is placed there"));
+      retired_nodes_.insert(node);
+      retired = true;
+    }
+  for (auto it = retired_nodes_.begin(); it != retired_nodes_.end();) {
+    if (lost.count(*it) || !schedule_.pool().restore(*it)) {
+      ++it;
+      continue;
+    }
+    log_->info("node {} is back in service: members are placed there again", *it);
+    emit(text_event(EventKind::Info, "node " + *it + " is back in service: members are placed there again"));
+    it = retired_nodes_.erase(it);
+    restored = true;
+  }
+  if (!retired) return restored;
+  // Nodes go all at once when the allocation itself ends: say that, not "lost".
+  if (const launch::JobAllocation* allocation = launcher_.allocation())
+    if (const auto ended = allocation->ended()) {
+      end_with_allocation(*ended);
+      return true;
+    }
+  for (auto& r : m_.entities) {
+    const plan::Resources* ask = schedule_.ask(r.name);
+    if (r.status != Status::New || !ask) continue;
+    const std::string why = schedule_.pool().never_fits(*ask);
+    if (why.empty()) continue;
+    r.status = Status::Failed;
+    r.reason = "cannot run: " + why;
+    r.end = clock_->now();
+    emit(entity_event(r.name, to_string(r.type), r.status, std::nullopt, r.reason));
+    log_->error("{} {}", r.name, r.reason);
+  }
+  return true;
+}
+
+// The allocation the run was in ended under it (scancel of the allocation, its time
+// limit): nothing more runs. What had not ended is cancelled with the scheduler's words,
+// and so is what its end killed: ended by a signal (or with no exit status, its node's
+// agent gone) since it ended, or, where the scheduler gives no time (sacct as ssim asks
+// it), in the last kAllocationEndSeen seconds (how long a node's loss takes to be seen).
+// A failure of its own, with an exit code, keeps its reason.
+void Engine::end_with_allocation(const launch::JobAllocation::Ended& ended) {
+  constexpr double kAllocationEndSeen = 15;
+  const double now = clock_->now();
+  const double since = ended.at > 0 ? ended.at - 1 : now - kAllocationEndSeen;
+  for (auto& r : m_.entities) {
+    if (is_outer_batch(r)) continue;
+    const bool killed_by_its_end = r.status == Status::Failed && r.end >= since && !r.exit_code.value_or(0);
+    if (state::is_terminal(r.status) && !killed_by_its_end) continue;
+    r.status = Status::Cancelled;
+    r.reason = r.job_id.empty() ? "not started: " + ended.reason : ended.reason;
+    if (r.end == 0) r.end = now;
+    emit(entity_event(r.name, to_string(r.type), r.status, r.exit_code, r.reason));
+  }
+  log_->warn("{}: every entity not ended is cancelled", ended.reason);
+  emit(text_event(EventKind::Warning, ended.reason + ": nothing more runs in it"));
+}
+
+}  // namespace ssim::engine
