@@ -3,6 +3,7 @@
 // of use are retired (what no longer fits anywhere fails, and says why) and placed on
 // again once back; and when the allocation itself ended, nothing more runs.
 #include "lib/engine/engine.hpp"
+#include "lib/state/agent_files.hpp"
 #include "lib/util/split.hpp"
 
 namespace ssim::engine {
@@ -78,10 +79,15 @@ bool Engine::retire_lost_nodes() {
 // limit): nothing more runs. What had not ended is cancelled with the scheduler's words,
 // and so is what its end killed: ended by a signal (or with no exit status, its node's
 // agent gone) since it ended, or, where the scheduler gives no time (sacct as ssim asks
-// it), in the last kAllocationEndSeen seconds (how long a node's loss takes to be seen).
-// A failure of its own, with an exit code, keeps its reason.
+// it), in the last kAllocationEndSeen seconds: how long a node's loss may take to be
+// seen. A node whose agent was killed with the allocation, and none of whose keepers
+// outlived its job to say so, is lost only once the agent has been silent for
+// kAgentSilenceSeconds, then seen at a poll; with a window of that length alone, members
+// killed at the very moment of the end fell just outside it, and stayed "failed: killed
+// by SIGTERM" (test_slurm's outside scancel, now and then under load). A failure of
+// its own, with an exit code, keeps its reason.
 void Engine::end_with_allocation(const launch::JobAllocation::Ended& ended) {
-  constexpr double kAllocationEndSeen = 15;
+  constexpr double kAllocationEndSeen = state::kAgentSilenceSeconds + 10;
   const double now = clock_->now();
   const double since = ended.at > 0 ? ended.at - 1 : now - kAllocationEndSeen;
   for (auto& r : m_.entities) {
