@@ -55,12 +55,22 @@ bool Engine::retire_lost_nodes() {
     restored = true;
   }
   if (!retired) return restored;
-  // Nodes go all at once when the allocation itself ends: say that, not "lost".
-  if (const launch::JobAllocation* allocation = launcher_.allocation())
-    if (const auto ended = allocation->ended()) {
+  // Nodes go all at once when the allocation itself ends: say that, not "lost". The
+  // scheduler may say it a moment after its nodes went (sacct, which reads slurmdbd,
+  // still said RUNNING a tenth of a second after a scancel on a loaded machine): when
+  // every node went, it is asked again for a few seconds, nothing being able to run.
+  if (const launch::JobAllocation* allocation = launcher_.allocation()) {
+    auto ended = allocation->ended();
+    const auto give_up = clock_->steady() + std::chrono::seconds(5);
+    while (!ended && schedule_.pool().all_retired() && clock_->steady() < give_up) {
+      clock_->sleep(std::chrono::milliseconds(250));
+      ended = allocation->ended();
+    }
+    if (ended) {
       end_with_allocation(*ended);
       return true;
     }
+  }
   for (auto& r : m_.entities) {
     const plan::Resources* ask = schedule_.ask(r.name);
     if (r.status != Status::New || !ask) continue;

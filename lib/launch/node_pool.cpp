@@ -145,12 +145,16 @@ std::vector<std::string> NodePool::holders() const {
   return out;
 }
 
+bool NodePool::all_retired() const {
+  return !nodes_.empty() && std::find(retired_.begin(), retired_.end(), false) == retired_.end();
+}
+
 std::string NodePool::never_fits(const plan::Resources& res) const {
   std::vector<Use> empty;
   for (const auto& n : nodes_) empty.push_back({0, n.gpus.value_or(std::vector<std::string>{})});
   if (nodes_.empty()) return "there are no nodes to share";
   if (fit(res, empty)) return "";
-  if (std::find(retired_.begin(), retired_.end(), false) == retired_.end()) return "every node of the pool was lost";
+  if (all_retired()) return "every node of the pool was lost";
   int cpus = 0;
   size_t gpus = 0;
   for (const auto& n : nodes_) cpus = std::max(cpus, n.cpus), gpus = std::max(gpus, n.gpus ? n.gpus->size() : 0);

@@ -50,6 +50,8 @@ class NodePool {
   // Node `node` is gone (it died, or its agent was lost): nothing more is placed there.
   // What holds room on it keeps it until released. Returns false if it already was.
   bool retire(const std::string& node);
+  // Every node is retired (and there is at least one).
+  bool all_retired() const;
   // Node `node` is back in service (a drained node resumed). False if it was not retired.
   bool restore(const std::string& node);
   // A node joins the pool (a whole-node step that held it ended). False if it was there.
