@@ -40,7 +40,9 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launch
       clock_(seams.clock ? seams.clock : &real_clock()),
       own_waiter_(seams.waiter ? nullptr : std::make_unique<SignalWaiter>(signal_fd, launcher)),
       waiter_(seams.waiter ? seams.waiter : own_waiter_.get()),
-      db_(seams.database ? seams.database : &network_database_control()) {
+      db_(seams.database ? seams.database : &network_database_control()),
+      db_watch_(*db_, *clock_),
+      control_(manifest.path, *clock_) {
   add_steps(plan_);
   if (auto* scheduling = launcher_.scheduling()) {
     scheduling->set_log([log = log_](const std::string& line) { log->warn("{}", line); });
@@ -244,7 +246,7 @@ bool Engine::schedule_retries() {
     if (r.status != Status::Failed || is_database(r) || is_outer_batch(r)) continue;
     const auto it = steps_.find(r.name);
     if (it == steps_.end() || r.attempt > it->second->retries) continue;
-    if (stopped_.count(r.name) || (!r.ensemble.empty() && stopped_.count(r.ensemble))) continue;
+    if (control_.was_stopped(r)) continue;
     r.earlier_attempts.push_back(state::attempt_record(r));
     const double backoff = std::min(0.5 * r.attempt, 5.0);
     r.status = Status::New;
@@ -290,7 +292,7 @@ void Engine::report_counts(bool final) {
 }
 
 int Engine::exit_code() const {
-  if (environment_failed_ || external_lost_) return 3;
+  if (environment_failed_ || db_watch_.external_lost()) return 3;
   // A job the scheduler can never run: the environment failed, not the workflow.
   for (const auto& e : m_.entities)
     if (e.status == Status::Failed && (e.reason.find(launch::kNeverRuns) != std::string::npos ||
@@ -403,7 +405,7 @@ int Engine::run(const EngineHooks& hooks) {
       stopped = true;
       break;
     }
-    if (requests_due()) {
+    if (control_.due()) {
       if (handle_stop_requests()) {
         stopped = true;
         break;

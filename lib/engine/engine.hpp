@@ -13,7 +13,9 @@
 
 #include "lib/launch/launcher.hpp"
 #include "lib/launch/node_pool.hpp"
+#include "lib/engine/control_requests.hpp"
 #include "lib/engine/database_control.hpp"
+#include "lib/engine/database_watch.hpp"
 #include "lib/engine/event_log.hpp"
 #include "lib/engine/progress.hpp"
 #include "lib/engine/schedule.hpp"
@@ -85,7 +87,6 @@ class Engine {
   // The database phase (engine_database.cpp).
   void start_database();
   void watch_database();
-  void watch_external_database();
   void stop_database();
   void report_failed_snapshots();
   bool is_database(const state::EntityRecord& r) const { return r.type == state::EntityKind::Database; }
@@ -119,10 +120,7 @@ class Engine {
   void release_room();
   void interrupted(const std::string& why);
   bool handle_stop_requests();
-  // Whether to look for requests now: at most every 50 ms, which is all `ssim stop` and
-  // `ssim start` wait for (a look per tick was a twentieth of a large ensemble's engine).
-  bool requests_due();
-  // `ssim start` (control_request.hpp): held entities start, ended ones run again, and
+  // `ssim start` (control_requests.hpp): held entities start, ended ones run again, and
   // ones added to the file join the run. Returns true when something changed.
   bool handle_start_requests(const EngineHooks& hooks);
   std::string start_entities(const std::vector<std::string>& names, const EngineHooks& hooks);
@@ -154,27 +152,20 @@ class Engine {
   std::deque<plan::Plan> added_plans_;  // the file read again by `ssim start`: their steps are in steps_
   std::string ssdb_;
   std::string password_;
-  bool database_lost_reported_ = false;
-  bool database_silent_ = false;
   bool save_failed_ = false;
-  bool environment_failed_ = false;  // an entity could not even be started (disk full, ...)
-  bool external_lost_ = false;       // the external database stopped answering during the run
-  bool throttled_ = false;
-  bool throttled_by_room_ = false;
-  bool dirty_ = false;  // changes not saved yet (save_soon)
-  std::chrono::steady_clock::duration save_cost_{};
-  std::chrono::steady_clock::time_point last_counts_{};                 // the progress display's last counts
-  std::optional<std::chrono::steady_clock::time_point> last_requests_;  // requests_due's last look
-  bool counted_once_ = false;                                           // how long the last save took
-  std::chrono::steady_clock::time_point last_save_{};                   // an entity waits for CPUs or GPUs
-  Schedule schedule_;  // what may start: readiness, room on the node pool, gangs (schedule.hpp)
-  std::chrono::steady_clock::time_point next_ping_{};
-  std::chrono::steady_clock::time_point next_sample_{};  // shard samples (shard_samples.hpp)
-  void sample_database();
+  bool environment_failed_ = false;                  // an entity could not even be started (disk full, ...)
+  bool throttled_ = false;                           // max_running holds entities back
+  bool throttled_by_room_ = false;                   // an entity waits for CPUs or GPUs
+  bool dirty_ = false;                               // changes not saved yet (save_soon)
+  std::chrono::steady_clock::duration save_cost_{};  // how long the last save took
+  std::chrono::steady_clock::time_point last_save_{};
+  std::chrono::steady_clock::time_point last_counts_{};  // the progress display's last counts
+  bool counted_once_ = false;
+  Schedule schedule_;       // what may start: readiness, room on the node pool, gangs (schedule.hpp)
+  DatabaseWatch db_watch_;  // the database while the entities run (database_watch.hpp)
+  void say(const std::vector<Event>& found);
   int polls_ = 0;
-  // Entities and ensembles `ssim stop` named: never retried, even when the attempt the
-  // stop met ended on its own (failed) a moment before the signal.
-  std::set<std::string> stopped_;
+  ControlRequests control_;              // ssim stop and ssim start from outside (control_requests.hpp)
   std::set<std::string> retired_nodes_;  // out of the pool until the launcher stops naming them
   std::set<std::string> freed_by_;       // whole-node steps whose nodes joined the pool
   // stop_on_goal (engine_goals.cpp): running entities whose goal is checked every second,

@@ -33,15 +33,8 @@ using state::Status;
 // `ssim stop` from another shell or host (control_request.hpp): named entities are stopped
 // here, by the process that would otherwise start them; a request for everything ends
 // the run as SIGTERM does. Returns true when the run must end.
-bool Engine::requests_due() {
-  const auto now = clock_->steady();
-  if (last_requests_ && now - *last_requests_ < std::chrono::milliseconds(50)) return false;
-  last_requests_ = now;
-  return true;
-}
-
 bool Engine::handle_stop_requests() {
-  const auto requests = state::pending_requests(m_.path, state::RequestKind::Stop);
+  const auto requests = control_.pending(state::RequestKind::Stop);
   bool everything = false;
   for (const auto& r : requests) {
     if (r.names.empty()) {
@@ -50,7 +43,7 @@ bool Engine::handle_stop_requests() {
     }
     const std::string list = join(r.names, " ");
     log_->info("ssim stop from {}: stopping {}", r.host, list);
-    stopped_.insert(r.names.begin(), r.names.end());
+    control_.stopped(r.names);
     std::vector<std::pair<std::string, Status>> before;
     for (const auto& e : m_.entities) before.emplace_back(e.name, e.status);
     stop_entities(m_, launcher_, r.names, "stopped by ssim stop", kStopGrace, *clock_, *db_);
@@ -68,17 +61,17 @@ bool Engine::handle_stop_requests() {
       if (e.status != before[i].second) emit(entity_event(e.name, to_string(e.type), e.status, e.exit_code, e.reason));
     }
     save();
-    state::acknowledge_request(m_.path, state::RequestKind::Stop, r.id);
+    control_.acknowledge(state::RequestKind::Stop, r.id);
   }
   if (!everything) return false;
   interrupted("ssim stop");
   for (const auto& r : requests)
-    if (r.names.empty()) state::acknowledge_request(m_.path, state::RequestKind::Stop, r.id);
+    if (r.names.empty()) control_.acknowledge(state::RequestKind::Stop, r.id);
   return true;
 }
 
 bool Engine::handle_start_requests(const EngineHooks& hooks) {
-  const auto requests = state::pending_requests(m_.path, state::RequestKind::Start);
+  const auto requests = control_.pending(state::RequestKind::Start);
   for (const auto& r : requests) {
     log_->info("ssim start from {}: {}", r.host, join(r.names, " "));
     std::string refusal;
@@ -89,54 +82,42 @@ bool Engine::handle_start_requests(const EngineHooks& hooks) {
     }
     if (!refusal.empty()) log_->warn("ssim start refused: {}", refusal);
     save();
-    state::acknowledge_request(m_.path, state::RequestKind::Start, r.id, refusal);
+    control_.acknowledge(state::RequestKind::Start, r.id, refusal);
   }
   return !requests.empty();
 }
 
 // Returns why nothing was started, or "" when every name was acted on.
 std::string Engine::start_entities(const std::vector<std::string>& names, const EngineHooks& hooks) {
-  auto known = [&](const std::string& n) {
-    for (const auto& e : m_.entities)
-      if (state::selects(n, e)) return true;
-    return false;
-  };
-  std::vector<std::string> unknown;
-  for (const auto& n : names)
-    if (!known(n)) unknown.push_back(n);
-  if (!unknown.empty() && hooks.reload) {
+  const bool all_known = std::all_of(names.begin(), names.end(), [&](const std::string& n) {
+    return std::any_of(m_.entities.begin(), m_.entities.end(), [&](const auto& e) { return state::selects(n, e); });
+  });
+  if (!all_known && hooks.reload) {  // entities added to the file join the run
     added_plans_.push_back(hooks.reload());
     add_entities(added_plans_.back());
-    std::erase_if(unknown, known);
   }
-  if (!unknown.empty())
-    return "no entity " + join(unknown, ", ") + " in experiment " + m_.experiment +
-           (hooks.reload ? " (nor in " + plan_.file + ")" : "");
-  for (const auto& n : names) {
-    const auto* e = m_.find(n);
-    if (e && is_database(*e)) return n + " is the database: it starts with the run";
+  const StartDecision d = control_.start(names, m_, hooks.reload ? plan_.file : "");
+  if (!d.refusal.empty()) return d.refusal;
+  for (size_t i : d.release) {
+    auto& e = m_.entities[i];
+    e.held = false;
+    e.reason.clear();
   }
-  for (auto& e : m_.entities) {
-    if (is_database(e) || is_outer_batch(e)) continue;
-    if (std::find(names.begin(), names.end(), e.name) == names.end() &&
-        (e.ensemble.empty() || std::find(names.begin(), names.end(), e.ensemble) == names.end()))
-      continue;
-    stopped_.erase(e.name);
-    stopped_.erase(e.ensemble);
-    if (e.held) {
-      e.held = false;
-      e.reason.clear();
-    } else if (state::is_terminal(e.status)) {  // ended: it runs again, as a new attempt
-      e.earlier_attempts.push_back(state::attempt_record(e));
-      live_stale_ = true;  // it left the live list when it ended
-      e.status = Status::New;
-      e.job_id.clear();
-      e.pid = 0;
-      e.reason.clear();
-      e.retry_at = 0;
-    } else {
-      continue;  // running, or about to: nothing to do
-    }
+  for (size_t i : d.again) {  // ended: it runs again, as a new attempt
+    auto& e = m_.entities[i];
+    e.earlier_attempts.push_back(state::attempt_record(e));
+    e.status = Status::New;
+    e.job_id.clear();
+    e.pid = 0;
+    e.reason.clear();
+    e.retry_at = 0;
+  }
+  if (!d.again.empty()) live_stale_ = true;  // they left the live list when they ended
+  std::vector<size_t> started = d.release;
+  started.insert(started.end(), d.again.begin(), d.again.end());
+  std::sort(started.begin(), started.end());  // said in the file's order
+  for (size_t i : started) {
+    const auto& e = m_.entities[i];
     emit(entity_event(e.name, to_string(e.type), e.status, std::nullopt, "started by ssim start"));
   }
   return "";

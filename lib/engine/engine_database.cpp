@@ -94,79 +94,26 @@ void Engine::start_database() {
   save();
 }
 
-// Every 5 s while the run lasts, and once more before the shards stop.
-void Engine::sample_database() {
-  std::vector<nlohmann::json> samples;
-  for (const auto& r : m_.entities)
-    if (is_database(r) && r.status == Status::Running)
-      if (auto s = db_->sample(r.name, r.run_dir, password_, std::chrono::milliseconds(500)))
-        samples.push_back(std::move(*s));
-  orchestrator::append_samples(m_.path, samples);
-  next_sample_ = clock_->steady() + std::chrono::seconds(5);
-}
-
-// An external database (orchestrator.address) is not ssim's to restart, but its loss
-// is said as a local one's is, once, and again when it answers; the run then ends with
-// exit code 3 (the environment failed).
-void Engine::watch_external_database() {
-  if (clock_->steady() < next_ping_) return;
-  next_ping_ = clock_->steady() + std::chrono::seconds(2);
-  std::string why;
-  try {
-    db_->check_external(plan_.database->address, password_, std::chrono::milliseconds(1000));
-  } catch (const std::exception& e) {
-    why = e.what();
+// The watch's findings, in ssim.log and as events.
+void Engine::say(const std::vector<Event>& found) {
+  for (const auto& e : found) {
+    if (e.kind == EventKind::Error)
+      log_->error("{}", e.text);
+    else
+      log_->info("{}", e.text);
+    emit(e);
   }
-  if (!why.empty() && !database_silent_) {
-    external_lost_ = true;
-    log_->error("{}", why);
-    emit(text_event(EventKind::Error, "the external database at " + plan_.database->address +
-                                          " (orchestrator.address) does not answer any more; entities that use it "
-                                          "will fail or wait (" +
-                                          why + ")"));
-  } else if (why.empty() && database_silent_) {
-    log_->info("the external database answers again");
-    emit(text_event(EventKind::Info, "the external database at " + plan_.database->address + " answers again"));
-  }
-  database_silent_ = !why.empty();
 }
 
 void Engine::watch_database() {
-  if (plan_.database->external()) return watch_external_database();
-  if (clock_->steady() >= next_sample_) sample_database();
-  if (database_lost_reported_) return;
-  // A shard that is alive but does not answer (SIGSTOP, swapped out, hung) is reported
-  // within a few seconds, and again when it answers.
-  if (clock_->steady() >= next_ping_) {
-    next_ping_ = clock_->steady() + std::chrono::seconds(2);
-    std::string silent;
-    for (const auto& r : m_.entities)
-      if (is_database(r) && r.status == Status::Running &&
-          !db_->ping(r.run_dir, password_, std::chrono::milliseconds(500)))
-        silent += (silent.empty() ? "" : ", ") + r.name;
-    if (!silent.empty() && !database_silent_) {
-      log_->error("database {} does not answer", silent);
-      emit(text_event(EventKind::Error,
-                      "database " + silent + " does not answer (stopped or hung?); entities that use it will wait"));
-    } else if (silent.empty() && database_silent_) {
-      log_->info("database answers again");
-      emit(text_event(EventKind::Info, "database answers again"));
-    }
-    database_silent_ = !silent.empty();
-  }
-  for (const auto& r : m_.entities) {
-    if (!is_database(r) || !state::is_terminal(r.status)) continue;
-    database_lost_reported_ = true;
-    const std::string message = "database " + r.name + " ended while entities run (" + describe(r) +
-                                "); entities that use it will fail or wait";
-    log_->error("{}", message);
-    emit(text_event(EventKind::Error, message));
-  }
+  auto found = db_watch_.look(*plan_.database, password_, m_);
+  if (!found.samples.empty()) orchestrator::append_samples(m_.path, found.samples);
+  say(found.said);
 }
 
 void Engine::stop_database() {
   if (plan_.database->external()) return;
-  sample_database();  // the state it ends in
+  orchestrator::append_samples(m_.path, db_watch_.sample(password_, m_));  // the state it ends in
   if (plan_.database->persist) {
     log_->info("database left running (persist: true) at {}", ssdb_);
     emit(text_event(EventKind::Info, "database left running at " + ssdb_ + " (persist: true); ssim stop ends it"));
