@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -114,9 +115,13 @@ bool same_process(pid_t pid, const std::string& ticks) {
 void cancel_jobs(const AgentCancel& c) {
   const int self[] = {static_cast<int>(getpid())};
   for (const auto& run_dir : c.run_dirs) {
-    bool ok = false;
-    const std::string text = read_all(ssim::state::status_file_path(run_dir), ok);
-    const auto st = ok ? ssim::state::decode_status_file(text) : std::nullopt;
+    std::optional<ssim::state::StatusFile> st;
+    for (int attempt = 0; attempt < 3 && !st; ++attempt) {  // a cut text: its keeper writes it in place
+      bool ok = false;
+      const std::string text = read_all(ssim::state::status_file_path(run_dir), ok);
+      if (!ok) break;
+      st = ssim::state::decode_status_file(text);
+    }
     if (!st) continue;
     if (!st->exited && ssim::belongs_to_job(st->pid, st->pid_start_ticks, run_dir, self))
       kill(-st->pid, c.force ? SIGKILL : SIGTERM);

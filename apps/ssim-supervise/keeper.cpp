@@ -49,9 +49,12 @@ ssim::state::StatusFile g_me;  // who writes the status files: supervisor pid an
 // is that attempt's, and this keeper writes none.
 std::string g_job_spec;
 
-// Whether every reader of this job's status file shares this host's page cache (ssim run
-// is here: the local launcher's keepers), so the final record may go over the first in
-// place (rewrite_in_place); a node agent's keepers are read from the batch host.
+// Whether every reader of this job's status file shares this host's page cache, so the
+// final record may go over the first in place (rewrite_in_place): ssim run is here (the
+// local launcher's keepers), or the run folder is on a local file system (a node agent's
+// keepers read by a batch host on the same machine, as in the test cluster). A node
+// agent's keepers on a network file system replace the file: the batch host reads it
+// through a cache of its own, which a new file is sure to refresh.
 bool g_readers_here = true;
 
 bool still_this_attempt(const Job& job) {
@@ -353,7 +356,7 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
   g_job_spec.clear();
   g_agent_died.clear();
   g_node_env = node_env;
-  g_readers_here = agent.pid == 0;
+  g_readers_here = agent.pid == 0 || on_local_file_system(run_dir);
   g_orphans.clear();  // a keeper of the local agent keeps one job after another
   g_end = {};
   start(g_job);
