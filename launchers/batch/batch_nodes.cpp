@@ -30,8 +30,9 @@ std::vector<PoolNode> BatchLauncher::nodes_freed_by(const std::string& name) con
 // The scheduler's answer is the whole list of nodes out of use now: one it no longer
 // names (resumed by an administrator) is in use again. A failed query changes nothing.
 void BatchLauncher::take_node_answer(const CommandResult& answer) {
-  if (answer.exit_code != 0) return;
-  out_of_use_ = scheduler_->parse_out_of_use(answer);
+  const auto* health = scheduler_->node_health();
+  if (!health || answer.exit_code != 0) return;
+  out_of_use_ = health->parse_out_of_use(answer);
   revive_agents();
 }
 
@@ -43,18 +44,18 @@ void BatchLauncher::check_nodes() {
     take_node_answer(node_query_.get());
   }
   const auto& pool = allocation_.placement().pool;
+  const auto* health = scheduler_->node_health();
   const auto now = clock_->steady();
-  if (pool.empty() || now < next_node_query_) return;
+  if (!health || pool.empty() || now < next_node_query_) return;
   std::vector<std::string> nodes;
   for (const auto& n : pool) nodes.push_back(n.name);
-  const auto command = scheduler_->node_state_command(nodes);
-  if (!command) return;
+  const auto command = health->node_state_command(nodes);
   next_node_query_ = now + kNodeQueryInterval;
   if (!in_background_) {
-    take_node_answer(runner_->run(*command, 20s));
+    take_node_answer(runner_->run(command, 20s));
     return;
   }
-  node_query_ = std::async(std::launch::async, [this, argv = *command] { return runner_->run(argv, 20s); });
+  node_query_ = std::async(std::launch::async, [this, command] { return runner_->run(command, 20s); });
 }
 
 }  // namespace ssim::launchers

@@ -37,6 +37,30 @@ struct StepIdRecipe {
   std::string rank_variable;
 };
 
+// Capability: `allocation:` from outside a job. The request (whole nodes), the job id in
+// its answer, and the query for the nodes granted. A scheduler without it refuses
+// `allocation:` with its `allocation_hint`.
+class AllocationRequests {
+ public:
+  virtual ~AllocationRequests() = default;
+  virtual std::vector<std::string> allocation_command(const std::string& name, const spec::BatchSettings& settings,
+                                                      int nodes) const = 0;
+  virtual std::string allocation_id_from_output(const CommandResult& r) const = 0;
+  virtual std::vector<std::string> allocation_hosts_command(const std::string& id) const = 0;
+  // The allocation's nodes (and CPUs per node when known); no hosts when unreadable.
+  virtual Allocation parse_allocation(const std::string& id, const CommandResult& r) const = 0;
+};
+
+// Capability: nodes of the allocation the scheduler has taken out of use (drained or
+// draining, down, failed) while the job holds them: its steps could still start there.
+// The query for `nodes`, and its answer as node -> why ("drained by slurm (bad dimm)").
+class NodeHealth {
+ public:
+  virtual ~NodeHealth() = default;
+  virtual std::vector<std::string> node_state_command(const std::vector<std::string>& nodes) const = 0;
+  virtual std::map<std::string, std::string> parse_out_of_use(const CommandResult& r) const = 0;
+};
+
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
@@ -90,27 +114,10 @@ class Scheduler {
   // True when the jobs are stopped or had already ended ("Job has finished").
   virtual bool cancel_output_ok(const CommandResult& r) const = 0;
 
-  // `allocation:` from outside a job: the request, or nullopt when this scheduler has
-  // no way to hold an allocation for ssim (then `allocation_hint` says what to do).
-  virtual std::optional<std::vector<std::string>> allocation_command(const std::string& name,
-                                                                     const spec::BatchSettings& settings,
-                                                                     int nodes) const {
-    (void)name, (void)settings, (void)nodes;
-    return std::nullopt;
-  }
-  virtual std::string allocation_id_from_output(const CommandResult& r) const {
-    (void)r;
-    return "";
-  }
-  virtual std::vector<std::string> allocation_hosts_command(const std::string& id) const {
-    (void)id;
-    return {};
-  }
-  // The allocation's nodes (and CPUs per node when known); no hosts when unreadable.
-  virtual Allocation parse_allocation(const std::string& id, const CommandResult& r) const {
-    (void)r;
-    return Allocation{id, {}, {}};
-  }
+  // Capabilities some schedulers have (nullptr where this one has not): holding an
+  // allocation for ssim from outside a job, and saying which nodes it took out of use.
+  virtual const AllocationRequests* allocation_requests() const { return nullptr; }
+  virtual const NodeHealth* node_health() const { return nullptr; }
   // For `ssim run --batch` and `allocation:` sized by CPUs: the query for the CPUs of
   // one node of the queue (the smallest), or nullopt when the scheduler has none.
   virtual std::optional<std::vector<std::string>> cpus_per_node_command(const spec::BatchSettings& settings) const {
@@ -120,18 +127,6 @@ class Scheduler {
   virtual int parse_cpus_per_node(const CommandResult& r) const {
     (void)r;
     return 0;
-  }
-  // Nodes of the allocation the scheduler has taken out of use (drained or draining,
-  // down, failed) while the job holds them: its steps could still start there. The
-  // query for `nodes`, or nullopt when the scheduler has none; the answer as node -> why
-  // ("drained by slurm (bad dimm)").
-  virtual std::optional<std::vector<std::string>> node_state_command(const std::vector<std::string>& nodes) const {
-    (void)nodes;
-    return std::nullopt;
-  }
-  virtual std::map<std::string, std::string> parse_out_of_use(const CommandResult& r) const {
-    (void)r;
-    return {};
   }
   // How to run inside a job of this scheduler, for messages.
   virtual std::string allocation_hint() const = 0;

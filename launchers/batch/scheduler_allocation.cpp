@@ -55,12 +55,12 @@ void SchedulerAllocation::prepare(const plan::Plan& plan, const launch::PrepareO
   }
   const int nodes = plan.allocation->nodes.value_or(
       nodes_needed(plan, cpus_per_node(scheduler_, runner_, plan, *plan.allocation, log_)));
-  const auto command = scheduler_.allocation_command(plan.name, *plan.allocation, nodes);
-  if (!command)
+  const auto* requests = scheduler_.allocation_requests();
+  if (!requests)
     throw UsageError("allocation: is not available with launcher " + me + ": " + scheduler_.allocation_hint());
   fit(placeholder("<allocation>", nodes));  // fits before anything is requested
   if (!options.request) return;
-  Allocation got = request(*command);
+  Allocation got = request(*requests, requests->allocation_command(plan.name, *plan.allocation, nodes));
   const std::string id = got.job_id;
   try {
     place_on(plan, std::move(got));
@@ -72,17 +72,17 @@ void SchedulerAllocation::prepare(const plan::Plan& plan, const launch::PrepareO
 
 // Requests the allocation and reads its hosts; what was granted but cannot be read is
 // released before the error.
-Allocation SchedulerAllocation::request(const std::vector<std::string>& command) {
+Allocation SchedulerAllocation::request(const AllocationRequests& requests, const std::vector<std::string>& command) {
   const auto r = runner_.run(command, 600s);
-  const std::string id = scheduler_.allocation_id_from_output(r);
+  const std::string id = requests.allocation_id_from_output(r);
   if (id.empty())
     throw EnvironmentError(
         command[0] + " refused the allocation: " + (r.err.empty() ? "exit " + std::to_string(r.exit_code) : r.err));
   owned_ = true;
-  const auto q = run_with_retries(runner_, scheduler_.allocation_hosts_command(id), 20s, log_);
+  const auto q = run_with_retries(runner_, requests.allocation_hosts_command(id), 20s, log_);
   Allocation got{id, {}, {}};
   try {
-    got = scheduler_.parse_allocation(id, q);
+    got = requests.parse_allocation(id, q);
   } catch (const std::exception&) {
   }
   if (got.hosts.empty()) {

@@ -38,7 +38,7 @@ class SchedulerAllocation : public launch::JobAllocation {
   const PlacementPlan& placement() const { return placement_; }
 
  private:
-  Allocation request(const std::vector<std::string>& command);
+  Allocation request(const AllocationRequests& requests, const std::vector<std::string>& command);
 
   Scheduler& scheduler_;
   CommandRunner& runner_;

@@ -118,9 +118,8 @@ bool SlurmScheduler::cancel_output_ok(const CommandResult& r) const {
          r.err.find("Invalid job id") != std::string::npos;
 }
 
-std::optional<std::vector<std::string>> SlurmScheduler::allocation_command(const std::string& name,
-                                                                           const spec::BatchSettings& s,
-                                                                           int nodes) const {
+std::vector<std::string> SlurmScheduler::allocation_command(const std::string& name, const spec::BatchSettings& s,
+                                                            int nodes) const {
   // Whole nodes: ssim places steps node by node (options: {oversubscribe: ""} etc. still apply).
   std::vector<std::string> argv = {"salloc", "--no-shell", "--exclusive", "--job-name=ssim-" + name,
                                    "--nodes=" + std::to_string(s.nodes.value_or(nodes))};
@@ -164,11 +163,10 @@ std::optional<std::vector<std::string>> SlurmScheduler::cpus_per_node_command(co
   return argv;
 }
 
-std::optional<std::vector<std::string>> SlurmScheduler::node_state_command(
-    const std::vector<std::string>& nodes) const {
+std::vector<std::string> SlurmScheduler::node_state_command(const std::vector<std::string>& nodes) const {
   std::string list;
   for (const auto& n : nodes) list += (list.empty() ? "" : ",") + n;
-  return std::vector<std::string>{"sinfo", "--noheader", "--Node", "--nodes=" + list, "-o", "%N|%t|%E"};
+  return {"sinfo", "--noheader", "--Node", "--nodes=" + list, "-o", "%N|%t|%E"};
 }
 
 // "n2|drng|bad dimm": a node per line, its compact state (drain, drng: draining with jobs

@@ -6,7 +6,7 @@
 namespace ssim::launchers::slurm {
 using namespace ssim::launch;
 
-class SlurmScheduler : public Scheduler {
+class SlurmScheduler : public Scheduler, public AllocationRequests, public NodeHealth {
  public:
   std::string name() const override { return "slurm"; }
   std::string script_extension() const override { return "sbatch"; }
@@ -28,15 +28,16 @@ class SlurmScheduler : public Scheduler {
   bool switch_status_source(const CommandResult& r) override;
   std::vector<std::string> cancel_command(const std::vector<std::string>& ids) const override;
   bool cancel_output_ok(const CommandResult& r) const override;
-  std::optional<std::vector<std::string>> allocation_command(const std::string& name,
-                                                             const spec::BatchSettings& settings,
-                                                             int nodes) const override;
+  const AllocationRequests* allocation_requests() const override { return this; }
+  const NodeHealth* node_health() const override { return this; }
+  std::vector<std::string> allocation_command(const std::string& name, const spec::BatchSettings& settings,
+                                              int nodes) const override;
   std::string allocation_id_from_output(const CommandResult& r) const override;
   std::vector<std::string> allocation_hosts_command(const std::string& id) const override;
   Allocation parse_allocation(const std::string& id, const CommandResult& r) const override;
   std::optional<std::vector<std::string>> cpus_per_node_command(const spec::BatchSettings& settings) const override;
   int parse_cpus_per_node(const CommandResult& r) const override;
-  std::optional<std::vector<std::string>> node_state_command(const std::vector<std::string>& nodes) const override;
+  std::vector<std::string> node_state_command(const std::vector<std::string>& nodes) const override;
   std::map<std::string, std::string> parse_out_of_use(const CommandResult& r) const override;
   std::string allocation_hint() const override {
     return "run ssim inside salloc or sbatch, give the experiment an allocation: section, or give every "

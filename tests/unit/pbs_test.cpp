@@ -117,7 +117,7 @@ TEST_CASE("pbs: the allocation from PBS_JOBID and PBS_NODEFILE") {
   CHECK(a->hosts == std::vector<std::string>{"n1", "n2", "n3"});
   CHECK(a->slots.at("n1") == 2);
   CHECK_FALSE(pbs.current_allocation([](const char*) -> const char* { return nullptr; }, read));
-  CHECK_FALSE(pbs.allocation_command("x", {}, 2));  // allocation: is refused with the alternatives
+  CHECK_FALSE(pbs.allocation_requests());  // allocation: is refused with the alternatives
 }
 
 TEST_CASE("pbs: scripts ask for chunks, walltime, placement and dependencies") {
