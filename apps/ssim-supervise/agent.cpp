@@ -2,7 +2,10 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +22,7 @@
 
 #include "apps/ssim-supervise/common.hpp"
 #include "apps/ssim-supervise/keeper.hpp"
+#include "apps/ssim-supervise/keeper_pool.hpp"
 #include "apps/ssim-supervise/node_name.hpp"
 #include "apps/ssim-supervise/read_all.hpp"
 #include "apps/ssim-supervise/step_modes.hpp"
@@ -39,9 +43,11 @@ struct Agent {
   std::string dir;   // the run's agents folder
   std::string mine;  // this node's folder in it
   std::string inbox;
-  std::vector<std::string> node_env;     // "K=V" of this node, over ssim's environment
-  std::map<pid_t, std::string> keepers;  // keeper pid -> its job's run directory
+  std::vector<std::string> node_env;  // "K=V" of this node, over ssim's environment
+  std::optional<KeeperPool> pool;     // keepers kept for the next job
   sigset_t waited{};
+  int signals = -1;      // signalfd of `waited`
+  int inbox_watch = -1;  // inotify on the inbox: a job is taken at once (the tick is for network file systems)
 };
 
 double modified(const std::string& path) {
@@ -59,7 +65,7 @@ void touch(const std::string& path) {
 
 void beat(const Agent& a) {
   write_atomically(a.mine + "/alive",
-                   std::to_string(getpid()) + " " + start_ticks() + " " + std::to_string(a.keepers.size()) + "\n");
+                   std::to_string(getpid()) + " " + start_ticks() + " " + std::to_string(a.pool->busy_count()) + "\n");
 }
 
 // The inbox's file names, oldest first (names sort by ssim's sequence number).
@@ -87,31 +93,21 @@ bool claim(const Agent& a, const std::string& name, std::string& text) {
   return ok;
 }
 
+// Each job goes to an idle keeper of this agent's, or a new one. An agent that dies is a
+// lost node to ssim, whose members are retried elsewhere: the attempts this agent kept
+// end with it (keep_job's tie), never running on beside their retries. It only leaves on
+// its own once they ended.
 void start_jobs(Agent& a, const std::vector<AgentJob>& jobs) {
-  const AgentTie agent{getpid(), a.mine};
-  for (const auto& job : jobs) {
-    const pid_t pid = fork();
-    // An agent that dies is a lost node to ssim, whose members are retried elsewhere: the
-    // attempts this agent kept end with it, never running on beside their retries. It
-    // only leaves on its own once they ended.
-    if (pid == 0) _exit(keep_job(job.run_dir, job.name, a.waited, a.node_env, agent));
-    if (pid > 0)
-      a.keepers[pid] = job.run_dir;
-    else
-      fail_to_keep(job.run_dir, job.name, std::string("ssim: the agent cannot fork: ") + std::strerror(errno));
-  }
+  for (const auto& job : jobs) a.pool->start(job.run_dir, job.name, {a.signals, a.inbox_watch});
 }
 
-bool same_process(pid_t pid, const std::string& ticks) {
-  return pid > 1 && !ticks.empty() && start_ticks(std::to_string(pid)) == ticks;
-}
-
-// As the local launcher does on its own machine: the program's group gets the signal,
-// and its keeper is asked to end what it detached. The status file is the program's to
-// write, so what it names is signalled only when the kernel confirms it is this agent's:
-// its keeper is this agent's child, its program descends from this agent or was started
-// for the job (lib/util/job_process.hpp). A job not started yet finds ssim's cancel
-// marker and does not start.
+// As the local launcher does on its own machine: the program's group gets the signal.
+// The status file is the program's to write, so what it names is signalled only when the
+// kernel confirms it is the job's: its program descends from this agent or was started for
+// the job (lib/util/job_process.hpp). The keeper is not signalled: it may already keep
+// the next job. It ends what the job detached once the job has ended, seeing ssim's cancel
+// marker (written before this request), and a job not started yet finds the marker and
+// does not start.
 void cancel_jobs(const AgentCancel& c) {
   const int self[] = {static_cast<int>(getpid())};
   for (const auto& run_dir : c.run_dirs) {
@@ -125,9 +121,6 @@ void cancel_jobs(const AgentCancel& c) {
     if (!st) continue;
     if (!st->exited && ssim::belongs_to_job(st->pid, st->pid_start_ticks, run_dir, self))
       kill(-st->pid, c.force ? SIGKILL : SIGTERM);
-    const auto keeper = ssim::process_facts(st->supervisor_pid);
-    if (same_process(st->supervisor_pid, st->supervisor_start_ticks) && keeper && keeper->parent == self[0])
-      kill(st->supervisor_pid, SIGTERM);
   }
 }
 
@@ -152,8 +145,26 @@ bool reap(Agent& a) {
   bool ended = false;
   int status = 0;
   pid_t pid;
-  while ((pid = waitpid(-1, &status, WNOHANG)) > 0) ended = a.keepers.erase(pid) > 0 || ended;
+  while ((pid = waitpid(-1, &status, WNOHANG)) > 0) ended = a.pool->take_exited(pid).has_value() || ended;
   return ended;
+}
+
+// Waits up to the next tick for a signal, a keeper's end or a job in the inbox; returns
+// the signal that asks this agent to end (SIGTERM...), or 0.
+int wait_a_tick(Agent& a, bool& keeper_idle) {
+  pollfd fds[3] = {{a.signals, POLLIN, 0}, {a.pool->idle_fd(), POLLIN, 0}, {a.inbox_watch, POLLIN, 0}};
+  if (poll(fds, 3, static_cast<int>(kTickNanoseconds / 1'000'000)) < 0) return 0;
+  if (fds[1].revents) keeper_idle = a.pool->read_idle() || keeper_idle;
+  if (fds[2].revents) {
+    char events[4096];
+    while (read(a.inbox_watch, events, sizeof events) > 0) {
+    }
+  }
+  int asked = 0;
+  signalfd_siginfo info{};
+  while (read(a.signals, &info, sizeof info) == static_cast<ssize_t>(sizeof info))
+    if (info.ssi_signo != SIGCHLD) asked = static_cast<int>(info.ssi_signo);
+  return asked;
 }
 
 // "a,b,,c" -> {a, b, "", c} (the supervisor links no ssim library: lib/util/split is not here).
@@ -233,30 +244,49 @@ int agent_main(int argc, char** argv) {
   sigemptyset(&a.waited);
   for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&a.waited, sig);
   sigprocmask(SIG_SETMASK, &a.waited, nullptr);  // keepers inherit it: they take them with sigtimedwait
+  a.signals = signalfd(-1, &a.waited, SFD_CLOEXEC | SFD_NONBLOCK);
+  a.pool.emplace(a.waited, a.node_env, AgentTie{getpid(), a.mine});
+  if (a.signals < 0 || !a.pool->ready()) {
+    std::fprintf(stderr, "ssim agent on %s: %s\n", node.c_str(), std::strerror(errno));
+    return 3;
+  }
+  fcntl(a.pool->idle_fd(), F_SETFL, O_NONBLOCK);
+  a.inbox_watch = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+  if (a.inbox_watch >= 0 && inotify_add_watch(a.inbox_watch, a.inbox.c_str(), IN_MOVED_TO) < 0)
+    close(a.inbox_watch), a.inbox_watch = -1;
+  signal(SIGPIPE, SIG_IGN);  // a keeper gone before its job was handed over: write fails, another is used
 
   bool terminating = false;
+  bool keeper_idle = false;  // a job ended since ssim was last told
   double next_beat = 0;
   while (true) {
-    if (reap(a)) touch(a.mine + "/ended");  // wakes ssim (it watches the file)
+    if (reap(a) || keeper_idle) touch(a.mine + "/ended");  // wakes ssim (it watches the file)
+    keeper_idle = false;
     const bool had_mail = !terminating && take_inbox(a);
     if (now() >= next_beat) {
       beat(a);
       next_beat = now() + ssim::state::kAgentBeatSeconds;
     }
-    if (a.keepers.empty()) {
+    if (!a.pool->any_busy()) {
       if (terminating) break;
       const double engine = modified(a.dir + "/engine");
       const bool engine_gone = engine < 0 || now() - engine > ssim::state::kEngineSilenceSeconds;
       if (!had_mail && (access((a.dir + "/stop").c_str(), F_OK) == 0 || engine_gone)) break;
     }
-    siginfo_t info{};
-    const timespec tick{0, kTickNanoseconds};
-    const int sig = sigtimedwait(&a.waited, &info, &tick);
-    if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) {
+    if (const int sig = wait_a_tick(a, keeper_idle); sig != 0) {
       terminating = true;  // the step is being ended: each keeper passes it to its job
-      for (const auto& [pid, run_dir] : a.keepers) kill(pid, sig);
+      a.pool->signal_all(sig);
     }
   }
+  // The idle keepers leave with their pipes closed (at once); a keeper that does not is
+  // ended, so that nothing of this agent's stays behind it.
+  a.pool->close_pipes();
+  for (int waited_ms = 0; !a.pool->empty() && waited_ms < 2000; waited_ms += 10) {
+    reap(a);
+    if (!a.pool->empty()) usleep(10'000);
+  }
+  a.pool->signal_all(SIGKILL);
+  reap(a);
   // Left on purpose (not lost): readers see `left` instead of a heartbeat.
   unlink((a.mine + "/alive").c_str());
   write_atomically(a.mine + "/left", std::to_string(now()) + "\n");

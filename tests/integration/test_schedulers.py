@@ -515,6 +515,27 @@ class Pbs(Fake, SsimTestCase):
         wait_for(lambda: not sh(["pgrep", "-f", "ssim-supervise --agent"], check=False).stdout.strip(), timeout=30,
                  what="no agent left")
 
+    def test_stop_of_a_member_through_an_agent_ends_what_it_detached_and_nothing_else(self):
+        # A node agent's keepers keep one member after another: a stop ends what the member
+        # detached through ssim's marker, never by signalling a keeper that may already keep
+        # the next member.
+        self.allocate(1, ncpus=2)
+        self.yaml("models:\n  - name: d\n    exe: /bin/sh\n"
+                  "    args: [-c, 'env -i /usr/bin/setsid /bin/sh -c \"echo $$$$ > daemon.pid; exec sleep 300\" & sleep 60']\n"
+                  "  - {name: other, exe: /bin/sleep, args: ['60']}\n", name="det")
+        run = self.run_until("det", "d")
+        self.assertTrue(self.status()[1]["d"]["job_id"].startswith("agent:"), self.status()[1]["d"])
+        pidfile = os.path.join(self.dir, "det/d/daemon.pid")
+        pid = int(wait_for(lambda: os.path.exists(pidfile) and open(pidfile).read().strip(), what="daemon started"))
+        self.addCleanup(lambda: os.path.exists(f"/proc/{pid}") and os.kill(pid, signal.SIGKILL))
+        wait_for(lambda: self.status()[1]["other"]["status"] == "running", what="other running")
+        self.ssim("stop", "d", check=0, timeout=60)
+        wait_for(lambda: not os.path.exists(f"/proc/{pid}"), timeout=15, what="the member's detached daemon to end")
+        _, s = self.status()
+        self.assertEqual((s["d"]["status"], s["other"]["status"]), ("cancelled", "running"))
+        self.ssim("stop", check=0, timeout=60)
+        self.assertEqual(run.wait(timeout=60), 1)
+
     def test_multi_rank_job_of_its_own_spans_its_hosts(self):
         self.yaml("models:\n  - {name: wide, exe: /bin/sh, args: [-c, 'echo $$SSIM_FAKE_HOST'],\n"
                   "     run: {ntasks: 4, nodes: 2, mpi: mpirun}, batch: {nodes: 2}}\n")
