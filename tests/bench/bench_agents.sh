@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Benchmark: members per second inside a 4-node allocation of the local test cluster,
-# through node agents (one srun for all) against one srun step per member
-# (SSIM_AGENTS=0), in the same script; the `sleep 1` run against its ideal
-# ceil(N / slots) seconds; slurmctld's CPU time and ssim's peak RSS for each.
-#   tests/bench/bench_agents.sh [MEMBERS=2000] [STEP_MEMBERS=500]   (cluster up, after a build)
+# through node agents (one srun for all) against the limit, a pilot without ssim (one srun
+# of a posix_spawn loop per node, each running its quarter of the members: what any tool
+# must pay here), in alternating pairs; then one srun step per member (SSIM_AGENTS=0); the
+# `sleep 1` run against its ideal ceil(N / slots) seconds; slurmctld's CPU time and
+# ssim's peak RSS for each.
+#   tests/bench/bench_agents.sh [MEMBERS=2000] [STEP_MEMBERS=500] [PAIRS=3]   (cluster up, after a build)
 # Not right after deleting many files on the same ext4 file system (an earlier run's
 # folders): ext4 then creates files several times slower for a minute, whoever asks.
 set -euo pipefail
@@ -11,6 +13,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 ssim=$root/build/apps/ssim/ssim
 members=${1:-2000}
 step_members=${2:-500}
+pairs=${3:-3}
+baseline=$root/build/tests/bench/spawn_baseline
 work=$(mktemp -d)
 job=$(salloc -N4 --exclusive --no-shell -J ssim-bench 2>&1 | grep -o 'allocation [0-9]*' | grep -o '[0-9]*')
 trap 'scancel $job; rm -rf "$work"' EXIT
@@ -38,7 +42,26 @@ YAML
   echo "$(echo "$t1 - $t0" | bc -l) $(cat "$work/$name.rss") $((c1 - c0))"
 }
 
-read -r a_s a_rss a_ctld < <(run agents "$members" /bin/true "[]")
+# The pilot: the same /bin/true members, forked on each node by a loop started with one srun.
+pilot() {
+  local t0 t1
+  t0=$(date +%s.%N)
+  srun --jobid="$job" -N4 --ntasks-per-node=1 "$baseline" $((members / 4)) /bin/true > /dev/null
+  t1=$(date +%s.%N)
+  echo "$t1 - $t0" | bc -l
+}
+ratios=()
+for i in $(seq "$pairs"); do
+  read -r a_s a_rss a_ctld < <(run "agents$i" "$members" /bin/true "[]")
+  p_s=$(pilot)
+  ratio=$(echo "$a_s / $p_s" | bc -l)
+  ratios+=("$ratio")
+  printf 'pair %d: ssim through agents %.2f s (%.0f/s), pilot %.2f s (%.0f/s): %.2fx\n' "$i" "$a_s" \
+    "$(echo "$members / $a_s" | bc -l)" "$p_s" "$(echo "$members / $p_s" | bc -l)" "$ratio"
+done
+median=$(printf '%s\n' "${ratios[@]}" | sort -g | sed -n "$(((pairs + 1) / 2))p")
+printf 'agents / pilot: %.2fx the pilot'"'"'s time (median of %d pairs, load %s)\n' "$median" "$pairs" \
+  "$(cut -d' ' -f1 /proc/loadavg)"
 read -r s_s s_rss s_ctld < <(SSIM_AGENTS=0 run steps "$step_members" /bin/true "[]")
 hz=$(getconf CLK_TCK)
 printf 'through agents: %d members in %.2f s = %.0f/s (ssim peak RSS %d MB, slurmctld %.2f CPU-s)\n' \
