@@ -313,8 +313,10 @@ std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests
   std::vector<JobRef> refs(requests.size());
   for (size_t k = 0; k < requests.size(); ++k) {
     LaunchRequest r = requests[k];
-    ::unlink((r.run_dir + "/.ssim-step").c_str());
-    state::forget_last_attempt(r.run_dir);  // rank ends, step ends, rank 0's address, a failed setup line
+    if (r.earlier_attempts) {  // a first attempt has nothing to forget (five unlinks a member)
+      ::unlink((r.run_dir + "/.ssim-step").c_str());
+      state::forget_last_attempt(r.run_dir);  // rank ends, step ends, rank 0's address, a failed setup line
+    }
     add_root_exports(r.env);
     if (r.batch) {
       refs[k] = submit(r);
