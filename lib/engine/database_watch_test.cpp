@@ -67,7 +67,7 @@ struct Watched {
 
 }  // namespace
 
-TEST_CASE("database watch: a silent shard is said once, and again when it answers; pings every 2 s") {
+TEST_CASE("database watch: a silent shard is said once and again when it answers, pinged every 2 s") {
   Watched w;
   CHECK(texts(w.look_after(0)).empty());
   CHECK(w.shards.pings == 2);
