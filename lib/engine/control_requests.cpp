@@ -31,6 +31,7 @@ StartDecision ControlRequests::start(const std::vector<std::string>& names, cons
     if (std::none_of(m.entities.begin(), m.entities.end(), [&](const auto& e) { return state::selects(n, e); }))
       unknown.push_back(n);
   if (!unknown.empty()) {
+    d.unknown_names = true;
     d.refusal = "no entity " + join(unknown, ", ") + " in experiment " + m.experiment +
                 (file.empty() ? "" : " (nor in " + file + ")");
     return d;

@@ -22,6 +22,7 @@ namespace ssim::engine {
 // done when `refusal` says why (a name no entity has, the database).
 struct StartDecision {
   std::string refusal;
+  bool unknown_names = false;  // refused for names no entity has: the file read again may know them
   std::vector<size_t> release;
   std::vector<size_t> again;
 };

@@ -57,8 +57,10 @@ TEST_CASE("control: unknown names and the database are refused whole, naming the
   CHECK(control.start({"train", "nope", "nada"}, manifest(), "e.yaml").refusal ==
         "no entity nope, nada in experiment exp (nor in e.yaml)");
   CHECK(control.start({"nope"}, manifest(), "").refusal == "no entity nope in experiment exp");
+  CHECK(control.start({"nope"}, manifest(), "").unknown_names);
   const auto d = control.start({"train", "orchestrator"}, manifest(), "");
   CHECK(d.refusal == "orchestrator is the database: it starts with the run");
+  CHECK_FALSE(d.unknown_names);
   CHECK(d.again.empty());
 }
 

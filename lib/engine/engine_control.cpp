@@ -89,14 +89,12 @@ bool Engine::handle_start_requests(const EngineHooks& hooks) {
 
 // Returns why nothing was started, or "" when every name was acted on.
 std::string Engine::start_entities(const std::vector<std::string>& names, const EngineHooks& hooks) {
-  const bool all_known = std::all_of(names.begin(), names.end(), [&](const std::string& n) {
-    return std::any_of(m_.entities.begin(), m_.entities.end(), [&](const auto& e) { return state::selects(n, e); });
-  });
-  if (!all_known && hooks.reload) {  // entities added to the file join the run
+  StartDecision d = control_.start(names, m_, hooks.reload ? plan_.file : "");
+  if (d.unknown_names && hooks.reload) {  // entities added to the file join the run
     added_plans_.push_back(hooks.reload());
     add_entities(added_plans_.back());
+    d = control_.start(names, m_, plan_.file);
   }
-  const StartDecision d = control_.start(names, m_, hooks.reload ? plan_.file : "");
   if (!d.refusal.empty()) return d.refusal;
   for (size_t i : d.release) {
     auto& e = m_.entities[i];
