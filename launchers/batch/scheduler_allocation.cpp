@@ -53,11 +53,12 @@ void SchedulerAllocation::prepare(const plan::Plan& plan, const launch::PrepareO
     if (options.placeholder_nodes > 0) return fit(placeholder("<job>", options.placeholder_nodes));
     throw UsageError("launcher " + me + " needs an allocation: " + scheduler_.allocation_hint());
   }
-  const int nodes = plan.allocation->nodes.value_or(
-      nodes_needed(plan, cpus_per_node(scheduler_, runner_, plan, *plan.allocation, log_)));
+  // Refused before the queue is asked for its nodes' size, which would be asked for nothing.
   const auto* requests = scheduler_.allocation_requests();
   if (!requests)
     throw UsageError("allocation: is not available with launcher " + me + ": " + scheduler_.allocation_hint());
+  const int nodes = plan.allocation->nodes.value_or(
+      nodes_needed(plan, cpus_per_node(scheduler_, runner_, plan, *plan.allocation, log_)));
   fit(placeholder("<allocation>", nodes));  // fits before anything is requested
   if (!options.request) return;
   Allocation got = request(*requests, requests->allocation_command(plan.name, *plan.allocation, nodes));
