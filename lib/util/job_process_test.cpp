@@ -32,6 +32,9 @@ struct Child {
     char real[PATH_MAX];
     const std::string sleep = ::realpath("/bin/sleep", real) ? real : "/bin/sleep";
     for (int i = 0; i < 2000 && ssim::executable_of(pid) != sleep; ++i) ::usleep(1000);  // bounded: 2 s
+    // The kernel names the new program before it lays out the new environment: until
+    // then /proc/PID/environ reads empty.
+    for (int i = 0; i < 2000 && !env.empty() && !ssim::environ_holds(pid, env.front()); ++i) ::usleep(1000);
   }
   ~Child() {
     ::kill(pid, SIGKILL);
