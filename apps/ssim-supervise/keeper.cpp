@@ -188,7 +188,7 @@ void start(Job& job) {
   // The first record of this attempt (ssim removed the last one's before the start).
   write_status(
       job, [&](ssim::state::StatusFile& st) { st.pid = job.pid, st.pid_start_ticks = ticks; }, true);
-  wake_ssim(job.run_dir);  // running now
+  // ssim is woken for "running" by keep_job, kRunningWakeDelay later.
 }
 
 void forward_to_job(int sig) {
@@ -200,6 +200,11 @@ void forward_to_job(int sig) {
 constexpr double kSaveRetrySeconds = 5;  // a final status the disk refuses is retried this long
 constexpr double kOrphanGraceSeconds = 2;
 constexpr double kTimeLimitGrace = 5;  // between SIGTERM and SIGKILL when run.time is reached
+// ssim is told that a job runs once it has run this long: a short job's end, a moment
+// later, tells it both, in one wake-up and one read of the status file instead of two
+// (halving the engine's work per member of a large ensemble of short programs). The
+// status file itself is written at the start, for `ssim stop` and readers in other shells.
+constexpr double kRunningWakeDelay = 0.02;
 
 struct Orphan {
   pid_t pid;
@@ -366,9 +371,14 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
   double saving_deadline = 0;
   int code = 0;
   const double limit_at = g_job.time_limit > 0 ? g_job.start + g_job.time_limit : 0;
+  double running_wake_at = g_job.pid > 0 ? g_job.start + kRunningWakeDelay : 0;
   while (true) {
     reap_children();
     Job& j = g_job;
+    if (running_wake_at > 0 && (j.pid <= 0 || now() >= running_wake_at)) {
+      if (j.pid > 0) wake_ssim(j.run_dir);  // still running: said now (an end says itself)
+      running_wake_at = 0;
+    }
     if (kill_at > 0 && j.pid > 0 && now() >= kill_at) kill(-j.pid, SIGKILL), kill_at = 0;
     if (limit_at > 0 && j.pid > 0 && now() >= limit_at) {
       // run.time reached: SIGTERM (and SIGCONT) now, SIGKILL after the grace period.
@@ -404,6 +414,10 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
       const double next = j.timed_out ? limit_at + kTimeLimitGrace : limit_at;
       const double wait = std::max(0.001, std::min(next - now(), 0.999));
       tick = timespec{0, static_cast<long>(wait * 1e9)};
+    }
+    if (running_wake_at > 0) {
+      const double wait = std::max(0.001, running_wake_at - now());
+      if (wait * 1e9 < static_cast<double>(tick.tv_nsec)) tick = timespec{0, static_cast<long>(wait * 1e9)};
     }
     const int sig = sigtimedwait(&waited, &info, &tick);
     if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) {

@@ -31,7 +31,6 @@ bool WakeNotes::take(const std::string& run_dir) { return ended_.erase(run_dir) 
 
 void read_wake_fd(int fd, WakeNotes& notes) {
   if (fd < 0) return;
-  const int capacity = ::fcntl(fd, F_GETPIPE_SZ);
   size_t got = 0;
   char buf[16384];
   ssize_t n;
@@ -42,6 +41,9 @@ void read_wake_fd(int fd, WakeNotes& notes) {
   // A write of up to PIPE_BUF bytes is refused whole when it does not fit, and a full
   // pipe holds at least half its capacity (a page keeps what a line did not fill, less
   // than a line, and lines are under PIPE_BUF).
+  // (Its size asked only then: most reads find nothing, at every tick of the engine.)
+  if (got == 0) return;
+  const int capacity = ::fcntl(fd, F_GETPIPE_SZ);
   if (capacity > 0 && got >= static_cast<size_t>(capacity) / 2) notes.everything();
 }
 
