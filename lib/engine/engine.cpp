@@ -393,14 +393,15 @@ int Engine::run(const EngineHooks& hooks) {
       if (hooks.after_first_start && !hooks.after_first_start()) return 0;
     }
     changed = poll() || changed;
+    // Something ended while others wait for room: they start now, not at the next turn.
+    if (changed && throttled_) start_ready();
     check_goals();
     bound_metrics();
     if (changed || dirty_) save_soon();
     report_counts();
     if (plan_.database) watch_database();
     if (finished(hooks.open)) break;
-    // Something ended while others wait for room: start them now (signals still count).
-    const std::string sig = wait_for_signal(changed && throttled_ ? 0 : tick_ms);
+    const std::string sig = wait_for_signal(tick_ms);
     if (!sig.empty()) {
       interrupted(sig);
       stopped = true;
