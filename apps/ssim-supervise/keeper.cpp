@@ -221,6 +221,7 @@ std::string g_agent_died;
 void record_end(Job& job, int status) {
   ssim::state::StatusFile st = g_me;
   st.error = g_agent_died;
+  st.agent_lost = !g_agent_died.empty();
   st.start = job.start;
   st.exited = true;
   st.time_limit_reached = job.timed_out;

@@ -280,6 +280,9 @@ JobStatus from_exit(const state::StatusFile& j, double cancelled_at) {
   s.exit_code = j.exit_code;
   s.signal = j.signal;
   s.reason = j.error;
+  // Its keeper ended it because its node agent was lost: the node's loss is why, whoever
+  // noticed first (the keeper, or ssim giving up on the node's silent agent).
+  if (j.agent_lost && !j.node.empty()) s.reason = "node " + j.node + " lost: " + s.reason;
   const bool cancelled = cancelled_at > 0 && (s.end == 0 || s.end >= cancelled_at);
   if (cancelled) {
     s.status = Status::Cancelled;

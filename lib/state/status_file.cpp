@@ -53,6 +53,7 @@ std::string encode_status_file(const StatusFile& s) {
   if (!s.error.empty()) out += ",\"error\":" + status_quoted(s.error);
   if (s.time_limit_reached) out += ",\"time_limit_reached\":true";
   if (!s.recovered_by.empty()) out += ",\"recovered_by\":" + status_quoted(s.recovered_by);
+  if (s.agent_lost) out += ",\"agent_lost\":true";
   return out + "}\n";
 }
 
@@ -89,6 +90,8 @@ std::optional<StatusFile> decode_status_file(const std::string& text) {
   const auto limit = j.find("time_limit_reached");
   s.time_limit_reached = limit != j.end() && limit->is_boolean() && limit->get<bool>();
   s.recovered_by = text_of("recovered_by");
+  const auto lost = j.find("agent_lost");
+  s.agent_lost = lost != j.end() && lost->is_boolean() && lost->get<bool>();
   return s;
 }
 

@@ -5,7 +5,7 @@
 // owner of the format: a JSON object on one line,
 //   {"format":1, "state":"running"|"exited", "start", "end", "pid", "pid_start_ticks",
 //    "supervisor_pid", "supervisor_start_ticks", "node", "host", "exit_code", "signal",
-//    "error", "time_limit_reached", "recovered_by"}
+//    "error", "time_limit_reached", "recovered_by", "agent_lost"}
 // where null and absent mean "not known". Readers ignore fields they do not know.
 #include <optional>
 #include <string>
@@ -29,6 +29,9 @@ struct StatusFile {
   std::string error;  // why it could not start, or how the outcome was lost
   bool time_limit_reached = false;
   std::string recovered_by;  // who wrote the outcome when its watcher could not
+  // Its watcher (a node agent's keeper) ended the program because the agent was lost:
+  // died, or silent as long as ssim waits before it gives up on the node.
+  bool agent_lost = false;
   int version = kStatusFileVersion;
 };
 

@@ -33,6 +33,7 @@ TEST_CASE("status file: round trip of a running and an ended job") {
   ended.time_limit_reached = true;
   ended.error = "said \"no\"\nthen\\left";
   ended.recovered_by = "ssim run";
+  ended.agent_lost = true;
   back = state::decode_status_file(state::encode_status_file(ended));
   REQUIRE(back);
   CHECK(back->exited);
@@ -42,6 +43,8 @@ TEST_CASE("status file: round trip of a running and an ended job") {
   CHECK(back->time_limit_reached);
   CHECK(back->error == ended.error);
   CHECK(back->recovered_by == "ssim run");
+  CHECK(back->agent_lost);
+  CHECK_FALSE(state::decode_status_file(state::encode_status_file(running))->agent_lost);
 }
 
 TEST_CASE("status file: an older file reads, unknown fields are ignored, damage is no status") {
