@@ -83,7 +83,16 @@ void Engine::start_database() {
     progress_->finish();
     throw;
   }
+  // They answer, so they run; their records say so once their keepers have (a keeper tells
+  // ssim a job runs only after its first moments, ssim-supervise's keeper.cpp): looked at
+  // until then, briefly, so that no shard is still "pending" to the rest of the run.
+  const auto settled = clock_->steady() + std::chrono::seconds(2);
   poll();
+  while (clock_->steady() < settled &&
+         std::any_of(shards.begin(), shards.end(), [](auto* r) { return r->status == Status::Pending; })) {
+    if (const std::string sig = wait_for_signal(5); !sig.empty()) throw Interrupted{sig};
+    poll();
+  }
   const double ms = std::chrono::duration<double, std::milli>(clock_->steady() - t0).count();
   log_->info("database {} at {} in {:.0f} ms", reused ? "reused" : "ready", ssdb_, ms);
   Event ready = text_event(EventKind::DatabaseReady, "");
