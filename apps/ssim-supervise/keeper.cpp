@@ -3,6 +3,7 @@
 #include "apps/ssim-supervise/common.hpp"
 #include "apps/ssim-supervise/node_name.hpp"
 #include "apps/ssim-supervise/read_all.hpp"
+#include "apps/ssim-supervise/spawn_program.hpp"
 #include "launchers/job_environment.hpp"
 #include "lib/state/agent_files.hpp"
 #include "lib/state/job_file.hpp"
@@ -10,7 +11,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -57,8 +57,22 @@ std::string g_job_spec;
 // through a cache of its own, which a new file is sure to refresh.
 bool g_readers_here = true;
 
+// The job file as found just before it was read: where every reader shares this host's
+// page cache, the same inode, size and modification time mean the same file, and it is
+// not read again at the end (an attempt rewrites it in place, which changes the time).
+struct stat g_job_spec_stat {};
+
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_ino == b.st_ino && a.st_dev == b.st_dev && a.st_size == b.st_size &&
+         a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec;
+}
+
 bool still_this_attempt(const Job& job) {
   if (g_job_spec.empty()) return true;  // not started from a job file (refused before)
+  struct stat now {};
+  if (g_readers_here && g_job_spec_stat.st_ino != 0 &&
+      stat(ssim::state::job_file_path(job.run_dir).c_str(), &now) == 0 && same_file(now, g_job_spec_stat))
+    return true;
   bool ok = false;
   const std::string now_there = read_all(ssim::state::job_file_path(job.run_dir), ok);
   return !ok || now_there == g_job_spec;
@@ -107,6 +121,7 @@ void start(Job& job) {
     });
     return;
   }
+  if (stat(ssim::state::job_file_path(job.run_dir).c_str(), &g_job_spec_stat) != 0) g_job_spec_stat = {};
   bool ok = false;
   const std::string spec = read_all(ssim::state::job_file_path(job.run_dir), ok);
   auto parsed = ok ? ssim::state::decode_job_file(spec) : std::nullopt;
@@ -124,36 +139,14 @@ void start(Job& job) {
     env.push_back(kv);
   }
   job.time_limit = parsed->time_limit;
-  const std::string out = job.run_dir + "/" + job.name + ".out";
-  const std::string err = job.run_dir + "/" + job.name + ".err";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addchdir_np(&actions, job.run_dir.c_str());
-  // Only the three streams: descriptors ssim, its log or the shell that started it left
-  // open without close-on-exec are not the program's (a held pipe end keeps readers waiting).
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD}) sigaddset(&defaults, sig);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setsigmask(&attr, &none);
   // The program leads a process group of its own (ssim signals it as one). Outside a
   // batch job also a session of its own; inside a job whose scheduler ends it by its
   // session never (launchers/job_environment.hpp): what ssim starts must end with the job.
   static const bool in_job_session =
       ssim::launchers::job_ends_with_its_session([](const char* n) { return std::getenv(n); });
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
-                                      (in_job_session ? POSIX_SPAWN_SETPGROUP : POSIX_SPAWN_SETSID));
   auto args = pointers(argv);
   auto envp = pointers(env);
-  // posix_spawnp searches PATH of *this* process; the job's own PATH is what the user
+  // execvp would search PATH of *this* process; the job's own PATH is what the user
   // expects, so search it ourselves when the program has no slash.
   std::string program = argv[0];
   if (program.find('/') == std::string::npos) {
@@ -174,14 +167,17 @@ void start(Job& job) {
       i = j + 1;
     }
   }
-  const int rc = posix_spawn(&job.pid, program.c_str(), &actions, &attr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) {
+  int rc = 0;
+  const pid_t pid =
+      spawn_program({program.c_str(), args.data(), envp.data(), job.run_dir, job.run_dir + "/" + job.name + ".out",
+                     job.run_dir + "/" + job.name + ".err", !in_job_session},
+                    rc);
+  if (pid < 0) {
     job.pid = 0;
     fail_start(job, "ssim: cannot start " + argv[0] + ": " + std::strerror(rc));
     return;
   }
+  job.pid = pid;
   // The program's own start time, beside its pid: whoever signals its group later
   // checks it first, so a recycled pid is never taken for it.
   const std::string ticks = start_ticks(std::to_string(job.pid));
@@ -357,9 +353,11 @@ bool agent_silent(const std::string& agent_dir, double& silent_for) {
 int supervise::keep_job(const std::string& run_dir, const std::string& name, const sigset_t& waited,
                         const std::vector<std::string>& node_env, const AgentTie& agent) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
-  g_me = identity();
+  static pid_t identified = 0;  // a pooled keeper keeps one job after another: asked once
+  if (identified != getpid()) g_me = identity(), identified = getpid();
   g_job = Job{run_dir, name, 0, 0, {}, 0, false};
   g_job_spec.clear();
+  g_job_spec_stat = {};
   g_agent_died.clear();
   g_node_env = node_env;
   g_readers_here = agent.pid == 0 || on_local_file_system(run_dir);
@@ -373,7 +371,7 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
   int code = 0;
   const double limit_at = g_job.time_limit > 0 ? g_job.start + g_job.time_limit : 0;
   double running_wake_at = g_job.pid > 0 ? g_job.start + kRunningWakeDelay : 0;
-  while (true) {
+  for (bool first_turn = true;; first_turn = false) {
     reap_children();
     Job& j = g_job;
     if (running_wake_at > 0 && (j.pid <= 0 || now() >= running_wake_at)) {
@@ -397,7 +395,9 @@ int supervise::keep_job(const std::string& run_dir, const std::string& name, con
         if (now() > saving_deadline) j.unsaved = false, code = kExitUnsaved;  // ssim reports it as lost
       }
     }
-    note_orphans();
+    // Right after the start nothing can be adopted yet that the next turn (20 ms later at
+    // most) would not find, unless the program already ended.
+    if (!first_turn || j.pid <= 0) note_orphans();
     if (j.pid <= 0 && !j.unsaved && !woke) wake_ssim(j.run_dir), woke = true;
     if (j.pid <= 0 && !j.unsaved) {
       if (g_orphans.empty()) break;
