@@ -83,6 +83,8 @@ void Engine::start_database() {
     progress_->finish();
     throw;
   }
+  // How long the shards took to answer (not the wait below, which is ssim's own).
+  const double ms = std::chrono::duration<double, std::milli>(clock_->steady() - t0).count();
   // They answer, so they run; their records say so once their keepers have (a keeper tells
   // ssim a job runs only after its first moments, ssim-supervise's keeper.cpp): looked at
   // until then, briefly, so that no shard is still "pending" to the rest of the run.
@@ -93,7 +95,6 @@ void Engine::start_database() {
     if (const std::string sig = wait_for_signal(5); !sig.empty()) throw Interrupted{sig};
     poll();
   }
-  const double ms = std::chrono::duration<double, std::milli>(clock_->steady() - t0).count();
   log_->info("database {} at {} in {:.0f} ms", reused ? "reused" : "ready", ssdb_, ms);
   Event ready = text_event(EventKind::DatabaseReady, "");
   ready.detail = ssdb_;
