@@ -3,7 +3,9 @@
 //
 // SmartSim's colocated model: each task of the entity runs through this wrapper. The
 // tasks of one node share one database of their own, started by the first of them and
-// stopped by the last (a count under a lock in a node-local directory), reached through
+// stopped by the last (counts under a lock in a node-local directory; a task that ends
+// before all the tasks its launcher says run on the node have come keeps it for the
+// late ones, leave()), reached through
 // a Unix socket (default) or 127.0.0.1:P, with a password of its own. The program runs
 // as a child with SSDB and SSDB_PASSWORD pointing at it; signals are passed on; the
 // wrapper exits as the program did. The database is in the task's process group, so
@@ -14,6 +16,7 @@
 #include "apps/ssim-supervise/common.hpp"
 #include "apps/ssim-supervise/node_name.hpp"
 #include "apps/ssim-supervise/read_all.hpp"
+#include "lib/client/rank_info.hpp"
 #include "lib/util/job_process.hpp"
 
 #include <arpa/inet.h>
@@ -295,16 +298,57 @@ void start_service(const Options& o, const std::string& dir, const std::string& 
   write_text(dir + "/infer_pid", std::to_string(pid) + " " + start_ticks(std::to_string(pid)));
 }
 
-// Under the node's lock: the database's pid (started here when nobody runs it), and
-// one more user.
+// Under the node's lock: the database and its service stopped (never a stranger that
+// took a recorded pid), and nothing of them left in /tmp: the folder goes, lock file
+// included (a task waiting on the lock sees that and makes it anew, NodeLock).
+void stop_and_remove(const std::string& dir) {
+  if (const pid_t service = recorded_database(dir, "/infer_pid"); service > 0) {
+    kill(service, SIGTERM);  // it writes its last statistics and ends
+    const double deadline = seconds() + 5;
+    while (alive(service) && seconds() < deadline) {
+      waitpid(service, nullptr, WNOHANG);
+      usleep(5000);
+    }
+    if (alive(service)) kill(service, SIGKILL);
+    waitpid(service, nullptr, WNOHANG);
+  }
+  if (const pid_t pid = recorded_database(dir); pid > 0) {
+    kill(pid, SIGTERM);
+    kill(pid, SIGCONT);
+    const double deadline = seconds() + 10;
+    while (alive(pid) && seconds() < deadline) {
+      waitpid(pid, nullptr, WNOHANG);  // ours when this task started it
+      usleep(5000);
+    }
+    if (alive(pid)) kill(pid, SIGKILL);
+    waitpid(pid, nullptr, WNOHANG);
+  }
+  for (const char* f : {"/pid", "/db.sock", "/password", "/db.conf", "/users", "/left", "/expected", "/infer_pid",
+                        "/inference.json", "/inference-stats.json", "/inference.sock", "/lock"})
+    unlink((dir + f).c_str());
+  rmdir(dir.c_str());
+}
+
+int read_count(const std::string& path) { return std::atoi(read_text(path).c_str()); }
+
+// Under the node's lock: the database's pid (started here when nobody runs it or waits
+// for it), and one more user. `users` counts the node's tasks inside, `left` those that
+// ended, `expected` how many the launcher said run on this node (0: it did not say).
 pid_t join(const Options& o, const std::string& dir, std::string& password) {
   NodeLock lock(dir);
-  int users = std::atoi(read_text(dir + "/users").c_str());
+  const int users = read_count(dir + "/users");
+  const int said = ssim::launcher_local_size();
   pid_t pid = recorded_database(dir);
-  if (users <= 0 || pid == 0) {
-    users = 0;
+  // Nobody inside and nobody still to come: what runs is a stale database (of a task
+  // killed before it could leave), never handed to a new attempt with its old data.
+  const bool awaited = users > 0 || read_count(dir + "/left") < read_count(dir + "/expected");
+  if (pid != 0 && !awaited) stop_and_remove(dir), pid = 0, ensure_private_dir(dir);
+  if (pid == 0) {
     password = random_password();
     write_text(dir + "/password", password);
+    write_text(dir + "/users", "0");
+    write_text(dir + "/left", "0");
+    write_text(dir + "/expected", std::to_string(said));
     unlink((dir + "/db.sock").c_str());
     // The password goes in a file only this user can read: a command line is anybody's
     // to read in /proc until the server overwrites it with its title.
@@ -321,47 +365,43 @@ pid_t join(const Options& o, const std::string& dir, std::string& password) {
     write_text(dir + "/pid", std::to_string(pid) + " " + start_ticks(std::to_string(pid)));
   } else {
     password = read_text(dir + "/password");
+    if (said > read_count(dir + "/expected")) write_text(dir + "/expected", std::to_string(said));
   }
   // The service: started with the database, and again by the next task when it died.
   if (o.inference && recorded_database(dir, "/infer_pid") == 0) start_service(o, dir, password);
-  write_text(dir + "/users", std::to_string(users + 1));
+  write_text(dir + "/users", std::to_string(read_count(dir + "/users") + 1));
   return pid;
 }
 
-// One user fewer; the last one stops the database.
-void leave(const std::string& dir) {
-  NodeLock lock(dir);
-  const int users = std::atoi(read_text(dir + "/users").c_str()) - 1;
-  write_text(dir + "/users", std::to_string(users > 0 ? users : 0));
-  if (users > 0) return;
-  if (const pid_t service = recorded_database(dir, "/infer_pid"); service > 0) {
-    kill(service, SIGTERM);  // it writes its last statistics and ends
-    const double deadline = seconds() + 5;
-    while (alive(service) && seconds() < deadline) {
-      waitpid(service, nullptr, WNOHANG);
-      usleep(5000);
-    }
-    if (alive(service)) kill(service, SIGKILL);
-    waitpid(service, nullptr, WNOHANG);
+// How long a task that ended first keeps the database for the node's tasks that have
+// not started yet (a loaded node can start the tasks of one step seconds apart).
+constexpr double kAwaitLateTasksSeconds = 60;
+
+// One user fewer; the last one stops the database. A task that ended well before the
+// others its launcher said run here even started keeps it for them: were it stopped, a
+// late task would start a database of its own, empty of what the first one put there.
+// It waits until one joins (the last of them stops it), or a signal ends the wait, or
+// kAwaitLateTasksSeconds pass.
+void leave(const std::string& dir, bool ended_well, const sigset_t& waited) {
+  {
+    NodeLock lock(dir);
+    const int users = read_count(dir + "/users") - 1;
+    const int left = read_count(dir + "/left") + 1;
+    write_text(dir + "/users", std::to_string(users > 0 ? users : 0));
+    write_text(dir + "/left", std::to_string(left));
+    if (users > 0) return;
+    if (!ended_well || left >= read_count(dir + "/expected")) return stop_and_remove(dir);
   }
-  const pid_t pid = recorded_database(dir);  // never a stranger that took its pid
-  if (pid > 0) {
-    kill(pid, SIGTERM);
-    kill(pid, SIGCONT);
-    const double deadline = seconds() + 10;
-    while (alive(pid) && seconds() < deadline) {
-      waitpid(pid, nullptr, WNOHANG);  // ours when this task started it
-      usleep(5000);
-    }
-    if (alive(pid)) kill(pid, SIGKILL);
-    waitpid(pid, nullptr, WNOHANG);
+  const double deadline = seconds() + kAwaitLateTasksSeconds;
+  while (true) {
+    siginfo_t info{};
+    const timespec tick{0, 50000000L};
+    const int sig = sigtimedwait(&waited, &info, &tick);
+    const bool ended = (sig > 0 && sig != SIGCHLD) || seconds() > deadline;
+    NodeLock lock(dir);  // the folder made anew when the late tasks came and went: removed again below
+    if (read_count(dir + "/users") > 0) return;  // a late task came: the last of them stops it
+    if (ended || recorded_database(dir) == 0) return stop_and_remove(dir);
   }
-  // Nothing of it stays in /tmp: the folder goes, lock file included (a task waiting on
-  // the lock sees that and makes it anew, NodeLock).
-  for (const char* f : {"/pid", "/db.sock", "/password", "/db.conf", "/users", "/infer_pid", "/inference.json",
-                        "/inference-stats.json", "/inference.sock", "/lock"})
-    unlink((dir + f).c_str());
-  rmdir(dir.c_str());
 }
 
 std::string last_lines(const std::string& path) {
@@ -406,7 +446,7 @@ int colocated_db_main(int argc, char** argv) {
   const double deadline = seconds() + 30;
   while (!answers(o, dir, password)) {
     if (!alive(db) || seconds() > deadline) {
-      leave(dir);
+      leave(dir, false, waited);
       die(std::string(alive(db) ? "no answer in 30 s" : "it ended") + "; its log (" + log_path(dir) + "):\n" +
           last_lines(log_path(dir)));
     }
@@ -416,7 +456,7 @@ int colocated_db_main(int argc, char** argv) {
   while (o.inference && access((dir + "/inference.json").c_str(), F_OK) != 0) {
     const pid_t service = recorded_database(dir, "/infer_pid");
     if (service == 0 || seconds() > deadline) {
-      leave(dir);
+      leave(dir, false, waited);
       die(std::string(service ? "the inference service did not start in 30 s" : "the inference service ended") +
           "; its log (" + inference_log_path(dir) + "):\n" + last_lines(inference_log_path(dir)));
     }
@@ -433,19 +473,20 @@ int colocated_db_main(int argc, char** argv) {
   const int rc = posix_spawnp(&child, o.program[0], nullptr, &attr, o.program.data(), environ);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) {
-    leave(dir);
+    leave(dir, false, waited);
     std::fprintf(stderr, "ssim: cannot start %s: %s\n", o.program[0], std::strerror(rc));
     return 127;
   }
   int status = 0;
+  bool signalled = false;
   while (true) {
     if (waitpid(child, &status, WNOHANG) == child) break;
     siginfo_t info{};
     const timespec tick{1, 0};
     const int sig = sigtimedwait(&waited, &info, &tick);
-    if (sig > 0 && sig != SIGCHLD) kill(child, sig);
+    if (sig > 0 && sig != SIGCHLD) kill(child, sig), signalled = true;
   }
-  leave(dir);
+  leave(dir, !signalled && WIFEXITED(status) && WEXITSTATUS(status) == 0, waited);
   if (WIFSIGNALED(status)) {  // end the same way, so the supervisor records the signal
     signal(WTERMSIG(status), SIG_DFL);
     sigprocmask(SIG_SETMASK, &none, nullptr);

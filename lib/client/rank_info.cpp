@@ -36,7 +36,28 @@ constexpr Names kLaunchers[] = {
     {"PMIX_RANK", "", "", ""},  // last: it says no size (srun --mpi=pmix sets it beside SLURM_PROCID)
 };
 
+// What launcher `n` says of the tasks on this node, 0 when it does not say.
+int local_size_said(const Names& n, const EnvLookup& env) {
+  int local = *n.local_size ? integer(env(n.local_size)).value_or(0) : 0;
+  if (std::string(n.rank) == "SLURM_PROCID")
+    if (const char* per = env("SLURM_STEP_TASKS_PER_NODE"))
+      local = slurm_tasks_on_node(per, integer(env("SLURM_NODEID")).value_or(0));
+  // Cray PALS and MPICH also say PMI_LOCAL_SIZE.
+  return local ? local : integer(env("PMI_LOCAL_SIZE")).value_or(0);
+}
+
+EnvLookup or_getenv(const EnvLookup& lookup) {
+  return lookup ? lookup : EnvLookup([](const char* n) { return std::getenv(n); });
+}
+
 }  // namespace
+
+int launcher_local_size(const EnvLookup& lookup) {
+  const EnvLookup env = or_getenv(lookup);
+  for (const auto& n : kLaunchers)
+    if (&n != &kLaunchers[0] && integer(env(n.rank))) return local_size_said(n, env);
+  return 0;
+}
 
 int slurm_tasks_on_node(const std::string& per_node, int node) {
   int at = 0;
@@ -62,7 +83,7 @@ int slurm_tasks_on_node(const std::string& per_node, int node) {
 }
 
 RankInfo rank_info(const EnvLookup& lookup) {
-  const EnvLookup env = lookup ? lookup : EnvLookup([](const char* n) { return std::getenv(n); });
+  const EnvLookup env = or_getenv(lookup);
   auto get = [&](const char* name) -> std::optional<int> { return *name ? integer(env(name)) : std::nullopt; };
   RankInfo info;
   for (const auto& n : kLaunchers) {
@@ -72,15 +93,10 @@ RankInfo rank_info(const EnvLookup& lookup) {
     info.rank = *rank;
     info.size = get(n.size).value_or(0);
     info.local_rank = get(n.local_rank).value_or(-1);
-    info.local_size = get(n.local_size).value_or(0);
-    if (std::string(n.rank) == "SLURM_PROCID") {
-      if (!info.size) info.size = get("SLURM_NTASKS").value_or(0);
-      if (const char* per = env("SLURM_STEP_TASKS_PER_NODE"))
-        info.local_size = slurm_tasks_on_node(per, get("SLURM_NODEID").value_or(0));
-    }
-    // Cray PALS and MPICH also say PMI_LOCAL_RANK / PMI_LOCAL_SIZE.
+    info.local_size = local_size_said(n, env);
+    if (std::string(n.rank) == "SLURM_PROCID" && !info.size) info.size = get("SLURM_NTASKS").value_or(0);
+    // Cray PALS and MPICH also say PMI_LOCAL_RANK.
     if (info.local_rank < 0) info.local_rank = get("PMI_LOCAL_RANK").value_or(-1);
-    if (!info.local_size) info.local_size = get("PMI_LOCAL_SIZE").value_or(0);
     break;
   }
   // What a launcher did not say: alone on its node, or one of `size` there.

@@ -24,6 +24,10 @@ using EnvLookup = std::function<const char*(const char*)>;
 // From the environment `env` reads (getenv by default).
 RankInfo rank_info(const EnvLookup& env = {});
 
+// How many tasks of this step the rank launcher itself says run on this node; 0 when
+// none says. ssim's own LOCAL_WORLD_SIZE is not asked: it may be a guess of one node.
+int launcher_local_size(const EnvLookup& env = {});
+
 // Slurm's "2(x3),1" (tasks on each node, SLURM_STEP_TASKS_PER_NODE) at node `node`; 0
 // when the text or the node is out of range.
 int slurm_tasks_on_node(const std::string& per_node, int node);

@@ -34,3 +34,22 @@ TEST_CASE("rank info: Slurm's tasks-per-node lists") {
   CHECK(slurm_tasks_on_node("4", 0) == 4);
   CHECK(slurm_tasks_on_node("x", 0) == 0);
 }
+
+TEST_CASE("rank info: the tasks on this node as the launcher says them, never ssim's guess") {
+  auto from = [](std::map<std::string, std::string> vars) {
+    return launcher_local_size([vars](const char* n) -> const char* {
+      const auto it = vars.find(n);
+      return it == vars.end() ? nullptr : it->second.c_str();
+    });
+  };
+  CHECK(from({}) == 0);
+  CHECK(from({{"RANK", "1"}, {"LOCAL_WORLD_SIZE", "4"}}) == 0);  // ssim's own: maybe a guess
+  CHECK(from({{"RANK", "1"},
+              {"LOCAL_WORLD_SIZE", "4"},
+              {"OMPI_COMM_WORLD_RANK", "1"},
+              {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}}) == 2);
+  CHECK(from({{"SLURM_PROCID", "3"}, {"SLURM_NODEID", "1"}, {"SLURM_STEP_TASKS_PER_NODE", "3,1"}}) == 1);
+  CHECK(from({{"PMI_RANK", "0"}, {"MPI_LOCALNRANKS", "5"}}) == 5);
+  CHECK(from({{"PALS_RANKID", "0"}, {"PMI_LOCAL_SIZE", "3"}}) == 3);
+  CHECK(from({{"SLURM_PROCID", "0"}}) == 0);  // no step layout: not said
+}

@@ -276,6 +276,51 @@ models:
                 self.assertEqual(first.wait(timeout=30), 0)
                 wait_for(lambda: not databases(), what="the database to end with its last task")
 
+    def test_a_task_that_ends_before_its_node_mates_start_keeps_the_database_for_them(self):
+        # mpirun says two tasks run on this node; on a loaded node the second may start
+        # only after the first ended. Were the database stopped with the first, the
+        # second would start an empty one of its own and never find what the first put.
+        supervise = os.path.join(os.path.dirname(os.path.abspath(SSIM)), "ssim-supervise")
+        tmp = os.path.join(self.dir, "tmp")
+        os.makedirs(tmp)
+        env = {k: v for k, v in self.env.items() if k != "XDG_RUNTIME_DIR"}
+        env.update(TMPDIR=tmp, SSIM_EXPERIMENT_ID="late", SSIM_ENTITY="m", SSIM_RUN_DIR=self.dir,
+                   OMPI_COMM_WORLD_LOCAL_SIZE="2")
+
+        def task(rank, code, **kw):
+            p = subprocess.Popen([supervise, "--colocated-db", "--", "/usr/bin/python3", "-c",
+                                  "import ssim, numpy; c = ssim.Client(); " + code],
+                                 env=dict(env, OMPI_COMM_WORLD_RANK=str(rank)), cwd=self.dir,
+                                 start_new_session=True, text=True, **kw)
+            self.addCleanup(kill_group, p)  # the wrapper and what it started, pass or fail
+            return p
+
+        def node_folder():
+            base = os.path.join(tmp, f"ssim-{os.getuid()}")
+            found = os.listdir(base) if os.path.isdir(base) else []
+            return os.path.join(base, found[0]) if found else ""
+
+        def ended_first():  # the first task's program ended, it left, and it waits
+            f = node_folder()
+            return f and os.path.exists(f + "/left") and read(f + "/left") == "1"
+
+        for late_comes in (True, False):
+            with self.subTest(late_comes=late_comes):
+                first = task(0, "c.put_tensor('y', numpy.arange(3.0))")
+                wait_for(ended_first, what="the first task to end and wait for the second")
+                self.assertIsNone(first.poll())
+                up = working_in(tmp, below=True)
+                self.assertEqual(len(up), 1)  # its database, kept
+                if late_comes:
+                    late = task(1, "print(c.get_tensor('y').tolist())", stdout=subprocess.PIPE)
+                    self.assertEqual(late.communicate(timeout=60)[0], "[0.0, 1.0, 2.0]\n")
+                    self.assertEqual(late.returncode, 0)
+                else:  # the launcher ends the step: the wait ends at once, with the database
+                    first.send_signal(signal.SIGTERM)
+                self.assertEqual(first.wait(timeout=30), 0)
+                wait_for(lambda: not working_in(tmp, below=True), what="the database to end with the last task")
+                wait_for(lambda: not node_folder(), what="the node folder to go")
+
     def test_a_database_that_cannot_start_fails_its_entity_with_the_reason(self):
         self.write("experiment.yaml", "experiment: {name: broken}\nmodels:\n"
                    "  - {name: m, exe: /bin/true, colocated_db: {binary: /bin/false}}\n")
