@@ -299,9 +299,8 @@ void start_service(const Options& o, const std::string& dir, const std::string& 
 }
 
 // Under the node's lock: the database and its service stopped (never a stranger that
-// took a recorded pid), and nothing of them left in /tmp: the folder goes, lock file
-// included (a task waiting on the lock sees that and makes it anew, NodeLock).
-void stop_and_remove(const std::string& dir) {
+// took a recorded pid).
+void stop_servers(const std::string& dir) {
   if (const pid_t service = recorded_database(dir, "/infer_pid"); service > 0) {
     kill(service, SIGTERM);  // it writes its last statistics and ends
     const double deadline = seconds() + 5;
@@ -323,6 +322,13 @@ void stop_and_remove(const std::string& dir) {
     if (alive(pid)) kill(pid, SIGKILL);
     waitpid(pid, nullptr, WNOHANG);
   }
+}
+
+// Under the node's lock: the servers stopped, and nothing of them left in /tmp: the
+// folder goes, lock file included (a task waiting on the lock sees that and makes it
+// anew, NodeLock).
+void stop_and_remove(const std::string& dir) {
+  stop_servers(dir);
   for (const char* f : {"/pid", "/db.sock", "/password", "/db.conf", "/users", "/left", "/expected", "/infer_pid",
                         "/inference.json", "/inference-stats.json", "/inference.sock", "/lock"})
     unlink((dir + f).c_str());
@@ -342,7 +348,7 @@ pid_t join(const Options& o, const std::string& dir, std::string& password) {
   // Nobody inside and nobody still to come: what runs is a stale database (of a task
   // killed before it could leave), never handed to a new attempt with its old data.
   const bool awaited = users > 0 || read_count(dir + "/left") < read_count(dir + "/expected");
-  if (pid != 0 && !awaited) stop_and_remove(dir), pid = 0, ensure_private_dir(dir);
+  if (pid != 0 && !awaited) stop_servers(dir), pid = 0;  // the folder stays: this task holds its lock
   if (pid == 0) {
     password = random_password();
     write_text(dir + "/password", password);
