@@ -260,6 +260,9 @@ std::optional<Manifest> manifest_from_lines(const std::string& text) try {
   if (at == std::string::npos) return std::nullopt;
   Manifest m = header_from_json(json::parse(text.substr(0, at) + "\n}"));
   size_t pos = at + marker.size();
+  // An entity a line: room for them all at once, not moved record by record as it grows.
+  m.entities.reserve(
+      static_cast<size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(pos), text.end(), '\n')));
   while (true) {
     size_t end = text.find('\n', pos);
     if (end == std::string::npos) return std::nullopt;

@@ -1,6 +1,7 @@
 #include "lib/util/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -91,15 +92,21 @@ void write_file_atomically(const std::string& path, const std::string& text, uns
 std::optional<std::string> read_file(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
-  std::string out;
-  char buf[65536];
+  // Read in place, into room for the size the file has now (a 40 MB manifest grown by
+  // appends was copied over and over); it may still grow while being read.
+  struct stat st {};
+  const size_t expected = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<size_t>(st.st_size) : 0;
+  std::string out(expected + 1, '\0');
+  size_t have = 0;
   while (true) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (have == out.size()) out.resize(out.size() * 2);
+    const ssize_t n = ::read(fd, out.data() + have, out.size() - have);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    out.append(buf, static_cast<size_t>(n));
+    have += static_cast<size_t>(n);
   }
   ::close(fd);
+  out.resize(have);
   return out;
 }
 
