@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <random>
 
+#include "lib/state/entity_reader.hpp"
 #include "lib/state/start_journal.hpp"
 #include "lib/util/atomic_file.hpp"
 
@@ -56,10 +57,6 @@ const EntityRecord* Manifest::find(const std::string& name) const { return const
 
 namespace {
 json optional_int(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
-std::optional<int> int_or_null(const json& j, const char* key) {
-  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
-  return j[key].get<int>();
-}
 }  // namespace
 
 double seconds_run(const EntityRecord& e, double now) {
@@ -206,50 +203,6 @@ std::optional<GoalReached> goal_outcome(const EntityRecord& e, const std::vector
 
 namespace {
 
-EntityRecord entity_from_json(const json& e) {
-  EntityRecord r;
-  r.name = e.value("name", "");
-  r.type = entity_kind(e.value("type", ""));
-  r.ensemble = e.value("ensemble", "");
-  r.run_dir = e.value("run_dir", "");
-  r.after = e.value("after", std::vector<std::string>{});
-  r.after_any = e.value("after_any", std::vector<std::string>{});
-  r.status = status_from_string(e.value("status", "unknown"));
-  r.launcher = e.value("launcher", "");
-  r.job_id = e.value("job_id", "");
-  r.pid = e.value("pid", 0);
-  r.native_id = e.value("native_id", "");
-  r.exit_code = int_or_null(e, "exit_code");
-  r.signal = int_or_null(e, "signal");
-  r.reason = e.value("reason", "");
-  r.submitted = e.value("submitted", 0.0);
-  r.nodes = e.value("nodes", "");
-  r.params = e.value("params", std::map<std::string, std::string>{});
-  r.start = e.value("start", 0.0);
-  r.end = e.value("end", 0.0);
-  r.attempt = e.value("attempt", 0);
-  r.retry_at = e.value("retry_at", 0.0);
-  r.held = e.value("held", false);
-  r.no_metrics = e.value("no_metrics", false);
-  r.earlier_attempts = e.value("earlier_attempts", json::array());
-  if (auto g = e.find("goal"); g != e.end() && g->is_object()) {
-    auto goal = std::make_shared<Goal>();
-    goal->metric = g->value("metric", "");
-    goal->at_least = g->contains("at_least");
-    goal->target = g->value(goal->at_least ? "at_least" : "at_most", 0.0);
-    goal->stop = g->value("stop_on_goal", false);
-    r.goal = std::move(goal);
-    if (auto reached = g->find("reached"); reached != g->end() && reached->is_object()) {
-      GoalReached gr;
-      gr.value = reached->value("value", 0.0);
-      gr.seconds = reached->value("seconds", -1.0);
-      if (reached->contains("step")) gr.step = reached->value("step", 0LL);
-      r.reached = std::make_shared<const GoalReached>(gr);
-    }
-  }
-  return r;
-}
-
 // The file as save_manifest writes it: a header, then an entity per line. Parsed a
 // line at a time (a 100,000-member manifest never becomes one JSON document in
 // memory); nullopt when the text has another layout (an older ssim's), which is then
@@ -273,7 +226,7 @@ std::optional<Manifest> manifest_from_lines(const std::string& text) try {
     if (line.front() == ']') return m;
     if (line.back() == ',') line.remove_suffix(1);
     if (line.front() != '{') return std::nullopt;
-    m.entities.push_back(entity_from_json(json::parse(line)));
+    m.entities.push_back(entity_from_text(line));
   }
 } catch (const json::exception&) {
   return std::nullopt;  // read whole, which says what is wrong
