@@ -143,11 +143,13 @@ std::string read_text(const std::string& path) {
   return read_all(path, ok);  // "" when missing: no users, no pid yet
 }
 
+// Whole or not at all, by rename: tasks waiting outside the lock read these files.
 void write_text(const std::string& path, const std::string& text) {
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0 || write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
+  const std::string tmp = path + ".new";
+  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0 || write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size()) || close(fd) != 0 ||
+      rename(tmp.c_str(), path.c_str()) != 0)
     die("cannot write " + path + ": " + std::strerror(errno));
-  close(fd);
 }
 
 bool alive(pid_t pid) {
@@ -165,6 +167,9 @@ bool works_in(pid_t pid, const std::string& dir) {
          cwd.st_dev == folder.st_dev && cwd.st_ino == folder.st_ino;
 }
 
+// How long a server may take from its start to saying it is this experiment's.
+constexpr double kServerStartSeconds = 5;
+
 // The process this folder's `file` names ("PID TICKS": the database's `pid`, the
 // service's `infer_pid`), if that very process still runs as this user: a pid reused by
 // another program (or another user's) is not it.
@@ -180,8 +185,16 @@ pid_t recorded_database(const std::string& dir, const char* file = "/pid") {
   // the process was started for this experiment (lib/util/job_process.hpp). Redis wipes
   // its environment when it sets its process title, so a database that is up is known
   // by its working folder instead: `--dir` puts it in this private node folder.
+  // A server it started says neither for a moment (mid exec its environment reads
+  // empty; redis wipes it before it moves into its folder): the very process (its pid
+  // and start time) is asked again for a while before it is taken for a stranger, or a
+  // task joining then would start a second database over the first one's socket.
   const std::string id = env_or("SSIM_EXPERIMENT_ID", "");
-  if (!id.empty() && !ssim::environ_holds(pid, "SSIM_EXPERIMENT_ID=" + id) && !works_in(pid, dir)) return 0;
+  const double deadline = seconds() + kServerStartSeconds;
+  while (!id.empty() && !ssim::environ_holds(pid, "SSIM_EXPERIMENT_ID=" + id) && !works_in(pid, dir)) {
+    if (seconds() > deadline || !alive(pid)) return 0;
+    usleep(2000);
+  }
   return pid;
 }
 

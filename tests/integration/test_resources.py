@@ -276,6 +276,39 @@ models:
                 self.assertEqual(first.wait(timeout=30), 0)
                 wait_for(lambda: not databases(), what="the database to end with its last task")
 
+    def test_a_task_that_joins_while_the_database_starts_shares_it(self):
+        # For a moment after its start a server is known neither by its environment (mid
+        # exec it reads empty; redis wipes it for its title) nor by its folder (not moved
+        # there yet). A task joining then must wait for it, not take it for a stranger and
+        # start a second database (new password, same socket: the first task's service
+        # then fails to log in, CI saw "the inference service ended").
+        supervise = os.path.join(os.path.dirname(os.path.abspath(SSIM)), "ssim-supervise")
+        tmp = os.path.join(self.dir, "tmp")
+        os.makedirs(tmp)
+        slow = self.write("slow-redis", "#!/bin/sh\n"
+                          "cd / && exec env -i PATH=/usr/bin:/bin sh -c 'sleep 1; exec redis-server \"$@\"' sh \"$@\"\n")
+        os.chmod(slow, 0o755)
+        env = {k: v for k, v in self.env.items() if k != "XDG_RUNTIME_DIR"}
+        env.update(TMPDIR=tmp, SSIM_EXPERIMENT_ID="starting", SSIM_ENTITY="m", SSIM_RUN_DIR=self.dir)
+        done = os.path.join(self.dir, "done")
+        first = subprocess.Popen(
+            [supervise, "--colocated-db", "--binary", slow, "--", "/usr/bin/python3", "-c",
+             "import ssim, numpy, os, time; c = ssim.Client(); c.put_tensor('a', numpy.arange(2.0))\n"
+             f"while not os.path.exists({done!r}): time.sleep(0.05)"], env=env, cwd=self.dir, start_new_session=True)
+        self.addCleanup(kill_group, first)  # the wrapper and what it started, pass or fail
+        base = os.path.join(tmp, f"ssim-{os.getuid()}")
+        wait_for(lambda: os.path.isdir(base) and any(os.path.exists(os.path.join(base, d, "pid")) for d in os.listdir(base)),
+                 what="the first task to start its database")
+        late = subprocess.run(
+            [supervise, "--colocated-db", "--binary", slow, "--", "/usr/bin/python3", "-c",
+             "import ssim; c = ssim.Client(); c.poll_tensor('a', 20, 500); print(c.get_tensor('a').tolist())"],
+            env=env, cwd=self.dir, capture_output=True, text=True, timeout=60)
+        self.assertEqual((late.returncode, late.stdout), (0, "[0.0, 1.0]\n"), late.stderr)
+        self.assertEqual(len(working_in(tmp, below=True)), 1)  # one database, the first task's
+        open(done, "w").close()
+        self.assertEqual(first.wait(timeout=30), 0)
+        wait_for(lambda: not working_in(tmp, below=True), what="the database to end with its last task")
+
     def test_a_task_that_ends_before_its_node_mates_start_keeps_the_database_for_them(self):
         # mpirun says two tasks run on this node; on a loaded node the second may start
         # only after the first ended. Were the database stopped with the first, the
