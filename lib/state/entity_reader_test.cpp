@@ -9,40 +9,11 @@ using nlohmann::json;
 
 namespace {
 
-// Every field, as text, so that two records compare whole.
-json fields(const EntityRecord& r) {
-  json j = {{"name", r.name},
-            {"type", to_string(r.type)},
-            {"ensemble", r.ensemble},
-            {"run_dir", r.run_dir},
-            {"after", r.after},
-            {"after_any", r.after_any},
-            {"status", to_string(r.status)},
-            {"launcher", r.launcher},
-            {"job_id", r.job_id},
-            {"pid", r.pid},
-            {"native_id", r.native_id},
-            {"exit_code", r.exit_code ? json(*r.exit_code) : json()},
-            {"signal", r.signal ? json(*r.signal) : json()},
-            {"reason", r.reason},
-            {"submitted", r.submitted},
-            {"start", r.start},
-            {"end", r.end},
-            {"nodes", r.nodes},
-            {"params", r.params},
-            {"attempt", r.attempt},
-            {"retry_at", r.retry_at},
-            {"held", r.held},
-            {"no_metrics", r.no_metrics},
-            {"earlier_attempts", r.earlier_attempts}};
-  if (r.goal)
-    j["goal"] = {
-        {"metric", r.goal->metric}, {"at_least", r.goal->at_least}, {"target", r.goal->target}, {"stop", r.goal->stop}};
-  if (r.reached)
-    j["reached"] = {{"value", r.reached->value},
-                    {"seconds", r.reached->seconds},
-                    {"step", r.reached->step ? json(*r.reached->step) : json()}};
-  return j;
+// Every field, as the manifest writes it, so that two records compare whole.
+json fields(EntityRecord r) {
+  Manifest m;
+  m.entities.push_back(std::move(r));
+  return to_json(m)["entities"][0];
 }
 
 }  // namespace

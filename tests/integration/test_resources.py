@@ -193,6 +193,16 @@ def kill_group(p):
 class Colocated(SsimTestCase):
     """colocated_db: an entity's own database on each of its nodes."""
 
+    def wrapper_env(self, experiment_id, **extra):
+        """The node wrapper (ssim-supervise --colocated-db), a private TMPDIR for its node
+        folders, and the environment a task of `experiment_id`'s entity m gets."""
+        supervise = os.path.join(os.path.dirname(os.path.abspath(SSIM)), "ssim-supervise")
+        tmp = os.path.join(self.dir, "tmp")
+        os.makedirs(tmp)
+        env = {k: v for k, v in self.env.items() if k != "XDG_RUNTIME_DIR"}
+        env.update(TMPDIR=tmp, SSIM_EXPERIMENT_ID=experiment_id, SSIM_ENTITY="m", SSIM_RUN_DIR=self.dir, **extra)
+        return supervise, tmp, env
+
     def test_each_entity_gets_a_database_of_its_own_for_its_ranks(self):
         port = free_port()
         self.write("experiment.yaml", f"""
@@ -240,11 +250,7 @@ models:
         # wrote its title over its environment, must still know it for the experiment's
         # and share it, not start a second one (on the same port: refused; on a socket:
         # one left running).
-        supervise = os.path.join(os.path.dirname(os.path.abspath(SSIM)), "ssim-supervise")
-        tmp = os.path.join(self.dir, "tmp")
-        os.makedirs(tmp)
-        env = {k: v for k, v in self.env.items() if k != "XDG_RUNTIME_DIR"}
-        env.update(TMPDIR=tmp, SSIM_EXPERIMENT_ID="joiners", SSIM_ENTITY="m", SSIM_RUN_DIR=self.dir)
+        supervise, tmp, env = self.wrapper_env("joiners")
         done = os.path.join(self.dir, "done")
 
         def databases():  # what runs in the node folder (the wrappers run in self.dir)
@@ -282,14 +288,10 @@ models:
         # there yet). A task joining then must wait for it, not take it for a stranger and
         # start a second database (new password, same socket: the first task's service
         # then fails to log in, CI saw "the inference service ended").
-        supervise = os.path.join(os.path.dirname(os.path.abspath(SSIM)), "ssim-supervise")
-        tmp = os.path.join(self.dir, "tmp")
-        os.makedirs(tmp)
+        supervise, tmp, env = self.wrapper_env("starting")
         slow = self.write("slow-redis", "#!/bin/sh\n"
                           "cd / && exec env -i PATH=/usr/bin:/bin sh -c 'sleep 1; exec redis-server \"$@\"' sh \"$@\"\n")
         os.chmod(slow, 0o755)
-        env = {k: v for k, v in self.env.items() if k != "XDG_RUNTIME_DIR"}
-        env.update(TMPDIR=tmp, SSIM_EXPERIMENT_ID="starting", SSIM_ENTITY="m", SSIM_RUN_DIR=self.dir)
         done = os.path.join(self.dir, "done")
         first = subprocess.Popen(
             [supervise, "--colocated-db", "--binary", slow, "--", "/usr/bin/python3", "-c",
@@ -313,12 +315,7 @@ models:
         # mpirun says two tasks run on this node; on a loaded node the second may start
         # only after the first ended. Were the database stopped with the first, the
         # second would start an empty one of its own and never find what the first put.
-        supervise = os.path.join(os.path.dirname(os.path.abspath(SSIM)), "ssim-supervise")
-        tmp = os.path.join(self.dir, "tmp")
-        os.makedirs(tmp)
-        env = {k: v for k, v in self.env.items() if k != "XDG_RUNTIME_DIR"}
-        env.update(TMPDIR=tmp, SSIM_EXPERIMENT_ID="late", SSIM_ENTITY="m", SSIM_RUN_DIR=self.dir,
-                   OMPI_COMM_WORLD_LOCAL_SIZE="2")
+        supervise, tmp, env = self.wrapper_env("late", OMPI_COMM_WORLD_LOCAL_SIZE="2")
 
         def task(rank, code, **kw):
             p = subprocess.Popen([supervise, "--colocated-db", "--", "/usr/bin/python3", "-c",
