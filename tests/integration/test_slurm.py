@@ -143,6 +143,36 @@ models:
         self.assertNotEqual(got[0][0], got[1][0])  # two nodes
         self.assertEqual([g[1:] for g in got], [["unix:", "True", "False"]] * 2)
 
+    def test_a_node_s_tasks_share_its_colocated_database_and_srun_says_how_many(self):
+        # Four ranks, two on each of two nodes: the two of a node share its database (each
+        # sees its mate's key, not the other node's), and the node folder counts the two
+        # tasks srun says run there (SLURM_STEP_TASKS_PER_NODE), for which a task that ends
+        # first keeps the database.
+        self.allocate(2)
+        self.write("colo.py", "from mpi4py import MPI\nimport os, numpy, ssim\nc = MPI.COMM_WORLD\nr = c.Get_rank()\n"
+                   "db = ssim.Client()\ndb.put_tensor(f'k{r}', numpy.zeros(2))\nc.Barrier()\n"
+                   "folder = os.path.dirname(os.environ['SSDB'][len('unix:'):])\n"
+                   "seen = ','.join(str(k) for k in range(4) if db.tensor_exists(f'k{k}'))\n"
+                   "open(f'rank{r}.txt', 'w').write(f\"{os.environ['SLURMD_NODENAME']} {seen} "
+                   "{open(folder + '/expected').read()}\")\n")
+        self.write("experiment.yaml", """
+experiment: {name: colo, launcher: slurm, env: {OMPI_MCA_btl: "^vader"}}
+models:
+  - {name: m, exe: /usr/bin/python3, args: [colo.py], colocated_db: {}, run: {ntasks: 4, tasks_per_node: 2}, files: {copy: [colo.py]}}
+""")
+        self.ssim("run", "experiment.yaml", check=0, timeout=120)
+        _, s = self.status()
+        got = {}
+        for r in range(4):
+            with open(os.path.join(s["m"]["run_dir"], f"rank{r}.txt")) as f:
+                node, seen, expected = f.read().split()
+            got.setdefault(node, set()).add((seen, expected))
+        self.assertEqual(len(got), 2, got)  # two node names
+        for node, views in got.items():
+            self.assertEqual(len(views), 1, (node, views))  # the node's two ranks saw one database
+            seen, expected = views.pop()
+            self.assertEqual((len(seen.split(",")), expected), (2, "2"), node)
+
     def test_mpi_steps_with_pmix_and_with_mpirun(self):
         self.allocate(4)
         # One file per rank: ranks' stdout lines may interleave in the shared .out file.
