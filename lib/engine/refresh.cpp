@@ -1,5 +1,6 @@
 #include "lib/engine/refresh.hpp"
 
+#include "lib/state/setup_failure.hpp"
 #include "lib/util/split.hpp"
 
 #include "lib/util/clock.hpp"
@@ -57,6 +58,11 @@ bool refresh(state::Manifest& m, launch::Launcher& launcher,
     r.exit_code = s.exit_code;
     r.signal = s.signal;
     r.reason = s.reason;
+    // Status 0 from a step whose setup lines never handed over to the program: it did nothing.
+    if (r.status == Status::Completed && r.exit_code == 0 && state::setup_never_finished(r.run_dir)) {
+      r.status = Status::Failed;
+      r.reason = state::kSetupEndedTheStep;
+    }
     if (s.start > 0) r.start = s.start;
     if (s.end > 0) r.end = s.end;
     if (state::is_terminal(r.status) && r.end == 0) r.end = now_seconds();  // seen ended now

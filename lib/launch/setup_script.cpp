@@ -34,14 +34,32 @@ fi
 )SH";
 
 // On the way out before the program started: what the failed line printed, then one
-// line naming it, on stderr; the same in the run directory for the entity's note.
+// line naming it, on the step's own stderr (saved at the start: a line that fails inside
+// a function leaves its `2>` in force while the trap runs); the same in the run directory
+// for the entity's note. No errexit here: the note is written whatever else fails. A line
+// that ends the shell with status 0 (`exit 0`) never reached the program either: it fails.
 constexpr const char* kFailureTrap = R"SH(__ssim_failed() {
-  local rc=$?
-  [ "$rc" -ne 0 ] || return 0
-  [ "$__ssim_err" = /dev/null ] || cat "$__ssim_err" >&2
-  printf 'ssim: setup line %s failed (exit %s): %s\n' "$__ssim_n" "$rc" "$__ssim_text" >&2
+  local rc=${__ssim_sig_rc:-$?}
+  set +eu +o pipefail
+  [ -z "$__ssim_stderr" ] || exec 2>&"$__ssim_stderr"
+  if [ "$rc" -eq 0 ]; then
+    printf 'ssim: setup line %s ended the step before the program started: %s\n' "$__ssim_n" "$__ssim_text" >&2
+  else
+    [ "$__ssim_err" = /dev/null ] || cat "$__ssim_err" >&2
+    printf 'ssim: setup line %s failed (exit %s): %s\n' "$__ssim_n" "$rc" "$__ssim_text" >&2
+  fi
   { printf '%s\n%s\n%s\n' "$__ssim_n" "$rc" "$__ssim_text"
     [ "$__ssim_err" = /dev/null ] || cat "$__ssim_err"; } >"$__ssim_dir/)SH";
+
+constexpr const char* kSignalTrap = R"SH(__ssim_signalled() {
+  __ssim_sig_rc=$2 __ssim_failed
+  trap - EXIT "$1"
+  kill -s "$1" $$
+}
+for __ssim_s in HUP:129 INT:130 QUIT:131 TERM:143; do
+  trap "__ssim_signalled ${__ssim_s%:*} ${__ssim_s#*:}" "${__ssim_s%:*}"
+done
+)SH";
 
 }  // namespace
 
@@ -54,9 +72,14 @@ std::string setup_prelude(const std::vector<std::string>& setup) {
   s += "rm -f \"$__ssim_dir/" + failed + "\" 2>/dev/null\n";
   s += "__ssim_err=$__ssim_dir/" + std::string(state::kSetupStderrFile) + "\n";
   s += "{ : >\"$__ssim_err\"; } 2>/dev/null || __ssim_err=/dev/null\n";
+  s += "exec {__ssim_stderr}>&2\n";
   s += kModuleLoader;
   s += kFailureTrap + failed + "\" 2>/dev/null\n";
-  s += "  [ \"$__ssim_err\" = /dev/null ] || rm -f \"$__ssim_err\"\n}\n";
+  s += "  [ \"$__ssim_err\" = /dev/null ] || rm -f \"$__ssim_err\"\n";
+  s += "  [ \"$rc\" -ne 0 ] || exit 1\n}\n";
+  // A signal (a line's own kill, ssim stop, the OOM killer's SIGTERM first): the note is
+  // written, then the shell ends by that signal, as the program would have.
+  s += kSignalTrap;
   s += "trap __ssim_failed EXIT\nset -eo pipefail\n";
   for (size_t i = 0; i < setup.size(); ++i) {
     std::string flat = setup[i];
@@ -68,9 +91,10 @@ std::string setup_prelude(const std::vector<std::string>& setup) {
     s += "{ " + setup[i] + "\n} 2>\"$__ssim_err\"\n";
     s += "[ \"$__ssim_err\" = /dev/null ] || cat \"$__ssim_err\" >&2 || true\n";
   }
-  s += "trap - EXIT\nset +eo pipefail\n";
+  s += "trap - EXIT HUP INT QUIT TERM\nset +eo pipefail\n";
   s += "[ \"$__ssim_err\" = /dev/null ] || rm -f \"$__ssim_err\"\n";
-  s += "unset __ssim_dir __ssim_err __ssim_n __ssim_text\n";
+  s += "exec {__ssim_stderr}>&-\n";
+  s += "unset __ssim_dir __ssim_err __ssim_n __ssim_text __ssim_stderr __ssim_s\n";
   return s;
 }
 

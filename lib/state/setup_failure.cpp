@@ -1,5 +1,7 @@
 #include "lib/state/setup_failure.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
 #include <vector>
@@ -75,6 +77,8 @@ std::optional<SetupFailure> parse_setup_failure(const std::string& content) {
 }
 
 std::string describe(const SetupFailure& f) {
+  if (f.exit_code == 0)
+    return "setup line " + std::to_string(f.line) + " ended the step before the program started: " + f.text;
   std::string s =
       "setup line " + std::to_string(f.line) + " failed: " + f.text + " (exit " + std::to_string(f.exit_code) + ")";
   if (!f.said.empty()) s += ": " + f.said;
@@ -85,6 +89,15 @@ std::optional<SetupFailure> read_setup_failure(const std::string& run_dir) {
   const auto content = read_regular_file(run_dir + "/" + kSetupFailedFile, 64 * 1024);
   if (!content) return std::nullopt;
   return parse_setup_failure(*content);
+}
+
+}  // namespace ssim::state
+
+namespace ssim::state {
+
+bool setup_never_finished(const std::string& run_dir) {
+  struct stat st {};
+  return lstat((run_dir + "/" + kSetupStderrFile).c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 }  // namespace ssim::state

@@ -28,5 +28,12 @@ std::string setup_error_line(const std::string& stderr_text);
 std::string describe(const SetupFailure& f);
 // The record in `run_dir`, when its last start ended in a setup line.
 std::optional<SetupFailure> read_setup_failure(const std::string& run_dir);
+// Whether the setup lines of the last start in `run_dir` never finished: their stderr
+// file is removed when they end, by the program's start or by the failure trap. Left
+// behind, a line ended the step by `exec` (or the shell was killed): the program never ran.
+bool setup_never_finished(const std::string& run_dir);
+// The note for a step that ended with status 0 while its setup lines had not finished.
+inline constexpr const char* kSetupEndedTheStep =
+    "the setup lines ended the step before the program started (an exec in a setup line?)";
 
 }  // namespace ssim::state

@@ -1,6 +1,12 @@
 #include "lib/state/setup_failure.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 
 using namespace ssim::state;
 
@@ -36,6 +42,23 @@ TEST_CASE("setup failure: the record names the line, its exit code and what it s
   const auto quiet = parse_setup_failure("1\n1\nfalse\n");
   REQUIRE(quiet);
   CHECK(describe(*quiet) == "setup line 1 failed: false (exit 1)");
+}
+
+TEST_CASE("setup failure: a line that ended the step with status 0 never reached the program") {
+  const auto f = parse_setup_failure("1\n0\nexit 0\n");
+  REQUIRE(f);
+  CHECK(describe(*f) == "setup line 1 ended the step before the program started: exit 0");
+}
+
+TEST_CASE("setup failure: setup lines that never finished are told by their stderr file left behind") {
+  const std::string dir =
+      std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/setup-left-" + std::to_string(::getpid());
+  ::mkdir(dir.c_str(), 0700);
+  CHECK(!setup_never_finished(dir));
+  { std::ofstream(dir + "/" + kSetupStderrFile) << ""; }
+  CHECK(setup_never_finished(dir));
+  std::remove((dir + "/" + kSetupStderrFile).c_str());
+  ::rmdir(dir.c_str());
 }
 
 TEST_CASE("setup failure: a record cut short or garbled is no record") {

@@ -164,6 +164,60 @@ models:
         self.assertIn(f"exec {sys.executable} -c", q.stdout)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "site")))  # a dry run writes nothing
 
+    def test_every_way_a_setup_line_fails_is_said_and_nothing_is_left(self):
+        # A line fails plainly, inside a function (as `module`, `conda activate` and `spack
+        # load` are), in a sourced file, in a subshell, by a signal; or ends the step with
+        # status 0 before the program (exit 0, exec). Each fails its entity, never runs the
+        # program, and says why on its stderr and in its note.
+        self.write("lib.sh", "echo sourced-why >&2\nfalse\necho never\n")
+        tree = self.lmod_tree() if os.path.exists(LMOD_INIT) else None
+        lines = {
+            "plain": "echo plain-why >&2; false",
+            "function": "f() { echo function-why >&2; false; }; f",
+            "sourced": f". {self.dir}/lib.sh",
+            "subshell": "(echo subshell-why >&2; exit 3)",
+            "signal": "echo signal-why >&2; kill -TERM $$",
+            "exit0": "exit 0",
+            "exec": "exec true",
+        }
+        models = "".join(f"  - {{name: {n}, exe: /bin/touch, args: [ran], setup: [{json.dumps(l)}]}}\n"
+                         for n, l in lines.items())
+        if tree:
+            models += f"  - {{name: module, exe: /bin/touch, args: [ran], setup: [\"module use {tree}\", \"module load nosuch\"]}}\n"
+        p = self.run_file("experiment: {name: ways}\nmodels:\n" + models, bare_env(self.env))
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        es = self.entities("ways")
+        expect = {
+            "plain": ("setup line 1 failed: echo plain-why >&2; false (exit 1): plain-why", 1),
+            "function": ("setup line 1 failed: f() { echo function-why >&2; false; }; f (exit 1): function-why", 1),
+            "sourced": (f"setup line 1 failed: . {self.dir}/lib.sh (exit 1): sourced-why", 1),
+            "subshell": ("setup line 1 failed: (echo subshell-why >&2; exit 3) (exit 3): subshell-why", 3),
+            "signal": ("setup line 1 failed: echo signal-why >&2; kill -TERM $$ (exit 143): signal-why", None),
+            "exit0": ("setup line 1 ended the step before the program started: exit 0", 1),
+        }
+        for name, (note, code) in expect.items():
+            with self.subTest(name):
+                e = es[name]
+                self.assertEqual((e["status"], e["exit_code"], e["last_error"]), ("failed", code, note), e)
+                if code is None:
+                    self.assertEqual(e["signal"], "SIGTERM", e)  # ended by the signal, as the program would
+                run_dir = os.path.join(self.dir, "ways", name)
+                self.assertFalse(os.path.exists(os.path.join(run_dir, "ran")))
+                self.assertFalse(os.path.exists(os.path.join(run_dir, ".ssim-setup.err")))  # nothing left
+                with open(os.path.join(run_dir, f"{name}.err")) as f:
+                    err = f.read()
+                self.assertIn("ssim: setup line 1 ", err)
+                if name not in ("exit0",):
+                    self.assertIn(f"{name}-why", err)  # what the line said, on the step's stderr too
+        e = es["exec"]
+        self.assertEqual(e["status"], "failed", e)
+        self.assertIn("the setup lines ended the step before the program started", json.dumps(e))
+        if tree:
+            e = es["module"]
+            self.assertEqual(e["status"], "failed", e)
+            self.assertTrue(e["last_error"].startswith("setup line 2 failed: module load nosuch (exit 1): "), e)
+            self.assertIn("nosuch", e["last_error"].split("(exit 1): ", 1)[1])
+
     def test_resume_reruns_a_failed_setup(self):
         self.write("experiment.yaml", """
 experiment: {name: again}
