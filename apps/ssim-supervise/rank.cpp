@@ -3,7 +3,9 @@
 //
 //   --size N            the entity's ranks, when the launcher does not say
 //   --master FILE       rank 0 writes its address and a free port there; the others wait
-//                       for it (MASTER_ADDR, MASTER_PORT), unless the entity's env sets them
+//                       for it (MASTER_ADDR, MASTER_PORT); inherited values are replaced
+//   --master-addr A     the entity's env: chose rank 0's address
+//   --master-port P     the entity's env: chose the port (with --master-addr: nobody waits)
 //   --loopback          rank 0's address is 127.0.0.1 (every rank on this machine)
 //   --interface NAME    rank 0's address is that interface's (orchestrator.interface)
 //   --gpus K            this rank keeps K of the entity's devices, by its local rank
@@ -50,6 +52,7 @@ namespace {
 struct RankOptions {
   int size = 0;
   std::string master, interface, ends;
+  std::string master_addr, master_port;  // the entity's own env: values, "" when it set none
   bool loopback = false, no_env = false;
   int gpus = 0, torchrun = 0;
   char** program = nullptr;
@@ -76,6 +79,10 @@ bool parse(int argc, char** argv, RankOptions& o) {
       o.gpus = std::atoi(v);
     else if (a == "--master" && (v = value()))
       o.master = v;
+    else if (a == "--master-addr" && (v = value()))
+      o.master_addr = v;
+    else if (a == "--master-port" && (v = value()))
+      o.master_port = v;
     else if (a == "--interface" && (v = value()))
       o.interface = v;
     else if (a == "--ends" && (v = value()))
@@ -103,21 +110,26 @@ void keep_own_gpus(int k, int local_rank) {
   set("SSIM_RANK_GPUS", mine);  // ssim.distributed: these are this rank's own
 }
 
-// MASTER_ADDR and MASTER_PORT: rank 0 says where it is, the others read it. 0, or the
-// exit code when rank 0 never said.
+// MASTER_ADDR and MASTER_PORT: rank 0 says where it is, the others read it. What the
+// environment held before is not asked: only the entity's env: (--master-addr/-port)
+// chooses. 0, or the exit code when rank 0 never said.
 int meet_rank_zero(const RankOptions& o, int rank) {
-  const char* addr = std::getenv("MASTER_ADDR");
-  const char* port = std::getenv("MASTER_PORT");
-  if (addr && *addr && port && *port) return 0;  // the entity's env chose both
+  const char* addr = o.master_addr.c_str();
+  const char* port = o.master_port.c_str();
+  if (*addr && *port) {  // the entity's env chose both
+    set("MASTER_ADDR", addr);
+    set("MASTER_PORT", port);
+    return 0;
+  }
   if (rank == 0) {
-    std::string address = addr && *addr ? addr : "";
+    std::string address = *addr ? addr : "";
     try {
       if (address.empty()) address = ssim::resolve_bind_address(o.interface, o.loopback);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "ssim: rank 0 has no address for the other ranks: %s\n", e.what());
       return 1;
     }
-    const int chosen = port && *port ? std::atoi(port) : ssim::free_port_on(address);
+    const int chosen = *port ? std::atoi(port) : ssim::free_port_on(address);
     set("MASTER_ADDR", address);
     set("MASTER_PORT", std::to_string(chosen));
     write_atomically(o.master, address + " " + std::to_string(chosen) + "\n");
@@ -188,10 +200,12 @@ int rank_main(int argc, char** argv) {
   if (!parse(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: ssim-supervise --rank [--size N] [--master FILE] [--loopback] [--interface NAME] "
-                 "[--gpus K] [--torchrun P] [--ends FILE] [--no-env] -- PROGRAM [ARGS...]\n");
+                 "[--master-addr A] [--master-port P] [--gpus K] [--torchrun P] [--ends FILE] [--no-env] -- PROGRAM "
+                 "[ARGS...]\n");
     return 2;
   }
-  ssim::RankInfo r = ssim::rank_info();
+  // The launcher's word, never RANK and the rest that the shell may have left.
+  ssim::RankInfo r = o.no_env ? ssim::rank_info() : ssim::launcher_rank_info();
   // ssim knows how many ranks it started; a launcher may not say (PMIx alone).
   if (o.size > r.rank) {
     if (r.local_size == r.size && r.local_rank == r.rank) r.local_size = o.size;  // the guess of one node

@@ -13,6 +13,16 @@ std::vector<std::string> through_rank_wrapper(const std::string& supervisor, con
                                    "--ends",   step.run_dir + "/" + state::kRankEndsFile};
   if (step.res.rank_env) {
     argv.insert(argv.end(), {"--master", step.run_dir + "/" + state::kRankZeroFile});
+    // The entity's own choice (its env:, the last value of a name winning), told apart
+    // from what the shell exported, which the wrapper replaces.
+    std::string addr, port;
+    if (step.shared_env)
+      for (const auto& [k, v] : step.shared_env->from_file) {
+        if (k == "MASTER_ADDR") addr = v;
+        if (k == "MASTER_PORT") port = v;
+      }
+    if (!addr.empty()) argv.insert(argv.end(), {"--master-addr", addr});
+    if (!port.empty()) argv.insert(argv.end(), {"--master-port", port});
     if (where.loopback)
       argv.push_back("--loopback");
     else if (!where.interface.empty())

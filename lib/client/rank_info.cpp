@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <optional>
+#include <string_view>
 
 namespace ssim {
 
@@ -105,6 +106,16 @@ RankInfo rank_info(const EnvLookup& lookup) {
   if (info.local_size <= info.local_rank)
     info.local_size = info.local_rank == info.rank ? info.size : info.local_rank + 1;
   return info;
+}
+
+RankInfo launcher_rank_info(const EnvLookup& lookup) {
+  const EnvLookup env = or_getenv(lookup);
+  const Names& own = kLaunchers[0];
+  return rank_info([&](const char* name) -> const char* {
+    for (const char* n : {own.rank, own.size, own.local_rank, own.local_size})
+      if (std::string_view(name) == n) return nullptr;
+    return env(name);
+  });
 }
 
 }  // namespace ssim

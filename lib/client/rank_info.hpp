@@ -24,6 +24,11 @@ using EnvLookup = std::function<const char*(const char*)>;
 // From the environment `env` reads (getenv by default).
 RankInfo rank_info(const EnvLookup& env = {});
 
+// What the rank launcher alone says, never RANK, WORLD_SIZE, LOCAL_RANK or
+// LOCAL_WORLD_SIZE: the rank wrapper's question, in an environment where those may be a
+// shell's leftovers (a notebook's local test, ssim started inside another DDP job).
+RankInfo launcher_rank_info(const EnvLookup& env = {});
+
 // How many tasks of this step the rank launcher itself says run on this node; 0 when
 // none says. ssim's own LOCAL_WORLD_SIZE is not asked: it may be a guess of one node.
 int launcher_local_size(const EnvLookup& env = {});

@@ -53,3 +53,26 @@ TEST_CASE("rank info: the tasks on this node as the launcher says them, never ss
   CHECK(from({{"PALS_RANKID", "0"}, {"PMI_LOCAL_SIZE", "3"}}) == 3);
   CHECK(from({{"SLURM_PROCID", "0"}}) == 0);  // no step layout: not said
 }
+
+TEST_CASE("rank info: the rank wrapper asks the launcher, never a RANK the shell left") {
+  const std::map<std::string, std::string> vars = {{"RANK", "0"},
+                                                   {"WORLD_SIZE", "1"},
+                                                   {"LOCAL_RANK", "0"},
+                                                   {"LOCAL_WORLD_SIZE", "1"},
+                                                   {"OMPI_COMM_WORLD_RANK", "3"},
+                                                   {"OMPI_COMM_WORLD_SIZE", "4"},
+                                                   {"OMPI_COMM_WORLD_LOCAL_RANK", "1"},
+                                                   {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}};
+  const EnvLookup env = [&](const char* n) -> const char* {
+    const auto it = vars.find(n);
+    return it == vars.end() ? nullptr : it->second.c_str();
+  };
+  const auto said = launcher_rank_info(env);
+  CHECK(std::vector<int>{said.rank, said.size, said.local_rank, said.local_size} == std::vector<int>{3, 4, 1, 2});
+  CHECK(rank_info(env).rank == 0);  // a program's question: ssim's own wiring comes first
+  // No launcher at all (a lone torchrun): rank 0 of 1, whatever the shell said.
+  const auto alone = launcher_rank_info([](const char* n) -> const char* {
+    return std::string(n) == "RANK" ? "5" : std::string(n) == "WORLD_SIZE" ? "8" : nullptr;
+  });
+  CHECK(std::vector<int>{alone.rank, alone.size} == std::vector<int>{0, 1});
+}

@@ -21,6 +21,7 @@
 #include "lib/orchestrator/database.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/layout.hpp"
+#include "lib/util/node_address.hpp"
 #include "lib/util/proc_stat.hpp"
 #include "lib/util/self_exe.hpp"
 #include "lib/util/clock.hpp"
@@ -63,6 +64,7 @@ launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
     for (auto& [k, v] : req.env) {
       if (v == plan::kSsdbPlaceholder) v = ssdb_;
       if (v == plan::kPasswordPlaceholder) v = password_;
+      if (v == plan::kFreePortPlaceholder) v = std::to_string(free_port_on("127.0.0.1"));
     }
     if (!r.after_any.empty()) tell_outcomes(r, req.env);
     return req;

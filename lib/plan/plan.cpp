@@ -45,14 +45,15 @@ Env step_env(const Step& s) {
   const SharedEnv* shared = s.shared_env.get();
   env.reserve((shared ? shared->from_file.size() : 0) + 15 + s.parameters.size());
   // A lone rank's wiring (several ranks get theirs from the rank wrapper): first, so
-  // that the file's env: wins. MASTER_PORT 0: any free port, as no other rank connects.
+  // that the file's env: wins; over what ssim's own environment had. MASTER_PORT: a port
+  // free when it starts, for the workers a program may spawn itself (mp.spawn, Lightning).
   if (s.res.rank_env && s.res.ntasks <= 1)
     for (const auto& [k, v] : {std::pair<const char*, const char*>{"RANK", "0"},
                                {"WORLD_SIZE", "1"},
                                {"LOCAL_RANK", "0"},
                                {"LOCAL_WORLD_SIZE", "1"},
                                {"MASTER_ADDR", "127.0.0.1"},
-                               {"MASTER_PORT", "0"}})
+                               {"MASTER_PORT", kFreePortPlaceholder}})
       env.emplace_back(k, v);
   if (shared) {
     env.insert(env.end(), shared->from_file.begin(), shared->from_file.end());

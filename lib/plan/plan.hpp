@@ -113,6 +113,9 @@ std::map<std::string, std::string> tag_values(const Step& s, const std::string& 
 // Placeholders in Step::env filled in by the engine once the database answers.
 inline constexpr const char* kSsdbPlaceholder = "<database address>";
 inline constexpr const char* kPasswordPlaceholder = "<database password>";
+// A lone rank's MASTER_PORT: a port free when it starts, chosen then (never 0, which
+// sends every process a program spawns itself to a port of its own).
+inline constexpr const char* kFreePortPlaceholder = "<a free port>";
 
 struct Plan {
   std::string name;

@@ -134,8 +134,12 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
   {
     const auto checked = prepare_launcher(plan, false);  // fits? (exit 2 before anything is written)
     check_batch_scripts(plan, *checked.launcher);
-    check_gpus(plan, *checked.launcher);         // exit 2: more GPUs than there are
-    check_gangs(plan, *checked.launcher);        // exit 2: a gang that can never start together
+    check_gpus(plan, *checked.launcher);   // exit 2: more GPUs than there are
+    check_gangs(plan, *checked.launcher);  // exit 2: a gang that can never start together
+    // The same experiment already running is why its port is taken: said first (exit 2).
+    if (!req.in_batch && !req.resume)
+      if (const auto h = state::RunLock::holder(plan.path); h && h->role != "status" && h->role != "stop")
+        state::refuse_if_running(plan.path);
     check_environment(plan, *checked.launcher);  // exit 3, still before anything is written
     if (!req.resume) check_ports(plan);
     for (const auto& w : coscheduling_warnings(plan, *checked.launcher)) notes("warning: " + w);

@@ -11,7 +11,7 @@ import sys
 import tempfile
 import unittest
 
-from ssimtest import SsimTestCase, wait_for
+from ssimtest import SSIM, SsimTestCase, wait_for
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
 TRAIN = os.path.join(ROOT, "tests/fixtures/trainers/train_dist.py")
@@ -132,12 +132,62 @@ models:
 """)
         p = self.ssim("run", "experiment.yaml", timeout=120)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        self.assertEqual(self.ssim("logs", "one", check=0).stdout.split(), ["0", "1", "0", "127.0.0.1", "0"])
+        told = self.ssim("logs", "one", check=0).stdout.split()
+        self.assertEqual(told[:4], ["0", "1", "0", "127.0.0.1"])
+        self.assertGreaterEqual(int(told[4]), 20000)  # a real port, never 0 (workers it spawns meet there)
         for r in (0, 1):
             with open(os.path.join(self.dir, f"lone/own/own.{r}")) as f:
                 self.assertEqual(f.read().split(), ["[unset]", str(r)])
             with open(os.path.join(self.dir, f"lone/port/port.{r}")) as f:
                 self.assertEqual(f.read().split(), [str(r), "29876"])  # the file's env: wins
+
+    def test_the_shells_rank_wiring_never_wins_over_ssims(self):
+        # A notebook's leftovers, or ssim started inside another DDP job: ssim's wiring wins
+        # for every rank, says so once, and a lone rank gets a real port of its own. Only
+        # an entity's own env: chooses (here its MASTER_PORT).
+        self.write("experiment.yaml", """
+experiment: {name: shell}
+models:
+  - name: four
+    exe: /bin/sh
+    args: [-c, 'echo $$RANK $$WORLD_SIZE $$LOCAL_RANK $$MASTER_ADDR $$MASTER_PORT > told.$$OMPI_COMM_WORLD_RANK']
+    run: {ntasks: 4}
+  - name: chosen
+    exe: /bin/sh
+    args: [-c, 'echo $$RANK $$MASTER_PORT > told.$$RANK']
+    run: {ntasks: 2}
+    env: {MASTER_PORT: "29877"}
+  - name: lone_a
+    exe: /usr/bin/python3
+    args: [-c, "import os, socket; s = socket.socket(); s.bind(('127.0.0.1', int(os.environ['MASTER_PORT']))); print(os.environ['MASTER_PORT'])"]
+  - name: lone_b
+    exe: /usr/bin/python3
+    args: [-c, "import os, socket; s = socket.socket(); s.bind(('127.0.0.1', int(os.environ['MASTER_PORT']))); print(os.environ['MASTER_PORT'])"]
+""")
+        env = dict(self.env, RANK="0", WORLD_SIZE="1", LOCAL_RANK="0", MASTER_ADDR="10.9.9.9", MASTER_PORT="29500")
+        p = subprocess.run([SSIM, "run", "experiment.yaml"], cwd=self.dir, env=env, capture_output=True,
+                           text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        notices = [l for l in p.stderr.splitlines() if "replaced by ssim's rank wiring" in l]
+        self.assertEqual(len(notices), 1, p.stderr)
+        self.assertIn("RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT", notices[0])
+        told = []
+        for r in range(4):
+            with open(os.path.join(self.dir, f"shell/four/told.{r}")) as f:
+                told.append(f.read().split())
+        self.assertEqual([t[:3] for t in told], [[str(r), "4", str(r)] for r in range(4)], told)
+        self.assertEqual({(t[3], t[4]) for t in told}, {(told[0][3], told[0][4])}, told)
+        self.assertEqual(told[0][3], "127.0.0.1")
+        self.assertNotEqual(told[0][4], "29500")
+        for r in (0, 1):
+            with open(os.path.join(self.dir, f"shell/chosen/told.{r}")) as f:
+                self.assertEqual(f.read().split(), [str(r), "29877"])
+        ports = set()
+        for name in ("lone_a", "lone_b"):
+            with open(os.path.join(self.dir, f"shell/{name}/{name}.out")) as f:
+                ports.add(f.read().strip())
+        self.assertEqual(len(ports), 2, ports)
+        self.assertNotIn("29500", ports)
 
     def test_each_rank_has_its_own_gpu_and_local_rank_agrees(self):
         self.env["SSIM_GPUS"] = "0,1,2,3"

@@ -183,6 +183,20 @@ models:
         self.ssim("stop", "first", check=0)
         self.assertEqual(run.wait(timeout=30), 1)
 
+    def test_running_the_same_experiment_twice_says_it_runs_before_its_port(self):
+        port = free_port()
+        self.write("twice.yaml", f"experiment: {{name: twice}}\norchestrator: {{port: {port}}}\n"
+                   "models:\n  - {name: long, exe: /bin/sleep, args: ['300']}\n")
+        run = self.ssim_background("run", "twice.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "twice/.ssim/manifest.json")), what="manifest")
+        wait_for(lambda: self.status("twice.yaml")[1]["long"]["status"] == "running", what="long running")
+        err = self.ssim("run", "twice.yaml", check=2).stderr
+        self.assertIn("is already running", err)
+        self.assertIn("use ssim status or ssim stop", err)
+        self.assertNotIn("cannot listen", err)
+        self.ssim("stop", "twice", check=0)
+        self.assertEqual(run.wait(timeout=30), 1)
+
     def test_a_binary_that_is_no_server_is_named_quickly(self):
         import time
         script = self.write("not-a-server", "#!/bin/sh\nexec sleep 300\n")

@@ -58,6 +58,20 @@ TEST_CASE("with GPUs under mpirun each rank starts through the rank wrapper, whi
             wrapper("/x/ssim-supervise", 2, {"--loopback", "--gpus", "1"}) + std::vector<std::string>{"train"});
 }
 
+TEST_CASE("the rank wrapper is told the entity's own MASTER_ADDR/MASTER_PORT, never the shell's") {
+  plan::Step s;
+  s.exe = "sim";
+  s.run_dir = "/r";
+  s.res.ntasks = 2;
+  launchers::HostFacts user{false, 4};
+  auto env = std::make_shared<plan::SharedEnv>();
+  env->from_file = {{"MASTER_PORT", "1"}, {"OTHER", "x"}, {"MASTER_PORT", "29877"}};  // the entity's value last
+  s.shared_env = env;
+  CHECK(launchers::local_command(s, user) ==
+        std::vector<std::string>{"mpirun", "-np", "2", "--bind-to", "none"} +
+            wrapper("ssim-supervise", 2, {"--master-port", "29877", "--loopback"}) + std::vector<std::string>{"sim"});
+}
+
 TEST_CASE("hosts: on the local launcher give mpirun each host with its share of the slots") {
   plan::Step s;
   s.exe = "sim";
