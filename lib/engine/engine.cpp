@@ -186,7 +186,8 @@ bool Engine::poll() {
   const bool retried = schedule_retries();
   release_room();
   const bool freed = !ended_now.empty() && take_freed_nodes(ended_now);
-  return retire_lost_nodes() || retried || changed || freed;
+  const bool gangs = !ended_now.empty() && end_gangs_of_failed(ended_now);
+  return retire_lost_nodes() || retried || changed || freed || gangs;
 }
 
 // Ended, and nothing in this run starts it again by itself: not a failure with retries

@@ -117,6 +117,8 @@ class Engine {
   // A whole-node step that ended for good gives its nodes to the pool (launcher's
   // nodes_freed_by): the packed members run there too. Returns true when some joined.
   bool take_freed_nodes(const std::vector<std::string>& ended);
+  // A gang's member that failed for good ends the rest of its gang (engine_gangs.cpp).
+  bool end_gangs_of_failed(const std::vector<std::string>& ended);
   void release_room();
   void interrupted(const std::string& why);
   bool handle_stop_requests();

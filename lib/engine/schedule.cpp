@@ -173,6 +173,15 @@ Pass Schedule::next(const state::Manifest& m, double now, int max_running, int r
   return pass;
 }
 
+std::vector<std::string> Schedule::gang_mates_left(const state::Manifest& m, const std::string& failed) const {
+  std::vector<std::string> left;
+  const auto g = gang_of_.find(failed);
+  if (g == gang_of_.end()) return left;
+  for (const auto& name : gangs_.at(g->second))
+    if (const auto* r = m.find(name); r && name != failed && !state::is_terminal(r->status)) left.push_back(name);
+  return left;
+}
+
 std::vector<std::string> Schedule::gangs_that_never_fit(int max_running) const {
   std::vector<std::string> out;
   for (const auto& [gang, members] : gangs_) {

@@ -45,6 +45,10 @@ class Schedule {
   Pass next(const state::Manifest& m, double now, int max_running, int running,
             const std::vector<size_t>* among = nullptr);
 
+  // When `failed` (failed for good) is a gang's member: its mates that have not ended, to
+  // be ended with it (they wait for each other by design, so the rest would wait for ever).
+  std::vector<std::string> gang_mates_left(const state::Manifest& m, const std::string& failed) const;
+
   // Gangs whose members together need more than the whole pool, or more than
   // experiment.max_running: they would wait for ever (refused before anything starts).
   std::vector<std::string> gangs_that_never_fit(int max_running = 0) const;

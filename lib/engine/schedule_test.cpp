@@ -95,6 +95,20 @@ TEST_CASE("schedule: a gang starts all together, or none holds room while it wai
   CHECK(p.wait.empty());
 }
 
+TEST_CASE("schedule: a gang's member that failed names its mates that have not ended") {
+  Setup s(
+      "experiment: {name: x}\nmodels:\n  - {name: other, exe: /bin/true}\n"
+      "ensembles:\n  - {name: ranks, exe: /bin/true, replicas: 4, gang: true}\n",
+      4);
+  s.next();
+  s.at("ranks_0").status = Status::Failed;
+  s.at("ranks_1").status = Status::Running;
+  s.at("ranks_2").status = Status::Completed;  // ended well: kept
+  s.at("ranks_3").status = Status::New;
+  CHECK(s.schedule.gang_mates_left(s.m, "ranks_0") == std::vector<std::string>{"ranks_1", "ranks_3"});
+  CHECK(s.schedule.gang_mates_left(s.m, "other").empty());  // no gang
+}
+
 TEST_CASE("schedule: a gang bigger than the pool is said before anything starts") {
   Setup s("experiment: {name: x}\nensembles:\n  - {name: ranks, exe: /bin/true, replicas: 4, gang: true}\n", 2);
   const auto refused = s.schedule.gangs_that_never_fit();

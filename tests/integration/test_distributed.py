@@ -11,7 +11,7 @@ import sys
 import tempfile
 import unittest
 
-from ssimtest import SSIM, SsimTestCase, wait_for
+from ssimtest import SSIM, SsimTestCase, processes_with_env, wait_for
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
 TRAIN = os.path.join(ROOT, "tests/fixtures/trainers/train_dist.py")
@@ -261,6 +261,28 @@ ensembles:
         starts = [s[f"ranks_{i}"]["start"] for i in range(4)]
         self.assertLess(max(starts) - min(starts), 0.2, starts)  # together
         self.assertGreaterEqual(min(starts), s["busy"]["end"] - 0.05)
+
+
+    def test_a_member_that_fails_before_the_others_are_done_ends_its_gang(self):
+        # The others wait for a peer by design (here: for ever); the failed one ends them.
+        self.env["SSIM_CPUS"] = "4"
+        self.write("experiment.yaml", """
+experiment: {name: g}
+ensembles:
+  - name: ranks
+    exe: /bin/sh
+    args: [-c, 'if [ $(member_index) = 1 ]; then echo "bad input on rank 1" >&2; exit 3; fi; exec sleep 300']
+    replicas: 3
+    gang: true
+""")
+        p = self.ssim("run", "experiment.yaml", timeout=60)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        _, s = self.status()
+        self.assertEqual((s["ranks_1"]["status"], s["ranks_1"]["exit_code"]), ("failed", 3), s["ranks_1"])
+        for name in ("ranks_0", "ranks_2"):
+            self.assertEqual(s[name]["status"], "cancelled", s[name])
+            self.assertEqual(s[name]["reason"], "ranks_1 of gang ranks failed: bad input on rank 1", s[name])
+        self.assertEqual(processes_with_env("SSIM_EXPERIMENT_ID", self.manifest("g")["id"]), [])
 
 
 class OneAnswer(unittest.TestCase):
