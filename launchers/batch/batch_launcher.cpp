@@ -1,4 +1,5 @@
 #include "launchers/batch/batch_launcher.hpp"
+#include "lib/util/file_tail.hpp"
 #include "lib/util/experiment_dir.hpp"
 
 #include "lib/state/rank_ends.hpp"
@@ -27,7 +28,7 @@ using state::Status;
 using Kind = state::JobId::Kind;
 
 std::string recorded_step(const std::string& run_dir) {
-  auto text = read_file(run_dir + "/.ssim-step");
+  auto text = read_run_file(run_dir + "/.ssim-step");
   if (!text) return "";
   while (!text->empty() && (text->back() == '\n' || text->back() == ' ')) text->pop_back();
   return *text;
@@ -106,7 +107,7 @@ std::optional<StepWitness> BatchLauncher::step_witness(const JobRef& job, const 
   const auto* step = info(job.name);
   StepWitness w;
   w.tasks = step ? std::max(1, step->res.ntasks) : 1;
-  w.ends = state::parse_step_ends(read_file(state::step_ends_path(job.run_dir)).value_or(""));
+  w.ends = state::parse_step_ends(read_run_file(state::step_ends_path(job.run_dir)).value_or(""));
   return w;
 }
 

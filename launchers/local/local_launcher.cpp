@@ -4,6 +4,7 @@
 #define BOOST_POSIX_HAS_VFORK 1
 #include "launchers/local/local_launcher.hpp"
 
+#include "lib/util/file_tail.hpp"
 #include "lib/state/job_file.hpp"
 #include "lib/state/rank_ends.hpp"
 #include "lib/state/status_file.hpp"
@@ -255,7 +256,7 @@ namespace {
 // meet halfway. Still cut after that: not written yet (or the disk refused it).
 std::optional<state::StatusFile> read_status(const std::string& run_dir) {
   for (int attempt = 0; attempt < 3; ++attempt) {
-    const auto text = read_file(status_file(run_dir));
+    const auto text = read_run_file(status_file(run_dir));
     if (!text) return std::nullopt;
     if (auto status = state::decode_status_file(*text)) return status;
   }

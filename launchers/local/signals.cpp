@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "lib/util/file_tail.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/job_process.hpp"
 #include "lib/util/processes.hpp"
@@ -52,7 +53,7 @@ bool signal_group(int pgid, const std::string& ticks, int sig, const std::string
 }
 
 void signal_detached(const std::string& run_dir, int sig, std::span<const int> trusted) {
-  const auto text = read_file(run_dir + "/.ssim-detached");
+  const auto text = read_run_file(run_dir + "/.ssim-detached");
   if (!text) return;
   std::istringstream in(*text);
   int pid = 0;

@@ -65,10 +65,13 @@ void Engine::bound_metrics_ended(const state::EntityRecord& e) {
 void Engine::say_lost_metrics(const std::string& name, const std::vector<std::string>& lost_files) {
   auto* e = m_.find(name);
   if (!e || lost_files.empty()) return;
-  const auto losses = state::metric_losses(lost_files);
-  if (losses.empty()) return;
+  // A few ranks by name, the rest counted: 5,000 markers are not a note in every row.
+  constexpr size_t kNamed = 3;
+  const size_t named = std::min(kNamed, lost_files.size());
+  const auto losses = state::metric_losses({lost_files.begin(), lost_files.begin() + static_cast<long>(named)});
   std::string said;
   for (const auto& l : losses) said += (said.empty() ? "" : "; ") + l;
+  if (lost_files.size() > named) said += "; and " + std::to_string(lost_files.size() - named) + " more ranks";
   log_->warn("{}: {}: {}", e->name, state::kMetricPointsLost, said);
   emit(text_event(EventKind::Warning, e->name + ": " + state::kMetricPointsLost + ": " + said));
   e->reason = std::string(state::kMetricPointsLost) + " (" + said + ")" + (e->reason.empty() ? "" : "; " + e->reason);

@@ -20,6 +20,7 @@
 
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/file_tail.hpp"
+#include "lib/util/utf8.hpp"
 
 namespace ssim::state {
 
@@ -42,7 +43,7 @@ std::optional<double> number(const std::string& text) {
 }
 
 void read_lines(const std::string& path, const std::function<void(const std::string&)>& each) {
-  const auto text = read_file(path);
+  const auto text = read_run_file(path);  // a program's files: no link, FIFO or stranger's file
   if (!text) return;
   std::istringstream in(*text);
   std::string line;
@@ -288,8 +289,10 @@ std::vector<std::string> metric_losses(const std::vector<std::string>& lost_file
   for (const auto& path : lost_files) {
     const std::string name = path.substr(path.rfind('/') + 1);
     const std::string rank = name.substr(8, name.size() - 8 - 5);
-    std::string said = read_regular_file(path, 4096).value_or("");
+    std::string said = read_regular_file(path, 4096, true).value_or("");
     if (const auto nl = said.find('\n'); nl != std::string::npos) said.resize(nl);
+    if (said.size() > 200) said = said.substr(0, 197) + "...";
+    said = sanitized_utf8(said, false);  // a program's bytes: no escape reaches a terminal
     out.push_back("rank " + rank + ": " + (said.empty() ? "points could not be written" : said));
   }
   return out;

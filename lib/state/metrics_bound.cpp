@@ -81,9 +81,10 @@ struct LockedFile {
 
 bool bound_metrics_file(const std::string& path, std::uintmax_t limit, const Goal* goal) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || static_cast<std::uintmax_t>(st.st_size) <= limit) return false;
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || static_cast<std::uintmax_t>(st.st_size) <= limit)
+    return false;
   LockedFile f;
-  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
   if (f.fd < 0 || ::flock(f.fd, LOCK_EX | LOCK_NB) != 0) return false;
   struct stat locked {
   }, now{};

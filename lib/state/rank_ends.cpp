@@ -82,7 +82,7 @@ std::string describe_rank_failure(const std::vector<RankEnd>& ends) {
 }
 
 std::vector<RankEnd> read_rank_ends(const std::string& run_dir) {
-  return parse_rank_ends(read_regular_file(run_dir + "/" + kRankEndsFile, 4 << 20).value_or(""));
+  return parse_rank_ends(read_regular_file(run_dir + "/" + kRankEndsFile, 4 << 20, true).value_or(""));
 }
 
 void forget_last_attempt(const std::string& run_dir) {

@@ -86,7 +86,7 @@ std::string describe(const SetupFailure& f) {
 }
 
 std::optional<SetupFailure> read_setup_failure(const std::string& run_dir) {
-  const auto content = read_regular_file(run_dir + "/" + kSetupFailedFile, 64 * 1024);
+  const auto content = read_regular_file(run_dir + "/" + kSetupFailedFile, 64 * 1024, true);
   if (!content) return std::nullopt;
   return parse_setup_failure(*content);
 }

@@ -4,14 +4,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+
 namespace ssim {
 
 namespace {
 
-// A regular file opened for reading, or -1: a FIFO or device planted in a run directory
-// must not block or steer its reader (opened without blocking, then checked).
+// A regular file opened for reading, or -1: a FIFO, device or link planted in a run
+// directory must not block or steer its reader (opened without blocking or following,
+// then checked).
 int open_regular(const std::string& path, bool own_only = false) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
   if (fd < 0) return -1;
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (own_only && st.st_uid != ::geteuid())) {
@@ -39,8 +42,26 @@ std::optional<std::string> read_regular_file(const std::string& path, long max_b
   return text;
 }
 
+std::optional<std::string> read_run_file(const std::string& path) {
+  const int fd = open_regular(path, true);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  std::string out(::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<size_t>(st.st_size) + 1 : 4096, '\0');
+  size_t have = 0;
+  while (true) {
+    if (have == out.size()) out.resize(out.size() * 2);
+    const ssize_t n = ::read(fd, out.data() + have, out.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    have += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  out.resize(have);
+  return out;
+}
+
 std::string last_lines(const std::string& path, int lines, long max_bytes) {
-  const int fd = open_regular(path);
+  const int fd = open_regular(path, true);
   if (fd < 0) return "";
   const off_t size = ::lseek(fd, 0, SEEK_END);
   const off_t from = size > max_bytes ? size - max_bytes : 0;

@@ -522,6 +522,46 @@ class NeverTwice(SsimTestCase):
             self.assertEqual(e["m"]["status"], "completed")
 
 
+class RunDirectoryFilesAreUntrusted(SsimTestCase):
+    """What a program leaves in its run directory is read as its own words, never as a
+    way to read another file, to write to the terminal, or to swell every status row."""
+
+    def test_loss_markers_are_never_followed_escaped_and_bounded(self):
+        self.write("secret.txt", "THE-SECRET-LINE\n")
+        secret = os.path.join(self.dir, "secret.txt")
+        script = ("import os, sys\n"
+                  "what = sys.argv[1]\n"
+                  "if what == 'link':\n"
+                  f"    os.symlink({secret!r}, 'metrics.0.lost')\n"
+                  "elif what == 'escape':\n"
+                  "    open('metrics.0.lost', 'w').write('\\x1b[2J\\x1b]0;owned\\x07 disk full\\n')\n"
+                  "else:\n"
+                  "    for r in range(5000):\n"
+                  "        open(f'metrics.{r}.lost', 'w').write('no room left on the device\\n')\n"
+                  "    os.mkfifo('metrics.0.ndjson')\n")
+        self.write("plant.py", script)
+        self.write("experiment.yaml", """
+experiment: {name: planted}
+models:
+  - {name: link, exe: /usr/bin/python3, args: [plant.py, link], files: {copy: [plant.py]}}
+  - {name: escape, exe: /usr/bin/python3, args: [plant.py, escape], files: {copy: [plant.py]}}
+  - {name: many, exe: /usr/bin/python3, args: [plant.py, many], files: {copy: [plant.py]}}
+""")
+        p = self.ssim("run", "experiment.yaml", timeout=120)  # a FIFO among the points blocks nothing
+        out = p.stdout + p.stderr
+        st = self.ssim("status", "planted", check=0).stdout
+        js = self.ssim("status", "planted", "--json", check=0).stdout
+        log = read_text(os.path.join(self.dir, "planted/.ssim/ssim.log"))
+        for text in (out, st, js, log):
+            self.assertNotIn("THE-SECRET-LINE", text)
+            self.assertNotIn("\x1b", text)
+            self.assertNotIn("\x07", text)
+        e = {x["name"]: x for x in json.loads(js)["entities"]}
+        self.assertIn("disk full", e["escape"]["reason"])
+        self.assertIn("and 4997 more ranks", e["many"]["reason"])
+        self.assertLess(len(e["many"]["reason"]), 600, e["many"]["reason"])
+
+
 class BadInputFast(SsimTestCase):
     def test_a_quote_in_a_path_that_reaches_a_batch_script_is_bad_input(self):
         self.write("experiment.yaml", "experiment:\n  name: q\n  path: 'runs/a\"b'\nmodels:\n"
