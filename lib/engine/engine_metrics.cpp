@@ -56,6 +56,18 @@ void Engine::bound_metrics_ended(const state::EntityRecord& e) {
     files = state::rank_files(e.run_dir);
   if (long_run) bound_metrics_of(e, files.points);
   say_lost_metrics(e.name, files.losses);
+  // Several ranks share one stdout: lines their launcher ran together are points lost.
+  if (!one_rank)
+    if (const int garbled = state::garbled_metric_lines(e.run_dir + "/" + e.name + ".out"); garbled > 0)
+      if (auto* r = m_.find(e.name)) {
+        const std::string said = std::to_string(garbled) + " metric line" + (garbled == 1 ? "" : "s") +
+                                 " on stdout could not be read (ranks' output run together by their launcher; "
+                                 "ssim.metrics or the clients' log_metric lose none)";
+        log_->warn("{}: {}", r->name, said);
+        emit(text_event(EventKind::Warning, r->name + ": " + said));
+        r->reason = said + (r->reason.empty() ? "" : "; " + r->reason);
+        dirty_ = true;
+      }
   // Nothing for metrics readers (no points, nothing on its stdout): they need not look.
   struct stat out {};
   if (files.points.empty() && ::stat((e.run_dir + "/" + e.name + ".out").c_str(), &out) == 0 && out.st_size == 0)

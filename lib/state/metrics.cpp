@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include <dirent.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -222,23 +223,23 @@ std::optional<MetricPoint> parse_metric_json_fully(const std::string& line) {
   return p;
 }
 
-std::vector<MetricPoint> parse_metric_stdout(const std::string& raw) {
-  static const std::string kPrefix = "ssim:metric ";
-  std::string line = raw;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (line.rfind(kPrefix, 0) != 0) return {};
+namespace {
+constexpr std::string_view kMetricPrefix = "ssim:metric ";
+
+// One metric line's words (after the prefix); nullopt when they are not the documented form.
+std::optional<std::vector<MetricPoint>> parse_metric_words(std::string_view text) {
   std::vector<std::pair<std::string, double>> values;
   MetricPoint common;
   common.source = "stdout";
-  std::istringstream words(line.substr(kPrefix.size()));
+  std::istringstream words{std::string(text)};
   std::string word;
   while (words >> word) {
     const size_t eq = word.find('=');
-    if (eq == std::string::npos || eq == 0) return {};  // not the documented form: not a metric line
-    const std::string key = word.substr(0, eq), text = word.substr(eq + 1);
+    if (eq == std::string::npos || eq == 0) return std::nullopt;  // not the documented form
+    const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
     if (key == "step" || key == "epoch" || key == "rank") {
-      const auto v = whole_number(text);
-      if (!v) return {};
+      const auto v = whole_number(value);
+      if (!v) return std::nullopt;
       if (key == "step")
         common.step = *v;
       else if (key == "epoch")
@@ -246,21 +247,51 @@ std::vector<MetricPoint> parse_metric_stdout(const std::string& raw) {
       else
         common.rank = static_cast<int>(*v);
     } else if (key == "phase") {
-      common.phase = text;
+      common.phase = value;
     } else {
-      const auto v = number(text);
-      if (!v || !valid_metric_name(key)) return {};
+      const auto v = number(value);
+      if (!v || !valid_metric_name(key)) return std::nullopt;
       values.emplace_back(key, *v);
     }
   }
   std::vector<MetricPoint> out;
-  for (const auto& [name, value] : values) {
+  for (const auto& [name, v] : values) {
     MetricPoint p = common;
     p.name = name;
-    p.value = value;
+    p.value = v;
     out.push_back(std::move(p));
   }
   return out;
+}
+}  // namespace
+
+std::vector<MetricPoint> parse_metric_stdout(const std::string& raw, int* garbled) {
+  std::string_view line = raw;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  std::vector<MetricPoint> out;
+  // Each metric line starts at its prefix and runs to the next one (or the end).
+  size_t at = line.find(kMetricPrefix);
+  while (at != std::string_view::npos) {
+    const size_t from = at + kMetricPrefix.size();
+    const size_t next = line.find(kMetricPrefix, from);
+    const auto words = line.substr(from, next == std::string_view::npos ? std::string_view::npos : next - from);
+    if (auto points = parse_metric_words(words))
+      out.insert(out.end(), std::make_move_iterator(points->begin()), std::make_move_iterator(points->end()));
+    else if (garbled)
+      ++*garbled;
+    at = next;
+  }
+  return out;
+}
+
+int garbled_metric_lines(const std::string& out_file, long max_bytes) {
+  struct stat st {};
+  if (::lstat(out_file.c_str(), &st) != 0 || st.st_size == 0 || st.st_size > max_bytes) return 0;
+  int garbled = 0;
+  read_lines(out_file, [&](const std::string& line) {
+    if (line.find(kMetricPrefix) != std::string::npos) parse_metric_stdout(line, &garbled);
+  });
+  return garbled;
 }
 
 RankFiles rank_files(const std::string& run_dir) {

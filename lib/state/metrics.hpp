@@ -30,7 +30,14 @@ std::optional<MetricPoint> parse_metric_json_fully(const std::string& line);
 
 // "ssim:metric loss=0.31 acc=0.9 step=120 epoch=2 phase=val rank=1": one point per
 // metric; step, epoch, phase and rank apply to all of them. Empty for other lines.
-std::vector<MetricPoint> parse_metric_stdout(const std::string& line);
+// Ranks' lines that their launcher's output forwarding ran together ("...rank=0ssim:metric
+// loss=0.4 ...", or a metric line after another rank's text) are read one by one; a
+// metric line that cannot be read whole (cut by another rank's bytes) counts in `garbled`.
+std::vector<MetricPoint> parse_metric_stdout(const std::string& line, int* garbled = nullptr);
+
+// How many metric lines of a program's stdout (NAME.out) could not be read: said at the
+// entity's end, since they are points lost. Files past `max_bytes` are not read (0).
+int garbled_metric_lines(const std::string& out_file, long max_bytes = 64L << 20);
 
 // The files its ranks write in `run_dir`, sorted, from one listing: their points through
 // the client (metrics.RANK.ndjson), and what they could not write (metrics.RANK.lost, left

@@ -124,6 +124,29 @@ class Metrics(SsimTestCase):
         self.assertIn("symbolic link", p.stderr)
 
 
+class MergedStdout(SsimTestCase):
+    def test_lines_run_together_by_the_launcher_are_read_or_said_never_lost_in_silence(self):
+        # What Open MPI's output forwarding does to ranks' lines, written as it arrives: two
+        # metric lines on one line (both read), a metric line after another rank's text
+        # (read), and one cut by another rank's bytes (said, as a lost point).
+        self.write("experiment.yaml", r"""
+experiment: {name: merged}
+models:
+  - name: train
+    exe: /bin/sh
+    args: [-c, 'if [ "$$OMPI_COMM_WORLD_RANK" = 0 ]; then printf "ssim:metric loss=0.5 step=1 rank=0ssim:metric loss=0.4 step=1 rank=1\nepoch done ssim:metric loss=0.3 step=2 rank=0\nssim:metric loss=0.2 stssim:metric loss=0.1 step=2 rank=1\n"; fi']
+    run: {ntasks: 2}
+""")
+        p = self.ssim("run", "experiment.yaml", timeout=120)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        rows = list(csv.DictReader(io.StringIO(self.ssim("metrics", "merged", "--csv", check=0).stdout)))
+        self.assertEqual(sorted((r["rank"], r["step"], r["value"]) for r in rows),
+                         [("0", "1", "0.5"), ("0", "2", "0.3"), ("1", "1", "0.4"), ("1", "2", "0.1")])
+        e = {x["name"]: x for x in json.loads(self.ssim("status", "merged", "--json", check=0).stdout)["entities"]}
+        self.assertIn("1 metric line on stdout could not be read", e["train"]["reason"])
+        self.assertIn("1 metric line on stdout could not be read", p.stdout + p.stderr)
+
+
 class Summary(SsimTestCase):
     def test_summary_sorted_by_a_metric_names_the_best_and_the_worst_of_each_ensemble(self):
         self.write("experiment.yaml", """

@@ -46,6 +46,14 @@ TEST_CASE("metrics: ssim:metric lines on stdout give a point per metric") {
     CHECK(p.rank == 2);
     CHECK(p.source == "stdout");
   }
+  // Ranks' lines run together by the launcher's output forwarding: each read, or counted.
+  int garbled = 0;
+  CHECK(state::parse_metric_stdout("ssim:metric loss=0.5 step=3 rank=0ssim:metric loss=0.4 step=3 rank=1", &garbled)
+            .size() == 2);
+  CHECK(state::parse_metric_stdout("epoch 2 done ssim:metric loss=0.3 step=4 rank=1", &garbled).size() == 1);
+  CHECK(garbled == 0);
+  CHECK(state::parse_metric_stdout("ssim:metric loss=0.5 stssim:metric loss=0.4 step=5 rank=1", &garbled).size() == 1);
+  CHECK(garbled == 1);
   CHECK(state::parse_metric_stdout("loss=0.5").empty());              // not the prefix
   CHECK(state::parse_metric_stdout("ssim:metric loss=abc").empty());  // not a number
   CHECK(state::parse_metric_stdout("ssim:metric loss=0.5 step=x").empty());

@@ -23,6 +23,21 @@ TEST_CASE("program lines: Open MPI's banners are not the program's words") {
   CHECK(program_lines("a non-zero exit code.\n" + dash + "\nboom\n", 1) == "boom");
 }
 
+TEST_CASE("program lines: a Python exception whose message runs over lines is named by its own line") {
+  const std::string err =
+      "Traceback (most recent call last):\n  File \"p.py\", line 2, in <module>\n    c = Client(cluster=False)\n"
+      "TypeError: __init__(): incompatible constructor arguments. The following argument types are supported:\n"
+      "    1. ssim._ssim.Client(address: str = '')\n\nInvoked with: kwargs: cluster=False\n";
+  CHECK(program_lines(err, 1) ==
+        "TypeError: __init__(): incompatible constructor arguments. The following argument types are supported:");
+  CHECK(program_lines(err, 2) ==
+        "TypeError: __init__(): incompatible constructor arguments. The following argument types are supported:\n"
+        "    1. ssim._ssim.Client(address: str = '')");
+  // A one-line exception stays as it was.
+  CHECK(program_lines("Traceback (most recent call last):\n  File \"a\", line 1\nValueError: bad\n", 1) ==
+        "ValueError: bad");
+}
+
 TEST_CASE("program lines: srun, MPICH, jsrun and aprun summaries are left out") {
   CHECK(program_lines("RuntimeError: diverged\nsrun: error: n2: task 1: Exited with exit code 1\n"
                       "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n",
