@@ -101,9 +101,13 @@ std::vector<std::string> BatchLauncher::record_step(const std::string& run_dir,
   return argv;
 }
 
-std::optional<StepWitness> BatchLauncher::step_witness(const JobRef& job, const JobStatus& launch) const {
-  // Asked only when it matters: the launch command exited 0 through the recording wrapper.
-  if (launch.status != Status::Completed || !scheduler_->step_id_recipe()) return std::nullopt;
+std::optional<StepWitness> BatchLauncher::step_witness(const JobRef& job, const JobStatus& launch,
+                                                       const std::optional<JobStatus>& scheduler) const {
+  // Asked only when it matters: the launch command exited 0 through the recording
+  // wrapper, or the scheduler says cancelled what ssim did not stop (a task's SIGKILL).
+  const bool cancelled_by_other =
+      scheduler && scheduler->status == Status::Cancelled && launch.status != Status::Cancelled;
+  if ((launch.status != Status::Completed && !cancelled_by_other) || !scheduler_->step_id_recipe()) return std::nullopt;
   const auto* step = info(job.name);
   StepWitness w;
   w.tasks = step ? std::max(1, step->res.ntasks) : 1;
@@ -442,7 +446,7 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
     } else {
       JobStatus l = local[next_local++];
       l.native_id = native[i];
-      s = merge_step(l, scheduler, step_witness(jobs[i], l), now_seconds());
+      s = merge_step(l, scheduler, step_witness(jobs[i], l, scheduler), now_seconds());
     }
     s.native_id = native[i];
     out.push_back(s);

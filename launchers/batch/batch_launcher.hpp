@@ -88,7 +88,8 @@ class BatchLauncher : public Launcher, public BatchSubmission, public BatchSched
   StepLaunch launch(const std::string& name, const StepInfo& info, const std::string& run_dir,
                     const std::vector<std::string>& program, std::vector<std::string> forward = {}) const;
   // What the step's tasks recorded of their ends, when its launch command exited 0.
-  std::optional<StepWitness> step_witness(const JobRef& job, const JobStatus& launch) const;
+  std::optional<StepWitness> step_witness(const JobRef& job, const JobStatus& launch,
+                                          const std::optional<JobStatus>& scheduler) const;
   std::vector<std::string> record_step(const std::string& run_dir, const std::vector<std::string>& program) const;
   std::vector<std::string> wrap_in_job(const std::string& run_dir, const std::vector<std::string>& command,
                                        const std::string& time) const;

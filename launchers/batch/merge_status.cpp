@@ -1,5 +1,7 @@
 #include "launchers/batch/merge_status.hpp"
 
+#include <csignal>
+
 namespace ssim::launchers {
 using namespace ssim::launch;
 
@@ -72,7 +74,19 @@ JobStatus merge_step(const JobStatus& local_status, const std::optional<JobStatu
   a.start = local.start;
   a.end = local.end;
   if (state::is_terminal(a.status)) {
-    if (local.status == Status::Cancelled) a.status = Status::Cancelled;  // ssim stopped it
+    if (local.status == Status::Cancelled) {
+      a.status = Status::Cancelled;  // ssim stopped it
+    } else if (a.status == Status::Cancelled && in_step && in_step->ends.signal == SIGKILL) {
+      // Slurm calls a step CANCELLED when one of its tasks was SIGKILLed (the OOM killer's
+      // signal); its own record, first of the failures, says what happened: a failure,
+      // which retries: rerun. (An outside scancel ends tasks with SIGTERM first.)
+      JobStatus failed = judged_by_its_tasks(local, *in_step, now);
+      failed.status = Status::Failed;
+      failed.native_id = a.native_id;
+      failed.nodes = a.nodes;
+      failed.reason += " (SIGKILL: the out-of-memory killer, or a kill -9)";
+      return failed;
+    }
     return a;
   }
   if (!state::is_terminal(local.status)) return a;  // running or pending, per the scheduler

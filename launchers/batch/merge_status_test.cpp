@@ -55,6 +55,21 @@ TEST_CASE("step merge: the scheduler's terminal word still wins, and a failure o
   CHECK(merge_step(srun_exited(0, 100), std::nullopt).status == Status::Completed);
 }
 
+TEST_CASE("step merge: a task SIGKILLed (the OOM killer) fails the step that Slurm calls cancelled") {
+  JobStatus cancelled = said(Status::Cancelled);
+  cancelled.reason = "CANCELLED";
+  const auto s = merge_step(srun_exited(137, 100), cancelled, tasks(4, "0 sig15\n"), 101);
+  CHECK(s.status == Status::Cancelled);  // SIGTERM first: an outside scancel stays cancelled
+  const auto k = merge_step(srun_exited(137, 100), cancelled, tasks(4, "2 sig9\n0 sig15\n1 sig15\n"), 101);
+  CHECK(k.status == Status::Failed);
+  CHECK(k.signal == 9);
+  CHECK(k.reason == "task 2 was killed by signal 9 (SIGKILL: the out-of-memory killer, or a kill -9)");
+  // ssim's own stop stays a stop, whatever the tasks recorded.
+  JobStatus stopped = srun_exited(137, 100);
+  stopped.status = Status::Cancelled;
+  CHECK(merge_step(stopped, cancelled, tasks(4, "2 sig9\n"), 101).status == Status::Cancelled);
+}
+
 TEST_CASE("step merge: a killed launch command waits a moment for the scheduler's cancelled") {
   const auto killed = srun_exited(137, 100);  // mpirun or srun ended by an outside scancel
   const auto waiting = merge_step(killed, said(Status::Running), std::nullopt, 101);

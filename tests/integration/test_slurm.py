@@ -266,6 +266,27 @@ ensembles:
         self.assertIn("CANCELLED", m["reason"])
         wait_for(lambda: sacct([step])[step][2].startswith("CANCELLED"), timeout=30, what="sacct to agree")
 
+    def test_a_rank_killed_by_sigkill_fails_its_step_and_retries_run_it_again(self):
+        # What the OOM killer does to one rank: Slurm calls the step CANCELLED; ssim's own
+        # record of the task (signal 9, first) makes it a failure that retries: reruns.
+        self.allocate(2)
+        self.write("experiment.yaml", """
+experiment: {name: oom, launcher: slurm}
+models:
+  - name: t
+    exe: /bin/sh
+    args: [-c, 'if [ "$$SLURM_PROCID" = 1 ] && [ ! -e once ]; then touch once; kill -9 $$$$; fi; sleep 1']
+    run: {ntasks: 2, nodes: 2}
+    retries: 1
+""")
+        p = self.ssim("run", "experiment.yaml", timeout=180)
+        _, s = self.status()
+        t = s["t"]
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr + json.dumps(t))
+        self.assertEqual((t["status"], t["attempt"]), ("completed", 2), t)
+        first = t["earlier_attempts"][0]
+        self.assertIn("killed by signal 9", json.dumps(first))
+
     def test_a_batch_experiment_resumes_as_a_batch_job_keeping_what_completed(self):
         self.write("experiment.yaml", f"""
 experiment: {{name: again, launcher: slurm}}
