@@ -174,6 +174,7 @@ bool Engine::poll() {
         if (state::is_terminal(ended.status)) ended_now.push_back(ended.name);
         if (goal_stopping_.count(ended.name) && state::is_terminal(ended.status))
           settle_goal_stop(*m_.find(ended.name));
+        if (state::is_terminal(ended.status)) settle_rank_stop(*m_.find(ended.name));
         const state::EntityRecord& r = ended;
         bound_metrics_ended(r);
         log_->info("{}: {} -> {}{}", r.name, to_string(before), to_string(r.status),
@@ -397,6 +398,7 @@ int Engine::run(const EngineHooks& hooks) {
     // Something ended while others wait for room: they start now, not at the next turn.
     if (changed && throttled_) start_ready();
     check_goals();
+    check_rank_failures();
     bound_metrics();
     if (changed || dirty_) save_soon();
     report_counts();

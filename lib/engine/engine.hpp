@@ -16,6 +16,7 @@
 #include "lib/engine/control_requests.hpp"
 #include "lib/engine/database_control.hpp"
 #include "lib/engine/database_watch.hpp"
+#include "lib/engine/rank_watch.hpp"
 #include "lib/engine/event_log.hpp"
 #include "lib/engine/progress.hpp"
 #include "lib/engine/schedule.hpp"
@@ -176,6 +177,13 @@ class Engine {
   void settle_goal_stop(state::EntityRecord& r);
   std::chrono::steady_clock::time_point next_goal_check_{};
   std::set<std::string> goal_stopping_;
+  // Ranks that failed while their step runs on (engine_ranks.cpp, rank_watch.hpp): the
+  // step is ended, and the entity recorded failed with the ranks' own reason.
+  void check_rank_failures();
+  void settle_rank_stop(state::EntityRecord& r);
+  RankWatch rank_watch_;
+  std::chrono::steady_clock::time_point next_rank_check_{};
+  std::map<std::string, std::string> rank_stopping_;  // entity -> the reason it fails with
   // Metrics files kept bounded (engine_metrics.cpp).
   void bound_metrics();
   void bound_metrics_ended(const state::EntityRecord& e);

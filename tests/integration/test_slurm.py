@@ -287,6 +287,68 @@ models:
         first = t["earlier_attempts"][0]
         self.assertIn("killed by signal 9", json.dumps(first))
 
+    def test_a_lost_node_under_a_trainer_fails_it_within_seconds_naming_the_node(self):
+        # A node dies under a 4-rank trainer: its ranks vanish without a word and its
+        # step daemon never reports (stopped here: srun then waits as it does for Slurm's
+        # node timeout, minutes); the ranks left fail at once ("Connection closed by
+        # peer"). ssim's own records decide: the step is ended and the entity failed,
+        # naming the node, well before srun would have given up.
+        self.allocate(2)
+        self.write("experiment.yaml", """
+experiment: {name: lostnode, launcher: slurm}
+models:
+  - name: t
+    exe: /bin/sh
+    args: [-c, 'while [ ! -e ../gone ]; do sleep 0.1; done; echo "RuntimeError: Connection closed by peer" >&2; exit 1']
+    run: {ntasks: 4, nodes: 2}
+""")
+        run = self.run_until("lostnode", "t", lambda e: e["status"] == "running" and "." in (e.get("native_id") or ""),
+                             what="running as a step")
+        exp_id = self.manifest("lostnode")["id"]
+        dead = self.nodes[1]
+
+        def tasks_on_dead_node():
+            """(task pid, its slurmstepd) for the ranks on `dead`."""
+            found = []
+            for pid in processes_with_env("SSIM_EXPERIMENT_ID", exp_id):
+                try:
+                    with open(f"/proc/{pid}/environ", "rb") as f:
+                        if f"SLURMD_NODENAME={dead}".encode() not in f.read().split(b"\0"):
+                            continue
+                    with open(f"/proc/{pid}/stat") as f:
+                        ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                    with open(f"/proc/{ppid}/cmdline", "rb") as f:
+                        if f.read().startswith(b"slurmstepd"):
+                            found.append((pid, ppid))
+                except OSError:
+                    pass
+            return found
+
+        wait_for(lambda: len(tasks_on_dead_node()) == 2, what="the two ranks on the node to lose")
+        tasks = tasks_on_dead_node()
+        for _, stepd in tasks:  # the node's step daemon goes silent...
+            os.kill(stepd, signal.SIGSTOP)
+            self.addCleanup(os.kill, stepd, signal.SIGCONT)
+        def tree(pid):
+            try:
+                with open(f"/proc/{pid}/task/{pid}/children") as f:
+                    children = [int(c) for c in f.read().split()]
+            except OSError:
+                children = []
+            return [pid] + [p for c in children for p in tree(c)]
+
+        for victim in [p for pid, _ in tasks for p in tree(pid)]:  # ...and its ranks vanish without a word
+            try:
+                os.kill(victim, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        open(os.path.join(self.dir, "lostnode/gone"), "w").close()
+        self.assertEqual(run.wait(timeout=90), 1)
+        t = self.status()[1]["t"]
+        self.assertEqual(t["status"], "failed", t)
+        self.assertIn(f"no rank on {dead} recorded an end: the node may be lost", t["reason"])
+        self.assertIn("Connection closed by peer", t["reason"])
+
     def test_a_batch_experiment_resumes_as_a_batch_job_keeping_what_completed(self):
         self.write("experiment.yaml", f"""
 experiment: {{name: again, launcher: slurm}}
