@@ -99,10 +99,20 @@ void SchedulerAllocation::release(const std::string& id) {
 
 // The allocation is one of the scheduler's jobs: its own status query says whether it
 // still runs. Asked again each time until it says it ended (a failed query says nothing).
+std::optional<std::map<std::string, JobStatus>> SchedulerAllocation::ask_about(const std::string& id) const {
+  const std::vector<std::string> ids = {id};
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const CommandResult r = runner_.run(scheduler_.status_command(ids), 20s);
+    if (auto parsed = scheduler_.parse_status_output(r, ids)) return parsed;
+    // PBS with job history off refuses `qstat -x`: asked again the way it answers.
+    if (!scheduler_.switch_status_source(r)) break;
+  }
+  return std::nullopt;
+}
+
 std::optional<launch::JobAllocation::Ended> SchedulerAllocation::ended() const {
   if (ended_ || current_.job_id.empty()) return ended_;
-  const std::vector<std::string> ids = {current_.job_id};
-  const auto parsed = scheduler_.parse_status_output(runner_.run(scheduler_.status_command(ids), 20s), ids);
+  const auto parsed = ask_about(current_.job_id);
   if (!parsed) return std::nullopt;
   const auto it = parsed->find(current_.job_id);
   if (it == parsed->end() || !state::is_terminal(it->second.status)) return std::nullopt;
@@ -111,6 +121,20 @@ std::optional<launch::JobAllocation::Ended> SchedulerAllocation::ended() const {
   ended_ = Ended{"the allocation " + current_.job_id + " ended: " + said, s.end};
   if (log_) log_("allocation " + current_.job_id + " ended under the run: " + said);
   return ended_;
+}
+
+std::optional<launch::JobAllocation::Ended> SchedulerAllocation::ended_job(const std::string& id) const {
+  if (id.empty()) return std::nullopt;
+  const auto parsed = ask_about(id);
+  if (!parsed) return std::nullopt;  // not asked: nothing concluded
+  const auto it = parsed->find(id);
+  // A job the manifest recorded that the scheduler no longer lists has ended (its history off).
+  if (it == parsed->end() || it->second.status == state::Status::Unknown)
+    return Ended{"job " + id + " ended (" + scheduler_.name() + " no longer knows it)", 0};
+  if (!state::is_terminal(it->second.status)) return std::nullopt;
+  const auto& s = it->second;
+  return Ended{"job " + id + " ended: " + (s.reason.empty() ? std::string(state::to_string(s.status)) : s.reason),
+               s.end};
 }
 
 std::string SchedulerAllocation::placed_nodes(const std::string& name) const {

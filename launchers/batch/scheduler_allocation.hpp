@@ -3,6 +3,8 @@
 // inside, or requests the one `allocation:` asks for, places the plan over its hosts,
 // and releases what it requested.
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 
 #include "launchers/batch/allocation.hpp"
@@ -26,6 +28,7 @@ class SchedulerAllocation : public launch::JobAllocation {
   std::string placed_nodes(const std::string& name) const override;
   void release(const std::string& id) override;
   std::optional<Ended> ended() const override;
+  std::optional<Ended> ended_job(const std::string& id) const override;
 
   // Finds or (with options.request) requests the allocation and places `plan` on it:
   // UsageError when the plan does not fit or needs one it cannot have, EnvironmentError
@@ -39,6 +42,8 @@ class SchedulerAllocation : public launch::JobAllocation {
 
  private:
   Allocation request(const AllocationRequests& requests, const std::vector<std::string>& command);
+  // The scheduler's word on job `id`, asked the way it answers; nullopt when it cannot be asked.
+  std::optional<std::map<std::string, JobStatus>> ask_about(const std::string& id) const;
 
   Scheduler& scheduler_;
   CommandRunner& runner_;

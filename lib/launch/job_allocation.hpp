@@ -30,6 +30,14 @@ class JobAllocation {
     double at = 0;
   };
   virtual std::optional<Ended> ended() const { return std::nullopt; }
+  // The same for job `id`, which a manifest recorded (a reader on the login node, after
+  // the run inside it died): ended when the scheduler says so, or no longer knows it
+  // (PBS without job history: "Unknown Job Id"). nullopt while it runs or when the
+  // scheduler cannot be asked.
+  virtual std::optional<Ended> ended_job(const std::string& id) const {
+    (void)id;
+    return std::nullopt;
+  }
 };
 
 }  // namespace ssim::launch

@@ -14,6 +14,7 @@
 
 #include "lib/launch/registry.hpp"
 #include "lib/engine/engine.hpp"
+#include "lib/engine/ended_with_job.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/state/job_id.hpp"
 #include "lib/util/errors.hpp"
@@ -93,6 +94,7 @@ void refuse_if_still_alive(state::Manifest& previous, const plan::Plan& plan) {
   if (probe.entities.empty()) return;
   auto launcher = launch::make_launcher(previous.launcher);
   engine::refresh(probe, *launcher);
+  engine::end_with_their_job(probe, *launcher);  // the job they ran in ended: so did they
   for (const auto& e : probe.entities)
     if (auto* r = previous.find(e.name)) *r = e;
   const bool reuse_database = engine::reusable_database(plan, previous);

@@ -1,6 +1,7 @@
 #include "lib/session/current_state.hpp"
 
 #include "lib/launch/registry.hpp"
+#include "lib/engine/ended_with_job.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/state/job_id.hpp"
 #include "lib/util/clock.hpp"
@@ -21,6 +22,8 @@ CurrentState current_state(const std::string& path) {
   s.manifest = state::load_manifest(path);
   auto launcher = launch::make_launcher(s.manifest.launcher);
   bool changed = engine::refresh(s.manifest, *launcher);
+  // A run that holds the lock decides; with none, what ran in an ended job ended with it.
+  if (!s.runner) changed = engine::end_with_their_job(s.manifest, *launcher) || changed;
   // ssim run --batch: until its job starts, nothing runs the experiment, yet nothing
   // ended: the entities wait with the job.
   const state::EntityRecord* outer = nullptr;

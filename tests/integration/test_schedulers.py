@@ -375,7 +375,8 @@ class Fake(Schedulers):
             self.assertEqual(f.read().count("node agents started on fn1,fn2"), 1)
 
     def test_the_dry_run_prints_the_script_that_is_submitted(self):
-        # Byte for byte, but for the experiment's id (made by the run): its exports too
+        # Byte for byte, but for the experiment's id and a lone rank's free port (chosen by
+        # the run as it submits): its exports too
         # (the module's PYTHONPATH once, before the file's own; the id; MPI as root).
         self.yaml("models:\n  - {name: a, exe: /bin/true, batch: {nodes: 1}, env: {PYTHONPATH: /mine}}\n", name="dry")
         p = self.ssim("run", "experiment.yaml", "--dry-run")
@@ -388,7 +389,10 @@ class Fake(Schedulers):
         with open(path) as f:
             submitted = f.read()
         exp_id = self.manifest("dry")["id"]
-        self.assertEqual(printed.replace("'<experiment id, made by ssim run>'", exp_id), submitted)
+        port = re.search(r"export MASTER_PORT=(\d+)\n", submitted).group(1)
+        self.assertGreaterEqual(int(port), 20000)
+        self.assertEqual(printed.replace("'<experiment id, made by ssim run>'", exp_id)
+                         .replace("'<a free port>'", port), submitted)
 
     def test_a_lost_agent_fails_its_member_and_ends_nothing_else(self):
         # One mpirun runs every agent: Open MPI ends all ranks when one dies, unless told
@@ -668,6 +672,38 @@ class Pbs(Fake, SsimTestCase):
                     pass
             return out
         wait_for(lambda: not left(), timeout=15, what="no process in the experiment's folders once the job ended")
+
+    def test_a_dead_in_job_run_s_entities_end_with_its_job_seen_from_the_login_node(self):
+        # kill -9 of the run inside a job, then the job's end: seen from a login node (no
+        # pid of the job's visible), what ran in the job ended with it, not "running" for
+        # ever.
+        self.yaml("ensembles:\n  - {name: m, exe: /bin/sleep, args: ['300'], replicas: 2}\n"
+                  "models:\n  - {name: mpi, exe: /bin/sleep, args: ['300'], run: {ntasks: 2, mpi: mpirun}}\n",
+                  name="dead")
+        script = self.write("job.sh", f"#!/bin/bash\n#PBS -l select=3:ncpus=2\ncd {self.dir}\n"
+                                      f"exec {os.path.abspath(SSIM)} run experiment.yaml\n")
+        job = self.submit(script)
+        self.addCleanup(self.cancel, job)
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "dead/.ssim/manifest.json")), timeout=60, what="manifest")
+        wait_for(lambda: all(self.status()[1][n]["status"] == "running" for n in ("m_0", "m_1", "mpi")), timeout=60,
+                 what="members running in the job")
+        self.assertTrue(self.manifest("dead")["allocation_job"])
+        runs = [pid for pid in os.listdir("/proc") if pid.isdigit() and self.is_ssim_run(int(pid))]
+        self.assertEqual(len(runs), 1, runs)
+        os.kill(int(runs[0]), signal.SIGKILL)
+        wait_for(lambda: self.job_ended(job), timeout=30, what="the job to end with its script")
+
+        def from_login(*args):
+            p, code = self.ssim_elsewhere("login", *args)
+            out, err = p.communicate(timeout=60)
+            return code(), out, err
+
+        code, out, err = from_login("status", "--json")
+        self.assertEqual(code, 1, err + out)
+        s = {e["name"]: e for e in json.loads(out)["entities"]}
+        for name in ("m_0", "m_1", "mpi"):
+            self.assertEqual(s[name]["status"], "failed", s[name])
+            self.assertIn(f"ended with its job: job {job} ended", s[name]["reason"])
 
     def test_logs_of_a_running_batch_entity_arrive_as_it_runs(self):
         # PBS spools a job's output on the execution host until it ends, unless -k oed.
