@@ -374,6 +374,7 @@ int Engine::run(const EngineHooks& hooks) {
     if (!ended.empty()) take_freed_nodes(ended);
   }
   const auto first_start = clock_->steady();
+  began_ = clock_->now();
   if (plan_.database) {
     try {
       start_database();

@@ -122,6 +122,8 @@ class Engine {
   bool end_gangs_of_failed(const std::vector<std::string>& ended);
   void release_room();
   void interrupted(const std::string& why);
+  std::string wall_time_spent() const;
+  double began_ = 0;  // when run() began (epoch seconds)
   bool handle_stop_requests();
   // `ssim start` (control_requests.hpp): held entities start, ended ones run again, and
   // ones added to the file join the run. Returns true when something changed.

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/engine/event_log.hpp"
+#include "lib/plan/resources.hpp"
 #include "lib/engine/failure_pointer.hpp"
 #include "lib/engine/refresh.hpp"
 #include "lib/state/start_journal.hpp"
@@ -156,11 +157,35 @@ void Engine::cancel_held() {
   }
 }
 
+// Inside the job of `ssim run --batch`: a SIGTERM once the job's wall time (batch.time) is
+// spent is the scheduler ending the job at its limit (PBS writes "job killed: walltime 26
+// exceeded limit 12" to the job's stderr, which ssim does not see). Slack: the job started
+// before this run did (its setup lines first). "" when it is not that.
+std::string Engine::wall_time_spent() const {
+  if (!plan_.batch || plan_.batch->time.empty() || began_ <= 0) return "";
+  const long limit = plan::time_seconds(plan_.batch->time);
+  bool in_its_job = false;
+  for (const auto& e : m_.entities) in_its_job = in_its_job || is_outer_batch(e);
+  if (!in_its_job || limit <= 0) return "";
+  const double slack = std::max(5.0, 0.05 * static_cast<double>(limit));
+  if (clock_->now() - began_ < static_cast<double>(limit) - slack) return "";
+  return "wall time exceeded (" + plan_.batch->time + "): the scheduler ended the job";
+}
+
 void Engine::interrupted(const std::string& why) {
   log_->warn("{} received: stopping every entity", why);
   emit(text_event(EventKind::Info, why + " received: stopping everything"));
-  stop_entities(m_, launcher_, {}, why == "ssim stop" ? "stopped by ssim stop" : "interrupted by " + why, kStopGrace,
-                *clock_, *db_);
+  const std::string spent = why == "SIGTERM" ? wall_time_spent() : "";
+  if (!spent.empty()) log_->warn("{}", spent);
+  stop_entities(m_, launcher_, {},
+                !spent.empty()       ? spent
+                : why == "ssim stop" ? "stopped by ssim stop"
+                                     : "interrupted by " + why,
+                kStopGrace, *clock_, *db_);
+  // What the wall time cut short did not finish: failed, so the run and ssim status say so.
+  if (!spent.empty())
+    for (auto& e : m_.entities)
+      if (e.status == Status::Cancelled && e.reason.rfind(spent, 0) == 0 && !is_database(e)) e.status = Status::Failed;
   for (auto& e : m_.entities) e.held = false;
   report_failed_snapshots();
   save();

@@ -597,6 +597,26 @@ class Pbs(Fake, SsimTestCase):
         self.assertEqual(slow["status"], "failed")
         self.assertIn("wall time exceeded (2 s)", slow["reason"])
 
+    def test_a_batch_experiment_killed_for_its_wall_time_says_so_and_fails(self):
+        # The server ends the job at its wall time with SIGTERM: the run inside says so, as
+        # for a batch entity, and what did not finish is failed, not "interrupted". MoM's
+        # kill_delay between SIGTERM and SIGKILL: OpenPBS's default, 10 s.
+        self.env["SSIM_FAKE_KILL_DELAY"] = "10"
+        self.yaml("batch: {nodes: 1, time: '00:00:06'}\n"
+                  "models:\n  - {name: long, exe: /bin/sleep, args: ['200']}\n"
+                  "  - {name: later, exe: /bin/true, after: [long]}\n", name="bwall")
+        p = self.ssim("run", "experiment.yaml", "--batch", check=0)
+        job = re.search(r"batch job (\S+) ", p.stderr).group(1)
+        self.addCleanup(self.cancel, job)
+        wait_for(lambda: self.job_ended(job), timeout=90, what="the job to reach its wall time")
+        wait_for(lambda: self.status()[1]["batch"]["status"] in ("failed", "cancelled", "completed"), timeout=30,
+                 what="the batch row to end")
+        self.ssim("status", "bwall", check=1)  # what did not finish failed
+        _, s = self.status()
+        for name in ("batch", "long", "later"):
+            self.assertEqual(s[name]["status"], "failed", s[name])
+            self.assertIn("wall time exceeded (00:00:06)", s[name]["reason"], s[name])
+
     def test_a_batch_experiment_that_can_never_run_says_why_to_ssim_status(self):
         # Job history off (the server's default): `qstat -x` names no job. A one-shot ssim
         # status asks again without -x, in line, and says the server's reason.
