@@ -89,6 +89,14 @@ Text YamlReader::line(const YAML::Node& node, const std::string& field) const {
   Text t = text(node, field);
   if (has_control(t.value, false))
     fail(node, field, "holds a control character (newline, escape...): \"" + printable(t.value) + "\"");
+  // A step's setup lines reach bash as one argument, which the kernel caps at 128 KiB:
+  // refused here, not as "Argument list too long" when every step starts.
+  constexpr size_t kMaxLine = 32 * 1024;
+  if (t.value.size() > kMaxLine)
+    fail(node, field,
+         "is " + std::to_string(t.value.size()) + " bytes long, over the " + std::to_string(kMaxLine / 1024) +
+             " KiB a line may have (the kernel caps a command's argument at 128 KiB): put a long script in a file "
+             "and source it");
   return t;
 }
 

@@ -37,11 +37,27 @@ std::vector<RankEnd> parse_rank_ends(const std::string& text) {
   return out;
 }
 
+namespace {
+// A rank that only lost its peer: what it says follows another rank's failure (clocks of
+// different nodes may stamp it first).
+bool lost_its_peer(const RankEnd& e) {
+  for (const char* p : {"Connection closed by peer", "Connection reset by peer", "Broken pipe",
+                        "remote process exited or there was a network error", "ECONNRESET"})
+    if (e.said.find(p) != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
 std::optional<RankEnd> first_failed_rank(const std::vector<RankEnd>& ends) {
-  std::optional<RankEnd> first;
-  for (const auto& e : ends)
-    if (!e.clean() && (!first || e.end < first->end)) first = e;
-  return first;
+  // The earliest failure that is a rank's own error; only when every failed rank merely
+  // lost its peer, the earliest of those.
+  std::optional<RankEnd> first, first_own;
+  for (const auto& e : ends) {
+    if (e.clean()) continue;
+    if (!first || e.end < first->end) first = e;
+    if (!lost_its_peer(e) && (!first_own || e.end < first_own->end)) first_own = e;
+  }
+  return first_own ? first_own : first;
 }
 
 std::optional<RankEnd> failed_before(const std::vector<RankEnd>& ends, double time) {

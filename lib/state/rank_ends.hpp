@@ -29,7 +29,9 @@ std::string encode_rank_end(const RankEnd& e);
 // Lines that are not whole records are skipped.
 std::vector<RankEnd> parse_rank_ends(const std::string& text);
 
-// The failed rank that ended first, when any failed.
+// The failed rank that ended first, when any failed; a rank whose own error is only that it
+// lost its peer ("Connection closed by peer") yields to one with an error of its own, even
+// stamped later (ranks on other nodes keep their own clocks).
 std::optional<RankEnd> first_failed_rank(const std::vector<RankEnd>& ends);
 // The first rank that failed before `time` (when a stop was asked): the entity was failing
 // on its own when the stop came, and keeps that outcome (docs/cli.md, ssim stop).

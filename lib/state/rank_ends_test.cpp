@@ -27,6 +27,17 @@ TEST_CASE("rank ends: the rank that failed first is named with its own error, no
         "failed");
 }
 
+TEST_CASE("rank ends: a peer's lost connection stamped first does not name the wrong rank") {
+  const auto ends = parse_rank_ends(encode_rank_end(end(3, 1, 99.9, "RuntimeError: [gloo] Connection closed by peer")) +
+                                    encode_rank_end(end(2, 1, 100.1, "RuntimeError: bad batch on rank 2")));
+  REQUIRE(first_failed_rank(ends));
+  CHECK(first_failed_rank(ends)->rank == 2);
+  // Only lost peers: the earliest of them.
+  const auto lost = parse_rank_ends(encode_rank_end(end(1, 1, 5, "Connection reset by peer")) +
+                                    encode_rank_end(end(0, 1, 4, "Connection closed by peer")));
+  CHECK(first_failed_rank(lost)->rank == 0);
+}
+
 TEST_CASE("rank ends: clean ends, a single rank and torn lines say nothing of ranks") {
   CHECK(describe_rank_failure(parse_rank_ends(encode_rank_end(end(0, 0, 1, "")) + encode_rank_end(end(1, 0, 2, "")))) ==
         "");
