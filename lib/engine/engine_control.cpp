@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <unistd.h>
 
+#include <csignal>
+
 #include "lib/engine/event_log.hpp"
 #include "lib/plan/resources.hpp"
 #include "lib/engine/failure_pointer.hpp"
@@ -175,6 +177,7 @@ std::string Engine::wall_time_spent() const {
 void Engine::interrupted(const std::string& why) {
   log_->warn("{} received: stopping every entity", why);
   emit(text_event(EventKind::Info, why + " received: stopping everything"));
+  const double heard = clock_->now();
   const std::string spent = why == "SIGTERM" ? wall_time_spent() : "";
   if (!spent.empty()) log_->warn("{}", spent);
   stop_entities(m_, launcher_, {},
@@ -183,9 +186,17 @@ void Engine::interrupted(const std::string& why) {
                                      : "interrupted by " + why,
                 kStopGrace, *clock_, *db_);
   // What the wall time cut short did not finish: failed, so the run and ssim status say so.
+  // The scheduler signals the job's whole session: a member may have ended by that same
+  // SIGTERM (and been seen so) a moment before this run heard it.
   if (!spent.empty())
-    for (auto& e : m_.entities)
-      if (e.status == Status::Cancelled && e.reason.rfind(spent, 0) == 0 && !is_database(e)) e.status = Status::Failed;
+    for (auto& e : m_.entities) {
+      if (is_database(e)) continue;
+      const bool by_the_same_signal = state::is_terminal(e.status) && e.status != Status::Completed &&
+                                      e.signal == SIGTERM && e.end >= heard - 5 && e.reason.rfind(spent, 0) != 0;
+      if (by_the_same_signal) e.reason = spent;
+      if ((e.status == Status::Cancelled && e.reason.rfind(spent, 0) == 0) || by_the_same_signal)
+        e.status = Status::Failed;
+    }
   for (auto& e : m_.entities) e.held = false;
   report_failed_snapshots();
   save();
