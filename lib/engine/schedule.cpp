@@ -18,6 +18,19 @@ bool is_smallest(const plan::Resources& r) {
   return r.ntasks <= 1 && r.cpus_per_task <= 1 && r.gpus_per_task == 0 && r.node_cpus == 0 && r.nodes <= 1;
 }
 
+// "waiting for 2 CPUs; 1 free", "waiting for 2 CPUs and 1 GPU; 3 CPUs and 0 GPUs free".
+std::string waiting_note(const plan::Resources& r, const launch::NodePool& pool) {
+  const int tasks = std::max(1, r.ntasks);
+  const int cpus = tasks * launch::cpus_per_task(r) + r.node_cpus, gpus = tasks * r.gpus_per_task;
+  auto n = [](int k, const char* what) { return std::to_string(k) + " " + what + (k == 1 ? "" : "s"); };
+  if (gpus == 0) return "waiting for " + n(cpus, "CPU") + "; " + std::to_string(pool.free_cpus()) + " free";
+  return "waiting for " + n(cpus, "CPU") + " and " + n(gpus, "GPU") + "; " + n(pool.free_cpus(), "CPU") + " and " +
+         n(pool.free_gpus(), "GPU") + " free";
+}
+
+// The pool's holder name for what a waiting entity keeps of the free room during a pass.
+std::string hold_of(const std::string& name) { return "\x01hold:" + name; }
+
 bool same_ask(const plan::Resources& a, const plan::Resources& b) {
   return a.ntasks == b.ntasks && a.cpus_per_task == b.cpus_per_task && a.gpus_per_task == b.gpus_per_task &&
          a.tasks_per_node == b.tasks_per_node && a.nodes == b.nodes && a.node_cpus == b.node_cpus;
@@ -101,6 +114,9 @@ Pass Schedule::next(const state::Manifest& m, double now, int max_running, int r
   Pass pass;
   const int room = max_running > 0 ? max_running : INT_MAX;
   std::vector<const plan::Resources*> refused;  // asks the pool said no to in this pass
+  // What entities that wait for room keep of the free room, for this pass: an entity that
+  // needs several CPUs is not passed by a sweep of one-CPU members listed after it.
+  std::vector<std::string> holds;
   std::set<std::string> gangs_seen;
   std::map<std::string, size_t> index_of;  // for gangs only
   auto started = [&] { return running + static_cast<int>(pass.start.size()); };
@@ -152,6 +168,12 @@ Pass Schedule::next(const state::Manifest& m, double now, int max_running, int r
         continue;
       }
       for (size_t k : taken) pool_.release(m.entities[k].name);  // none holds room while they wait
+      if (why.rfind("waiting for room", 0) == 0)                 // ...but later members do not take it meanwhile
+        for (size_t k : members)
+          if (const plan::Resources* asked = ask_of_[k]) {
+            holds.push_back(hold_of(m.entities[k].name));
+            pool_.hold_free(holds.back(), *asked);
+          }
       pass.throttled = true;
       pass.throttled_by_room = pass.throttled_by_room || why.rfind("waiting for room", 0) == 0;
       for (size_t k : members) pass.wait.emplace_back(k, why);
@@ -161,8 +183,14 @@ Pass Schedule::next(const state::Manifest& m, double now, int max_running, int r
       pass.throttled = true;  // waits for a free slot
       continue;
     }
+    const size_t refused_before = refused.size();
     if (!take_room(m, i, refused)) {
       pass.throttled = pass.throttled_by_room = true;  // waits for CPUs or GPUs
+      if (refused.size() > refused_before) {           // the first of its kind to wait: says why, keeps the room
+        pass.wait.emplace_back(i, waiting_note(*refused.back(), pool_));
+        holds.push_back(hold_of(r.name));
+        pool_.hold_free(holds.back(), *refused.back());
+      }
       // Not even one CPU is free, and every entity is a packed one that waits on
       // nothing: nothing further can start or be cancelled in this pass.
       if (only_packed_ && is_smallest(*refused.back())) break;
@@ -170,6 +198,7 @@ Pass Schedule::next(const state::Manifest& m, double now, int max_running, int r
     }
     pass.start.push_back(i);
   }
+  for (const auto& h : holds) pool_.release(h);
   return pass;
 }
 

@@ -134,6 +134,42 @@ void NodePool::release(const std::string& holder) {
   held_cpus_.erase(holder);
 }
 
+void NodePool::hold_free(const std::string& holder, const plan::Resources& res) {
+  const int tasks = std::max(1, res.ntasks);
+  int cpus = tasks * cpus_per_task(res) + res.node_cpus;
+  int gpus = tasks * res.gpus_per_task;
+  Grant grant;
+  for (size_t i = 0; i < nodes_.size() && (cpus > 0 || gpus > 0); ++i) {
+    if (retired_[i] || nodes_[i].cpus == 0) continue;
+    const int c = std::min(cpus, std::max(0, nodes_[i].cpus - use_[i].cpus));
+    const int g = std::min(gpus, static_cast<int>(use_[i].free_gpus.size()));
+    if (c == 0 && g == 0) continue;
+    grant.nodes.push_back(nodes_[i].name);
+    grant.tasks.push_back(c);  // CPUs, one a "task" (held_cpus_ below)
+    grant.gpus.emplace_back(use_[i].free_gpus.begin(), use_[i].free_gpus.begin() + g);
+    use_[i].cpus += c;
+    use_[i].free_gpus.erase(use_[i].free_gpus.begin(), use_[i].free_gpus.begin() + g);
+    cpus -= c, gpus -= g;
+  }
+  if (grant.nodes.empty()) return;
+  held_[holder] = std::move(grant);
+  held_cpus_[holder] = {1, 0};
+}
+
+int NodePool::free_cpus() const {
+  int free = 0;
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    if (!retired_[i] && nodes_[i].cpus > 0) free += std::max(0, nodes_[i].cpus - use_[i].cpus);
+  return free;
+}
+
+int NodePool::free_gpus() const {
+  int free = 0;
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    if (!retired_[i]) free += static_cast<int>(use_[i].free_gpus.size());
+  return free;
+}
+
 const Grant* NodePool::held_by(const std::string& holder) const {
   const auto it = held_.find(holder);
   return it == held_.end() ? nullptr : &it->second;

@@ -43,6 +43,14 @@ class NodePool {
   // least used comes first.
   std::optional<Grant> take(const std::string& holder, const plan::Resources& res);
   void release(const std::string& holder);
+  // Holds, for `holder`, what is free now of the CPUs and devices `res` asks, up to what
+  // it asks (first fit): an entity that waits for room keeps later, smaller ones from
+  // taking the room it waits for. Released as any holder is.
+  void hold_free(const std::string& holder, const plan::Resources& res);
+  // CPUs and devices free now on the nodes in service (nodes whose CPUs are not counted
+  // count none).
+  int free_cpus() const;
+  int free_gpus() const;
   const Grant* held_by(const std::string& holder) const;
   std::vector<std::string> holders() const;
   // Why `res` could never fit, even with every node free; "" when it can.

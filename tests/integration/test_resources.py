@@ -166,6 +166,37 @@ models:
         self.assertGreater(self.cpus_in_use(", oversubscribe: true"), 2)
 
 
+class WaitingForRoom(SsimTestCase):
+    def test_a_step_that_needs_several_cpus_is_not_passed_by_one_cpu_members_after_it(self):
+        # Two CPUs, both busy; a 2-rank trainer waits, then six one-CPU members listed
+        # after it. When one CPU frees, the trainer keeps it (a member does not take it),
+        # says what it waits for, and starts as soon as the second frees.
+        self.env["SSIM_CPUS"] = "2"
+        gates = [os.path.join(self.dir, f"gate{i}") for i in range(2)]
+        self.write("experiment.yaml", f"""
+experiment: {{name: room}}
+models:
+  - {{name: a0, exe: /bin/sh, args: [-c, 'while [ ! -e {gates[0]} ]; do sleep 0.05; done']}}
+  - {{name: a1, exe: /bin/sh, args: [-c, 'while [ ! -e {gates[1]} ]; do sleep 0.05; done']}}
+  - {{name: trainer, exe: /bin/true, run: {{ntasks: 2}}}}
+ensembles:
+  - {{name: later, exe: /bin/sleep, args: ['0.2'], replicas: 6}}
+""")
+        run = self.run_until("room", "a1")
+        wait_for(lambda: self.status()[1]["trainer"].get("reason") == "waiting for 2 CPUs; 0 free",
+                 what="the trainer's note")
+        open(gates[0], "w").close()
+        wait_for(lambda: self.status()[1]["a0"]["status"] == "completed", what="a0 to end")
+        wait_for(lambda: self.status()[1]["trainer"].get("reason") == "waiting for 2 CPUs; 1 free",
+                 what="the trainer's note with one CPU free")
+        _, s = self.status()
+        self.assertEqual({s[f"later_{i}"]["status"] for i in range(6)}, {"new"}, s)  # none took the free CPU
+        open(gates[1], "w").close()
+        self.assertEqual(run.wait(timeout=60), 0)
+        _, s = self.status()
+        self.assertLessEqual(s["trainer"]["start"], min(s[f"later_{i}"]["start"] for i in range(6)))
+
+
 def working_in(folder, below=False):
     """Pids whose working folder is `folder` (also once it is removed), or with `below`
     one inside it."""

@@ -142,3 +142,28 @@ TEST_CASE("node pool: a node that joins (a whole-node step ended) takes the next
   CHECK(g->nodes == std::vector<std::string>{"n9"});
   CHECK(pool.never_fits(ask(4)).empty());  // a step of 4 fits now, on n9
 }
+
+TEST_CASE("node pool: what a waiting step holds of the free room keeps smaller ones out") {
+  auto pool = nodes(1, 4);
+  REQUIRE(pool.take("a", ask(1)));
+  REQUIRE(pool.take("b", ask(1)));
+  REQUIRE(pool.take("c", ask(1)));
+  CHECK(pool.free_cpus() == 1);
+  CHECK_FALSE(pool.take("trainer", ask(2)));
+  pool.hold_free("hold:trainer", ask(2));  // the one free CPU, kept for the trainer
+  CHECK(pool.free_cpus() == 0);
+  CHECK_FALSE(pool.take("m", ask(1)));
+  pool.release("hold:trainer");
+  pool.release("a");
+  CHECK(pool.take("trainer", ask(2)));  // the next turn: the trainer first
+  // Devices held the same way, and only what is free.
+  std::vector<PoolNode> gpu = {{"g1", 4, std::vector<std::string>{"0", "1"}}};
+  NodePool p(gpu);
+  REQUIRE(p.take("one", ask(1, 1, 1)));
+  p.hold_free("hold:two", ask(1, 1, 2));
+  CHECK(p.free_gpus() == 0);
+  CHECK(p.free_cpus() == 2);
+  p.release("hold:two");
+  CHECK(p.free_gpus() == 1);
+  CHECK(p.free_cpus() == 3);
+}
