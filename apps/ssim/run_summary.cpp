@@ -22,7 +22,7 @@ std::string params_text(const state::EntityRecord& e) {  // its own parameters, 
 void print_run_end(std::ostream& out, const state::Manifest& m, const std::string& file, bool terminal) {
   int entities = 0;
   for (const auto& e : m.entities) entities += e.type != state::EntityKind::Database;
-  if (!terminal || entities <= kSummaryAbove) return print_status_table(out, m);
+  if (entities <= (terminal ? kSummaryAbove : kListAbovePiped)) return print_status_table(out, m);
 
   print_status_summary(out, m, now_seconds());
   int shown = 0, failed = 0;

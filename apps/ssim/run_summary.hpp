@@ -1,6 +1,7 @@
 #pragma once
-// What `ssim run` prints when it ends: the status table, or for a big experiment on a
-// terminal (more than kSummaryAbove entities) a summary a person can read at a glance:
+// What `ssim run` prints when it ends: the status table, or for a big experiment (on a
+// terminal more than kSummaryAbove entities, piped more than kListAbovePiped) a summary a
+// person can read at a glance:
 // counts per ensemble, the failed ones with their reason and parameters, and where to
 // look next (status --filter failed, report, and --resume after an interruption).
 #include <ostream>
@@ -11,6 +12,10 @@
 namespace ssim::app {
 
 inline constexpr int kSummaryAbove = 30;
+// Piped (a job's output file, a script), the table lists every row up to this many
+// entities; past it, the summary too: a million rows (55 MB) is a list nobody reads, and
+// `ssim status EXP --json` or `-o` gives them all.
+inline constexpr int kListAbovePiped = 1000;
 
 // `file`: the experiment file as the user gave it, for the --resume pointer.
 void print_run_end(std::ostream& out, const state::Manifest& m, const std::string& file, bool terminal);

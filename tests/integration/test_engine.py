@@ -97,6 +97,11 @@ ensembles:
         # Piped, as scripts read it: the whole table.
         self.write("again.yaml", open(os.path.join(self.dir, "experiment.yaml")).read().replace("name: big", "name: again"))
         self.assertEqual(len(self.ssim("run", "again.yaml", check=1).stdout.splitlines()), 36)
+        # Piped past 1,000 entities: the summary, not a row each (a million rows is 55 MB).
+        self.write("many.yaml", "experiment: {name: many}\nensembles:\n  - {name: m, exe: /bin/true, replicas: 1001}\n")
+        out = self.ssim("run", "many.yaml", timeout=300).stdout
+        self.assertLess(len(out.splitlines()), 20, out[:2000])
+        self.assertRegex(out, r"m +1001 total: 1001 completed")
 
     def test_run_regardless_sees_which_inputs_succeeded(self):
         self.write("experiment.yaml", """
