@@ -1,6 +1,9 @@
 // pybind11 bindings of the data client for numpy arrays. Arrays go in without a copy
 // (their buffer is written to the socket); get_tensor reads the payload straight into a
 // new array. The GIL is released during I/O.
+#include <cstdlib>
+#include <optional>
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -157,6 +160,18 @@ PYBIND11_MODULE(_ssim, m) {
            }),
            py::arg("address") = "", py::arg("password") = "",
            "Connects to `address` (host:port[,...]); by default to SSDB with SSDB_PASSWORD.")
+      // SmartRedis's constructor, so that a port is one line (`from ssim import Client`):
+      // Client(cluster=False, address=None, logger_name="default"). ssim tells a cluster
+      // from a single shard itself, and the password comes from SSDB_PASSWORD as always.
+      .def(
+          py::init([](bool /*cluster*/, const std::optional<std::string>& address, const std::string& /*logger_name*/) {
+            py::gil_scoped_release nogil;
+            if (!address || address->empty()) return std::make_unique<Client>();
+            const char* password = std::getenv("SSDB_PASSWORD");
+            return std::make_unique<Client>(*address, password ? password : "");
+          }),
+          py::arg("cluster") = false, py::arg("address") = py::none(), py::arg("logger_name") = "default",
+          "SmartRedis's form: Client(cluster=False, address=None, logger_name='default').")
       .def_property_readonly("is_cluster", &Client::is_cluster)
       .def(
           "put_tensor",

@@ -126,6 +126,14 @@ class ClientOn:
         c.put_tensor("py_strided", strided)
         np.testing.assert_array_equal(c.get_tensor("py_strided"), strided)
 
+    def test_python_takes_smartredis_constructor_arguments(self):
+        # A SmartRedis program ports by its import line alone (docs/coming-from-smartsim.md).
+        first = self.db.address.split(",")[0]
+        for c in (ssim.Client(cluster=self.shards > 1), ssim.Client(False), ssim.Client(logger_name="producer"),
+                  ssim.Client(cluster=self.shards > 1, address=first, logger_name="producer")):
+            c.put_tensor("sr_ctor", np.arange(3.0))
+            np.testing.assert_array_equal(c.get_tensor("sr_ctor"), np.arange(3.0))
+
     def test_python_errors(self):
         c = ssim.Client()
         with self.assertRaises(ssim.KeyNotFound):
