@@ -45,7 +45,7 @@ namespace fs = std::filesystem;
 using state::Status;
 
 std::string status_file(const std::string& run_dir) { return state::status_file_path(run_dir); }
-std::string cancel_marker(const std::string& run_dir) { return run_dir + "/.ssim-cancelled"; }
+std::string cancel_marker(const std::string& run_dir) { return state::cancel_marker_path(run_dir); }
 
 std::string LocalLauncher::default_supervisor() {
   const std::string found = find_supervisor();

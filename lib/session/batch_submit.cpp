@@ -92,9 +92,11 @@ Submitted submit_experiment(const Loaded& l, const std::string& file, bool overw
   const auto generated = generate_claimed(plan, mode);
   if (notes)
     for (const auto& w : generated.warnings) notes("warning: " + w);
-  // The earlier job's record (resume) is not this job's: a fresh one is written as it starts.
+  // The earlier job's record (resume) is not this job's: a fresh one is written as it
+  // starts; nor is the stop that ended it (its marker would make this job "stopped by ssim").
   std::error_code ignored;
   fs::remove(state::status_file_path(ssim_dir(plan.path)), ignored);
+  fs::remove(state::cancel_marker_path(ssim_dir(plan.path)), ignored);
   const std::string id = submission.submit_experiment(plan, command);
   // Resumed: what completed stays completed, what will run again shows as waiting for
   // the job (resume_manifest's rule, as ssim run --resume), with the same experiment id.

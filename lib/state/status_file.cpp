@@ -35,6 +35,8 @@ std::string status_int_or_null(const std::optional<int>& v) { return v ? std::to
 
 std::string status_file_path(const std::string& run_dir) { return run_dir + "/.ssim-status.json"; }
 
+std::string cancel_marker_path(const std::string& run_dir) { return run_dir + "/.ssim-cancelled"; }
+
 std::string encode_status_file(const StatusFile& s) {
   std::string out =
       "{\"format\":" + std::to_string(s.version) + ",\"state\":" + (s.exited ? "\"exited\"" : "\"running\"");

@@ -36,6 +36,9 @@ struct StatusFile {
 };
 
 std::string status_file_path(const std::string& run_dir);
+// The marker ssim leaves when it asks a job to stop (its end then reads cancelled): one
+// name for the launchers that write it and for `--batch --resume`, which clears it.
+std::string cancel_marker_path(const std::string& run_dir);
 // One line, newline-terminated. Written without a JSON library, so the supervisor stays small.
 std::string encode_status_file(const StatusFile& s);
 // nullopt for a text that is not a status object (absent, cut short, damaged).
