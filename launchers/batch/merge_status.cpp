@@ -110,6 +110,12 @@ static JobStatus merge_job_status(const std::optional<JobStatus>& scheduler, con
     if (cancelled_by_ssim) {
       s.status = Status::Cancelled;
       if (s.reason.empty()) s.reason = "stopped by ssim";
+    } else if (scheduler && scheduler->status == Status::Cancelled && s.status == Status::Failed) {
+      // Cancelled from outside (scancel, qdel, bkill): the program then ended by the signal
+      // it was sent, or as ssim ends on SIGTERM; the scheduler's word is what happened.
+      s.status = Status::Cancelled;
+      s.reason = scheduler->reason.empty() ? "cancelled by " + scheduler_name : scheduler->reason;
+      s.exit_code.reset();
     } else if (scheduler && state::is_terminal(scheduler->status) && s.status == Status::Failed &&
                !scheduler->reason.empty() && s.signal) {
       s.reason = scheduler->reason;  // killed by the scheduler: say why (time limit, ...)

@@ -184,7 +184,8 @@ void Engine::interrupted(const std::string& why) {
                 !spent.empty()       ? spent
                 : why == "ssim stop" ? "stopped by ssim stop"
                                      : "interrupted by " + why,
-                kStopGrace, *clock_, *db_);
+                kStopGrace, *clock_, *db_,
+                /*own_job=*/why == "ssim stop" || !spent.empty());
   // What the wall time cut short did not finish: failed, so the run and ssim status say so.
   // The scheduler signals the job's whole session: a member may have ended by that same
   // SIGTERM (and been seen so) a moment before this run heard it.

@@ -19,10 +19,15 @@ bool selected(const std::vector<std::string>& names, const state::EntityRecord& 
   return false;
 }
 
-std::vector<launch::JobRef> live_jobs(const state::Manifest& m, const std::vector<std::string>& names) {
+// The row of the job this run is inside (`ssim run --batch`), left for the scheduler's
+// word when `own_job` is false.
+bool left_alone(const state::EntityRecord& e, bool own_job) { return !own_job && e.type == state::EntityKind::Batch; }
+
+std::vector<launch::JobRef> live_jobs(const state::Manifest& m, const std::vector<std::string>& names, bool own_job) {
   std::vector<launch::JobRef> refs;
   for (const auto& e : m.entities)
-    if (selected(names, e) && !e.job_id.empty() && !state::is_terminal(e.status)) refs.push_back(job_of(e));
+    if (selected(names, e) && !left_alone(e, own_job) && !e.job_id.empty() && !state::is_terminal(e.status))
+      refs.push_back(job_of(e));
   return refs;
 }
 
@@ -30,10 +35,10 @@ bool is_database_record(const state::EntityRecord& e) { return e.type == state::
 
 // SIGTERM to the jobs, up to `deadline` for them to end, then SIGKILL.
 void end_jobs(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names, bool databases,
-              std::chrono::steady_clock::time_point deadline, const Clock& clock) {
+              std::chrono::steady_clock::time_point deadline, const Clock& clock, bool own_job = true) {
   auto live = [&] {
     std::vector<launch::JobRef> refs;
-    for (const auto& r : live_jobs(m, names))
+    for (const auto& r : live_jobs(m, names, own_job))
       if (is_database_record(*m.find(r.name)) == databases) refs.push_back(r);
     return refs;
   };
@@ -62,16 +67,17 @@ bool snapshot_failed(const state::EntityRecord& e) {
 
 void stop_entities(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
                    const std::string& reason, std::chrono::milliseconds grace, const Clock& clock,
-                   DatabaseControl& database) {
+                   DatabaseControl& database, bool own_job) {
   const double asked = clock.now();
   // One stop, one reason: what this stop ends reads the same whether it ended during the
   // grace period (the launcher's own words) or was still running after it.
   std::vector<char> live(m.entities.size(), 0);  // by index: the list does not change during a stop
   for (size_t i = 0; i < m.entities.size(); ++i)
-    live[i] = selected(names, m.entities[i]) && !state::is_terminal(m.entities[i].status);
+    live[i] = selected(names, m.entities[i]) && !left_alone(m.entities[i], own_job) &&
+              !state::is_terminal(m.entities[i].status);
   // The documented order (docs/cli.md, ssim stop): the entities first (they may still write to the database), the
   // database last.
-  end_jobs(m, launcher, names, false, clock.steady() + grace, clock);
+  end_jobs(m, launcher, names, false, clock.steady() + grace, clock, own_job);
   if (names.empty()) end_detached(m, launcher);
   stop_databases(m, launcher, names, grace, clock, database);
   bool kept = false;
@@ -80,7 +86,7 @@ void stop_entities(state::Manifest& m, launch::Launcher& launcher, const std::ve
   const double now = clock.now();
   for (size_t i = 0; i < m.entities.size(); ++i) {
     auto& e = m.entities[i];
-    if (!selected(names, e) || snapshot_failed(e)) continue;
+    if (!selected(names, e) || left_alone(e, own_job) || snapshot_failed(e)) continue;
     const bool ended_by_this_stop = e.status == Status::Cancelled && i < live.size() && live[i];
     if (state::is_terminal(e.status) && !ended_by_this_stop) continue;
     if (ended_by_this_stop) {

@@ -22,10 +22,12 @@ bool snapshot_failed(const state::EntityRecord& e);
 // jobs to end, waits up to `grace` for them to do so, kills what is left, and records
 // them cancelled with `reason` (those that had already ended keep their outcome). Entities not started yet are
 // cancelled too. When stopping everything, also sweeps what the experiment left (Launcher::sweep), so nothing of it
-// survives.
+// survives. `own_job` false: the row of the job this run is inside (`ssim run --batch`) is
+// left alone, for the scheduler's word on how it ended (an outside scancel or qdel).
 void stop_entities(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
                    const std::string& reason, std::chrono::milliseconds grace = kStopGrace,
-                   const Clock& clock = real_clock(), DatabaseControl& database = network_database_control());
+                   const Clock& clock = real_clock(), DatabaseControl& database = network_database_control(),
+                   bool own_job = true);
 
 // Ends what the (non-database) entities detached from themselves (Launcher::end_detached).
 void end_detached(const state::Manifest& m, launch::Launcher& launcher);

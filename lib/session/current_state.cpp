@@ -30,10 +30,23 @@ CurrentState current_state(const std::string& path) {
   for (const auto& e : s.manifest.entities)
     if (e.type == state::EntityKind::Batch && !state::is_terminal(e.status)) outer = &e;
   if (!s.runner && !outer) {
+    // The job of `ssim run --batch` ended before anything in it started (deleted while
+    // queued, or it never ran): that is why, not a run that ended.
+    const state::EntityRecord* job = nullptr;
+    bool any_started = false;
+    for (const auto& e : s.manifest.entities) {
+      if (e.type == state::EntityKind::Batch)
+        job = &e;
+      else
+        any_started = any_started || !e.job_id.empty();
+    }
+    const std::string why = job && !any_started
+                                ? "not started: its batch job " + job->native_id + " ended before any entity started"
+                                : "not started: ssim run ended before starting it";
     for (auto& e : s.manifest.entities) {
       if (e.job_id.empty() && !state::is_terminal(e.status)) {
         e.status = state::Status::Cancelled;
-        e.reason = "not started: ssim run ended before starting it";
+        e.reason = why;
         changed = true;
       }
     }

@@ -585,7 +585,8 @@ class Pbs(Fake, SsimTestCase):
         self.assertEqual(batch["status"], "failed", batch)
         self.assertIn(f"no longer knows job {job}, which never started", batch["reason"])
         a = self.status()[1]["a"]
-        self.assertEqual((a["status"], a["reason"]), ("cancelled", "not started: ssim run ended before starting it"))
+        self.assertEqual((a["status"], a["reason"]),
+                         ("cancelled", f"not started: its batch job {job} ended before any entity started"))
 
     def test_a_job_killed_for_its_wall_time_says_so_with_history_off(self):
         # The server kills the job at its walltime; without job history nobody but the

@@ -379,6 +379,49 @@ models:
         with open(os.path.join(self.dir, "first.log")) as f:
             self.assertEqual(f.read(), "ran\n")
 
+    def test_a_batch_job_resumed_after_ssim_stop_reads_as_it_ended(self):
+        # The stop's cancel marker is the stopped job's: the resumed job that completes
+        # reads completed, not "cancelled - stopped by ssim".
+        self.write("experiment.yaml", f"""
+experiment: {{name: stopped, launcher: slurm}}
+batch: {{time: "00:10:00"}}
+models:
+  - {{name: long, exe: /bin/sh, args: [-c, 'test -e {self.dir}/quick || sleep 300']}}
+""")
+        p = self.ssim("run", "experiment.yaml", "--batch", check=0)
+        self.addCleanup(sh, "scancel", re.search(r"batch job (\d+)", p.stderr).group(1), check=False)
+        wait_for(lambda: self.status()[1]["long"]["status"] == "running", timeout=60, what="long running in the job")
+        self.ssim("stop", "stopped", timeout=90, check=0)
+        wait_for(lambda: self.status()[1]["batch"]["status"] in ("cancelled", "failed", "completed"), timeout=60,
+                 what="the stopped job to end")
+        open(os.path.join(self.dir, "quick"), "w").close()
+        p = self.ssim("run", "experiment.yaml", "--batch", "--resume")
+        self.addCleanup(sh, "scancel", re.search(r"batch job (\d+)", p.stderr).group(1), check=False)
+        wait_for(lambda: self.status()[1]["batch"]["status"] in ("cancelled", "failed", "completed"), timeout=90,
+                 what="the resumed job to end")
+        _, s = self.status()
+        self.assertEqual((s["batch"]["status"], s["batch"]["attempt"]), ("completed", 2), s["batch"])
+        self.assertEqual(s["long"]["status"], "completed", s["long"])
+
+    def test_an_outside_scancel_of_a_batch_job_reads_cancelled_as_slurm_records_it(self):
+        self.write("experiment.yaml", """
+experiment: {name: outside, launcher: slurm}
+batch: {time: "00:10:00"}
+models:
+  - {name: long, exe: /bin/sleep, args: ['300']}
+""")
+        p = self.ssim("run", "experiment.yaml", "--batch", check=0)
+        job = re.search(r"batch job (\d+)", p.stderr).group(1)
+        self.addCleanup(sh, "scancel", job, check=False)
+        wait_for(lambda: self.status()[1]["long"]["status"] == "running", timeout=60, what="long running in the job")
+        sh("scancel", job)
+        wait_for(lambda: self.status()[1]["batch"]["status"] in ("cancelled", "failed", "completed"), timeout=60,
+                 what="the job to end")
+        wait_for(lambda: sacct([job])[job][2].startswith("CANCELLED"), timeout=30, what="sacct to say CANCELLED")
+        batch = self.status()[1]["batch"]
+        self.assertEqual(batch["status"], "cancelled", batch)
+        self.assertIn("CANCELLED", batch["reason"])
+
     def test_streaming_example_on_the_cluster(self):
         yaml = os.path.join(EXAMPLES, "streaming/experiment_slurm.yaml")
         self.ssim("run", yaml, check=0, timeout=300)
