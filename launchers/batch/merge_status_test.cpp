@@ -83,3 +83,16 @@ TEST_CASE("step merge: a killed launch command waits a moment for the scheduler'
   CHECK(merge_step(killed, said(Status::Running), std::nullopt, 100 + kKilledStepWait + 1).status == Status::Failed);
   CHECK(merge_step(srun_exited(3, 100), said(Status::Running), std::nullopt, 101).status == Status::Failed);
 }
+
+TEST_CASE("job merge: a job cancelled from outside reads cancelled with the scheduler's words") {
+  JobStatus ssim_ended = srun_exited(1, 100);  // the run inside ended on SIGTERM: exit 1
+  ssim_ended.status = Status::Failed;
+  JobStatus cancelled = said(Status::Cancelled);
+  cancelled.reason = "CANCELLED by 1000";
+  const auto s = merge_job(cancelled, ssim_ended, false, "slurm", "7");
+  CHECK(s.status == Status::Cancelled);
+  CHECK(s.reason == "CANCELLED by 1000");
+  CHECK(!s.exit_code);
+  // The scheduler's failure (not a cancel) leaves the job's own record as it was.
+  CHECK(merge_job(said(Status::Failed), ssim_ended, false, "slurm", "7").status == Status::Failed);
+}
