@@ -128,9 +128,10 @@ std::optional<launch::JobAllocation::Ended> SchedulerAllocation::ended_job(const
   const auto parsed = ask_about(id);
   if (!parsed) return std::nullopt;  // not asked: nothing concluded
   const auto it = parsed->find(id);
-  // A job the manifest recorded that the scheduler no longer lists has ended (its history off).
-  if (it == parsed->end() || it->second.status == state::Status::Unknown)
-    return Ended{"job " + id + " ended (" + scheduler_.name() + " no longer knows it)", 0};
+  if (it == parsed->end()) return std::nullopt;
+  // A job the manifest recorded that the scheduler says it does not know has ended (its
+  // history off); one it merely did not list says nothing.
+  if (it->second.forgotten) return Ended{"job " + id + " ended (" + scheduler_.name() + " no longer knows it)", 0};
   if (!state::is_terminal(it->second.status)) return std::nullopt;
   const auto& s = it->second;
   return Ended{"job " + id + " ended: " + (s.reason.empty() ? std::string(state::to_string(s.status)) : s.reason),

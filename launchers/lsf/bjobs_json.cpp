@@ -89,10 +89,12 @@ std::optional<std::map<std::string, JobStatus>> parse_bjobs_json(const std::stri
     if (r.contains("ERROR")) {
       std::smatch m;
       const std::string error = text("ERROR");
-      if (id.empty() && std::regex_search(error, m, not_found)) id = m[1].str();
+      const bool forgotten = std::regex_search(error, m, not_found);
+      if (id.empty() && forgotten) id = m[1].str();
       if (id.empty()) continue;
       JobStatus s;
       s.status = Status::Unknown;
+      s.forgotten = forgotten;
       s.reason = error;
       result[id] = s;
       continue;

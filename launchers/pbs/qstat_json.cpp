@@ -149,8 +149,8 @@ std::optional<std::map<std::string, JobStatus>> parse_qstat_json(const std::stri
     if (result.count(id)) continue;
     JobStatus s;
     s.status = Status::Unknown;
-    s.reason =
-        err.find("Unknown Job Id " + id) != std::string::npos ? "qstat: Unknown Job Id " + id : "not listed by qstat";
+    s.forgotten = err.find("Unknown Job Id " + id) != std::string::npos;
+    s.reason = s.forgotten ? "qstat: Unknown Job Id " + id : "not listed by qstat";
     result[id] = s;
   }
   return result;

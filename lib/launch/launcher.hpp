@@ -63,6 +63,8 @@ struct JobStatus {
   std::string native_id;    // the scheduler's id (Slurm: JOB.STEP or JOB), once known
   std::string nodes;        // where it runs, when the scheduler says ("n[2-3]")
   bool never_runs = false;  // pending, and the scheduler says it can never start (PBS "Can Never Run")
+  bool forgotten = false;   // the scheduler answered that it does not know the job (PBS "Unknown Job Id",
+                            // LSF "is not found"): one it knew has ended and left no history
 };
 
 // What a launcher with a batch scheduler adds: jobs of their own, from scripts.

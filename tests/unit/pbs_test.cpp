@@ -62,6 +62,7 @@ TEST_CASE("pbs: an unknown job id is unknown, never completed") {
   REQUIRE(s);
   CHECK(s->at("999.pbs-sim").status == Status::Unknown);
   CHECK(s->at("999.pbs-sim").reason == "qstat: Unknown Job Id 999.pbs-sim");
+  CHECK(s->at("999.pbs-sim").forgotten);
   // No JSON at all (qstat missing, server down): no answer.
   CHECK_FALSE(pbs.parse_status_output(CommandResult{1, "", "qstat: cannot connect to server pbs (errno=111)\n"},
                                       {"1.pbs-sim"}));
