@@ -14,7 +14,6 @@
 #include "apps/ssim/verbs.hpp"
 #include "launchers/registry.hpp"
 #include "apps/ssim/run_session.hpp"
-#include "lib/plan/inherited_wiring.hpp"
 #include "lib/plan/plan_json.hpp"
 #include "lib/plan/program_checks.hpp"
 #include "lib/util/errors.hpp"
@@ -84,9 +83,6 @@ Action add_run(CLI::App& app) {
           "--detach inside a batch job script: the job ends when its script does, and with it "
           "everything ssim starts; run ssim run without --detach there (ssim status and ssim stop "
           "work from the login node)");
-    const std::string replaced =
-        plan::replaced_wiring_notice(plan::replaced_wiring(l.plan, [](const char* n) { return std::getenv(n); }));
-    if (!replaced.empty()) std::cerr << "ssim: " << replaced << "\n";  // once, not per rank
     if (o->dry_run) {
       const auto rl = prepare_launcher(l.plan, false);
       if (o->json)

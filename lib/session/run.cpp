@@ -4,6 +4,7 @@
 #include "lib/session/run.hpp"
 #include "lib/util/experiment_dir.hpp"
 
+#include <cstdlib>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -26,6 +27,7 @@
 #include "lib/session/coschedule_check.hpp"
 #include "lib/session/launcher_setup.hpp"
 #include "lib/state/history.hpp"
+#include "lib/plan/inherited_wiring.hpp"
 #include "lib/state/lock.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/errors.hpp"
@@ -143,6 +145,11 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
     check_environment(plan, *checked.launcher);  // exit 3, still before anything is written
     if (!req.resume) check_ports(plan);
     for (const auto& w : coscheduling_warnings(plan, *checked.launcher)) notes("warning: " + w);
+    // Once the file is known good, once (not per rank): what of the shell's rank wiring
+    // ssim replaces.
+    const std::string replaced =
+        plan::replaced_wiring_notice(plan::replaced_wiring(plan, [](const char* n) { return std::getenv(n); }));
+    if (!replaced.empty()) notes(replaced);
   }
   if (plan::runs_here(plan))
     for (const auto& s : plan.steps)

@@ -8,7 +8,7 @@ import subprocess
 import time
 import unittest
 
-from ssimtest import SsimTestCase, free_port, kill_group_if_of, processes_with_env, wait_for
+from ssimtest import SSIM, SsimTestCase, free_port, kill_group_if_of, processes_with_env, wait_for
 
 EXAMPLES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../examples"))
 
@@ -348,6 +348,57 @@ models:
         self.assertEqual(t["status"], "failed", t)
         self.assertIn(f"no rank on {dead} recorded an end: the node may be lost", t["reason"])
         self.assertIn("Connection closed by peer", t["reason"])
+
+    def test_shell_wiring_and_failing_setup_lines_across_two_nodes(self):
+        # As a site runs it: ssim started from dash inside a DDP job's environment (RANK,
+        # MASTER_*), ranks on two node names; setup lines that fail inside a function or
+        # end the step before the program, in steps spread over both nodes.
+        self.allocate(2)
+        self.write("experiment.yaml", """
+experiment: {name: site2, launcher: slurm}
+models:
+  - name: four
+    exe: /bin/sh
+    args: [-c, 'echo $$RANK $$WORLD_SIZE $$MASTER_ADDR $$MASTER_PORT $$SLURMD_NODENAME > told.$$SLURM_PROCID']
+    run: {ntasks: 4, tasks_per_node: 2}
+  - name: lone
+    exe: /bin/sh
+    args: [-c, 'echo $$RANK $$WORLD_SIZE $$MASTER_PORT']
+  - name: func
+    exe: /bin/touch
+    args: [ran]
+    setup: ["f() { echo function-why >&2; false; }; f"]
+    run: {ntasks: 2, tasks_per_node: 1}
+  - name: quits
+    exe: /bin/touch
+    args: [ran]
+    setup: ["exit 0"]
+    run: {ntasks: 2, tasks_per_node: 1}
+""")
+        env = dict(self.env, RANK="0", WORLD_SIZE="1", LOCAL_RANK="0", MASTER_ADDR="10.9.9.9", MASTER_PORT="29500")
+        p = subprocess.run(["/bin/sh", "-c", f"exec {SSIM} run experiment.yaml"], cwd=self.dir, env=env,
+                           capture_output=True, text=True, timeout=180)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertEqual(sum("replaced by ssim's rank wiring" in l for l in p.stderr.splitlines()), 1, p.stderr)
+        told = []
+        for r in range(4):
+            with open(os.path.join(self.dir, f"site2/four/told.{r}")) as f:
+                told.append(f.read().split())
+        self.assertEqual([t[:2] for t in told], [[str(r), "4"] for r in range(4)], told)
+        self.assertEqual(len({(t[2], t[3]) for t in told}), 1, told)  # every rank meets rank 0
+        self.assertNotIn(told[0][2], ("10.9.9.9",))
+        self.assertNotEqual(told[0][3], "29500")
+        self.assertEqual(sorted({t[4] for t in told}), sorted(self.nodes))  # two node names
+        _, s = self.status()
+        lone = self.ssim("logs", "lone", check=0).stdout.split()
+        self.assertEqual(lone[:2], ["0", "1"])
+        self.assertGreaterEqual(int(lone[2]), 20000)
+        self.assertEqual(s["func"]["status"], "failed", s["func"])
+        self.assertIn("setup line 1 failed: f() { echo function-why >&2; false; }; f (exit 1): function-why",
+                      s["func"]["last_error"])
+        self.assertEqual(s["quits"]["status"], "failed", s["quits"])
+        for name in ("func", "quits"):
+            self.assertFalse(os.path.exists(os.path.join(self.dir, f"site2/{name}/ran")), name)
 
     def test_a_batch_experiment_resumes_as_a_batch_job_keeping_what_completed(self):
         self.write("experiment.yaml", f"""
