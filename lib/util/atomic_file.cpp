@@ -92,6 +92,12 @@ void write_file_atomically(const std::string& path, const std::string& text, uns
 std::optional<std::string> read_file(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
+  std::string out = read_whole(fd);
+  ::close(fd);
+  return out;
+}
+
+std::string read_whole(int fd) {
   // Read in place, into room for the size the file has now (a 40 MB manifest grown by
   // appends was copied over and over); it may still grow while being read.
   struct stat st {};
@@ -105,7 +111,6 @@ std::optional<std::string> read_file(const std::string& path) {
     if (n <= 0) break;
     have += static_cast<size_t>(n);
   }
-  ::close(fd);
   out.resize(have);
   return out;
 }

@@ -35,5 +35,8 @@ void write_file_directly(const std::string& path, const std::string& text, unsig
 
 // The whole file, or nullopt when it does not exist or cannot be read.
 std::optional<std::string> read_file(const std::string& path);
+// What is left to read of `fd`, read in place at the size the file has now (it may grow
+// while read); `fd` stays open.
+std::string read_whole(int fd);
 
 }  // namespace ssim

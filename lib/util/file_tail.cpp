@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
+#include "lib/util/atomic_file.hpp"
 
 namespace ssim {
 
@@ -45,18 +45,8 @@ std::optional<std::string> read_regular_file(const std::string& path, long max_b
 std::optional<std::string> read_run_file(const std::string& path) {
   const int fd = open_regular(path, true);
   if (fd < 0) return std::nullopt;
-  struct stat st {};
-  std::string out(::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<size_t>(st.st_size) + 1 : 4096, '\0');
-  size_t have = 0;
-  while (true) {
-    if (have == out.size()) out.resize(out.size() * 2);
-    const ssize_t n = ::read(fd, out.data() + have, out.size() - have);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    have += static_cast<size_t>(n);
-  }
+  std::string out = read_whole(fd);
   ::close(fd);
-  out.resize(have);
   return out;
 }
 
