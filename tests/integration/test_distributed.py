@@ -262,7 +262,6 @@ ensembles:
         self.assertLess(max(starts) - min(starts), 0.2, starts)  # together
         self.assertGreaterEqual(min(starts), s["busy"]["end"] - 0.05)
 
-
     def test_a_member_that_fails_before_the_others_are_done_ends_its_gang(self):
         # The others wait for a peer by design (here: for ever); the failed one ends them.
         self.env["SSIM_CPUS"] = "4"

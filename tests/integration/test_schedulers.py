@@ -644,17 +644,9 @@ class Pbs(Fake, SsimTestCase):
         self.yaml("orchestrator: {port: %d}\nensembles:\n  - {name: m, exe: /bin/sleep, args: ['300'], replicas: 2}\n"
                   "models:\n  - {name: mpi, exe: /bin/sleep, args: ['300'], run: {ntasks: 2, mpi: mpirun}}\n"
                   % free_port(), name="injob")
-        script = self.write("job.sh", f"#!/bin/bash\n#PBS -l select=3:ncpus=2\ncd {self.dir}\n"
-                                      f"exec {os.path.abspath(SSIM)} run experiment.yaml\n")
-        job = self.submit(script)
-        self.addCleanup(self.cancel, job)
-        wait_for(lambda: os.path.exists(os.path.join(self.dir, "injob/.ssim/manifest.json")), timeout=60, what="manifest")
-        wait_for(lambda: all(self.status()[1][n]["status"] == "running" for n in ("m_0", "m_1", "mpi")), timeout=60,
-                 what="members running in the job")
+        job, run = self.run_in_a_job("injob")
         exp_id = self.manifest("injob")["id"]
         self.assertTrue(processes_with_env("SSIM_EXPERIMENT_ID", exp_id))
-        runs = [pid for pid in os.listdir("/proc") if pid.isdigit() and self.is_ssim_run(int(pid))]
-        self.assertEqual(len(runs), 1, runs)
         # Nothing ssim started on the job's first host left the job's session (the one its
         # execution daemon ends). On the other hosts mpirun's daemons came through the remote
         # shell and lead sessions of their own, as under ssh: nothing there ends with the job
@@ -665,7 +657,7 @@ class Pbs(Fake, SsimTestCase):
         def through_remote_shell(pid):
             with open(f"/proc/{pid}/environ", "rb") as f:
                 return any(v.startswith(b"SSIM_FAKE_HOST=") for v in f.read().split(b"\0"))
-        job_session = session(runs[0])
+        job_session = session(run)
         remote = 0
         for pid in processes_with_env("SSIM_EXPERIMENT_ID", exp_id):
             try:
@@ -677,7 +669,7 @@ class Pbs(Fake, SsimTestCase):
             except FileNotFoundError:
                 pass
         self.assertGreater(remote, 0, "members on the other hosts, through mpirun's remote shell")
-        os.kill(int(runs[0]), signal.SIGKILL)
+        os.kill(int(run), signal.SIGKILL)
         wait_for(lambda: self.job_ended(job), timeout=30, what="the job to end with its script")
         wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), timeout=15,
                  what="nothing of the experiment left once the job ended")
@@ -701,17 +693,9 @@ class Pbs(Fake, SsimTestCase):
         self.yaml("ensembles:\n  - {name: m, exe: /bin/sleep, args: ['300'], replicas: 2}\n"
                   "models:\n  - {name: mpi, exe: /bin/sleep, args: ['300'], run: {ntasks: 2, mpi: mpirun}}\n",
                   name="dead")
-        script = self.write("job.sh", f"#!/bin/bash\n#PBS -l select=3:ncpus=2\ncd {self.dir}\n"
-                                      f"exec {os.path.abspath(SSIM)} run experiment.yaml\n")
-        job = self.submit(script)
-        self.addCleanup(self.cancel, job)
-        wait_for(lambda: os.path.exists(os.path.join(self.dir, "dead/.ssim/manifest.json")), timeout=60, what="manifest")
-        wait_for(lambda: all(self.status()[1][n]["status"] == "running" for n in ("m_0", "m_1", "mpi")), timeout=60,
-                 what="members running in the job")
+        job, run = self.run_in_a_job("dead")
         self.assertTrue(self.manifest("dead")["allocation_job"])
-        runs = [pid for pid in os.listdir("/proc") if pid.isdigit() and self.is_ssim_run(int(pid))]
-        self.assertEqual(len(runs), 1, runs)
-        os.kill(int(runs[0]), signal.SIGKILL)
+        os.kill(int(run), signal.SIGKILL)
         wait_for(lambda: self.job_ended(job), timeout=30, what="the job to end with its script")
 
         def from_login(*args):
@@ -773,6 +757,21 @@ class Pbs(Fake, SsimTestCase):
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("--detach inside a batch job script", p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "exp")))
+
+    def run_in_a_job(self, path):
+        """`ssim run experiment.yaml` in a job script of three hosts, its members m_0, m_1
+        and mpi running: the job's id and the in-job run's pid."""
+        script = self.write("job.sh", f"#!/bin/bash\n#PBS -l select=3:ncpus=2\ncd {self.dir}\n"
+                                      f"exec {os.path.abspath(SSIM)} run experiment.yaml\n")
+        job = self.submit(script)
+        self.addCleanup(self.cancel, job)
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, path, ".ssim/manifest.json")), timeout=60,
+                 what="manifest")
+        wait_for(lambda: all(self.status()[1][n]["status"] == "running" for n in ("m_0", "m_1", "mpi")), timeout=60,
+                 what="members running in the job")
+        runs = [pid for pid in os.listdir("/proc") if pid.isdigit() and self.is_ssim_run(int(pid))]
+        self.assertEqual(len(runs), 1, runs)
+        return job, runs[0]
 
     def is_ssim_run(self, pid):
         try:
