@@ -15,6 +15,7 @@ build_pkgs=(build-essential catch2 gfortran libtorch-dev)  # the tests; the Fort
 runtime_pkgs=(openmpi-bin libopenmpi-dev python3)
 test_pkgs=(groff-base dpkg-dev util-linux chromium  # man pages checked, cpack -G DEB, setsid and mount in the fault tests, the HTML report in a browser
   clang-format  # the tree's format, checked by the tests
+  charliecloud-runtime mmdebstrap  # containers: Charliecloud's ch-run, and the test image built from Debian packages
   lmod tcl)  # a site's module systems: Lmod installed, Environment Modules (which conflicts with it) unpacked by the test
 # Environment Modules for the site tests, as Debian ships it, kept as its package: the
 # test unpacks it into a folder of its own (Debian will not install it beside lmod).

@@ -29,7 +29,8 @@ struct DatabaseOptions {
   bool cluster = false;
   bool inference = false;
   int inference_threads = 0;
-  std::vector<std::string> command;  // BINARY CONFIG
+  std::vector<std::string> command;    // BINARY CONFIG
+  std::vector<std::string> container;  // the runtime's words before BINARY (orchestrator.container)
 };
 
 // The server's password, from the configuration ssim wrote for it ("" for none).
@@ -64,6 +65,7 @@ Action add_database(CLI::App& app) {
   cmd->add_flag("--cluster", o->cluster);
   cmd->add_flag("--inference", o->inference);
   cmd->add_option("--inference-threads", o->inference_threads);
+  cmd->add_option("--container-word", o->container)->allow_extra_args(false);
   cmd->add_option("COMMAND", o->command)->required()->expected(2);
   return [o] {
     std::string address;
@@ -72,7 +74,11 @@ Action add_database(CLI::App& app) {
     } catch (const std::exception& e) {
       return fail(e.what(), 3);
     }
-    const std::string binary = find_on_path(o->command[0]);
+    // In a container the server is the image's: the runtime is what must be here.
+    const std::string binary = find_on_path(o->container.empty() ? o->command[0] : o->container[0]);
+    if (binary.empty() && !o->container.empty())
+      return fail("cannot find the container runtime \"" + o->container[0] + "\" (orchestrator.container) on the PATH",
+                  127);
     if (binary.empty()) {
       const char* path = std::getenv("PATH");
       return fail("cannot find the server program \"" + o->command[0] + "\" (orchestrator.binary) on the PATH (" +
@@ -89,6 +95,12 @@ Action add_database(CLI::App& app) {
                           nlohmann::json{{"host", address}, {"port", o->port}}.dump() + "\n");
     const std::string port = std::to_string(o->port);
     std::vector<std::string> argv = {binary, o->command[1], "--bind", address, "--port", port};
+    if (!o->container.empty()) {  // the runtime's words, then the server as written
+      argv.erase(argv.begin());
+      argv.insert(argv.begin(), o->command[0]);
+      argv.insert(argv.begin(), o->container.begin() + 1, o->container.end());
+      argv.insert(argv.begin(), binary);
+    }
     if (o->inference) {
       std::error_code ec;
       std::filesystem::remove(orchestrator::inference_file(run_dir), ec);  // the previous run's service

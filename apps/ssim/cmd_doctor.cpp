@@ -1,6 +1,9 @@
 // ssim doctor [--json]: what ssim uses on this machine, where it is, its version, which
 // launcher `auto` would pick here and why; a fix for each missing part, and exit 1
 // when one is missing.
+#include <pwd.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -9,6 +12,7 @@
 #include "apps/ssim/verbs.hpp"
 #include "launchers/batch/output_lines.hpp"
 #include "lib/launch/command_runner.hpp"
+#include "lib/plan/container.hpp"
 #include "launchers/registry.hpp"
 #include "lib/util/layout.hpp"
 #include "lib/util/self_exe.hpp"
@@ -107,6 +111,21 @@ Action add_doctor(CLI::App& app) {
     const std::string service = find_inference_service();
     parts.push_back({"ssim-infer", !service.empty(), service.empty() ? "not beside ssim" : service, "",
                      inference_service_fix() + " (needed for inference: true)", true});
+    // Container runtimes (docs/containers.md), in the order `runtime: auto` tries them.
+    // ch-run will not even say its version without $USER (ssim gives it to entities too).
+    if (const passwd* pw = ::getpwuid(::geteuid()); pw && !std::getenv("USER")) ::setenv("USER", pw->pw_name, 0);
+    for (plan::ContainerRuntime r : plan::auto_runtime_order()) {
+      const std::string name = plan::to_string(r);
+      const std::string fix = r == plan::ContainerRuntime::Charliecloud ? "apt-get install charliecloud-runtime"
+                              : r == plan::ContainerRuntime::Podman     ? "apt-get install podman"
+                              : r == plan::ContainerRuntime::Docker     ? "apt-get install docker.io"
+                                                                        : "install " + name + " or module load " + name;
+      Part part = program(*runner, plan::runtime_program(r), {"--version"},
+                          fix + " (needed for container: {runtime: " + name + "})");
+      part.name = "container " + name;
+      part.optional = true;
+      parts.push_back(std::move(part));
+    }
     std::string picked;
     const std::string why = auto_reason(picked);
     nlohmann::json schedulers = nlohmann::json::object();

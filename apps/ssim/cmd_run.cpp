@@ -15,6 +15,7 @@
 #include "launchers/registry.hpp"
 #include "apps/ssim/run_session.hpp"
 #include "lib/plan/plan_json.hpp"
+#include "lib/launch/container_checks.hpp"
 #include "lib/plan/program_checks.hpp"
 #include "lib/util/errors.hpp"
 
@@ -55,6 +56,7 @@ Action add_run(CLI::App& app) {
   return [o, only] {
     if (o->batch) {
       const Loaded b = load_for_batch(o->file, o->launcher);
+      launch::check_containers(b.spec, b.plan);  // refused now, not when the job starts
       if (o->dry_run) {
         auto launcher = launch::make_launcher(b.plan.launcher);
         const auto* batch = &batch_submission(*launcher);
@@ -74,6 +76,7 @@ Action add_run(CLI::App& app) {
     parse_options().database_alone = o->open;
     Loaded l = load_to_run(o->file, o->launcher);
     plan::check_programs(l.spec, l.plan);
+    launch::check_containers(l.spec, l.plan);
     choose_auto_port(l);  // exit 2 before anything starts, once, not 127 per member
     // Some schedulers end a batch job when its script does, and then everything the job
     // started (launchers/job_environment.hpp): a detached run would be killed with it.
@@ -93,6 +96,7 @@ Action add_run(CLI::App& app) {
         print_plan(std::cout, l.plan, *rl.launcher);
       return 0;
     }
+    launch::make_mount_points(l.spec, l.plan);  // checked above: places to bind on in directory images
     std::optional<std::vector<std::string>> chosen;
     if (only->count() > 0) {
       chosen.emplace();

@@ -10,6 +10,7 @@
 #include "lib/session/load.hpp"
 #include "lib/spec/document_json.hpp"
 #include "lib/launch/devices.hpp"
+#include "lib/launch/container_checks.hpp"
 #include "lib/plan/program_checks.hpp"
 #include "apps/ssim/verbs.hpp"
 
@@ -32,6 +33,7 @@ Action add_validate(CLI::App& app) {
       parse_options().database_alone = *open;
       const Loaded l = load_to_run(*file);
       plan::check_programs(l.spec, l.plan);
+      launch::check_containers(l.spec, l.plan);
       launch::check_device_variables();
       if (*json) {
         nlohmann::ordered_json verdict{{"file", *file},

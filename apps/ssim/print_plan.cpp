@@ -1,5 +1,6 @@
 #include "apps/ssim/print_plan.hpp"
 
+#include "lib/engine/database_argv.hpp"
 #include "lib/util/shell_quote.hpp"
 
 namespace ssim::app {
@@ -11,6 +12,10 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launch::Launche
     const auto& d = *plan.database;
     out << "orchestrator: " << d.binary << ", " << d.shards << " shard(s) from port " << d.port << ", password "
         << (d.password ? "auto" : "none") << (d.persist ? ", persists" : "") << "\n  run_dir: " << d.run_dir << "\n";
+    int index = 0;
+    for (const auto& shard : orchestrator::shards_of(d))
+      out << "  command" << (d.shards > 1 ? " (" + shard.name + ")" : "") << ": "
+          << shell_join(engine::database_argv(plan, launcher, index++, shard)) << "\n";
   }
   for (const auto& s : plan.steps) {
     out << plan::to_string(s.kind) << " " << s.name << "\n"

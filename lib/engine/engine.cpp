@@ -16,6 +16,8 @@
 #include "lib/state/control_request.hpp"
 #include "lib/plan/resources.hpp"
 #include "lib/engine/stop.hpp"
+#include "lib/launch/container_failure.hpp"
+#include "lib/state/entity_error.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/layout.hpp"
@@ -164,6 +166,16 @@ std::string Engine::where_it_runs(const state::EntityRecord& r) const {
   return allocation ? allocation->placed_nodes(r.name) : "";
 }
 
+namespace {
+// A container that never started its program: the runtime's own words are the note.
+void note_container_start(state::EntityRecord& r, const plan::Step* step) {
+  if (!step || !step->container || !r.exit_code) return;
+  if (const auto why = launch::container_start_failure(step->container->runtime, r.exit_code.value_or(-1),
+                                                       state::entity_last_error(r.run_dir, r.name, 3)))
+    r.reason = *why;
+}
+}  // namespace
+
 bool Engine::poll() {
   ++polls_;
   update_live();  // also when called outside the run's loop (while the database starts)
@@ -172,6 +184,10 @@ bool Engine::poll() {
       m_, launcher_,
       [&](const state::EntityRecord& ended, Status before) {
         if (state::is_terminal(ended.status)) ended_now.push_back(ended.name);
+        if (ended.status == Status::Failed) {
+          const auto step = steps_.find(ended.name);
+          note_container_start(*m_.find(ended.name), step == steps_.end() ? nullptr : step->second);
+        }
         if (goal_stopping_.count(ended.name) && state::is_terminal(ended.status))
           settle_goal_stop(*m_.find(ended.name));
         if (state::is_terminal(ended.status)) settle_rank_stop(*m_.find(ended.name));

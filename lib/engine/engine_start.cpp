@@ -22,6 +22,7 @@
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/layout.hpp"
 #include "lib/util/node_address.hpp"
+#include "lib/engine/database_argv.hpp"
 #include "lib/util/proc_stat.hpp"
 #include "lib/util/self_exe.hpp"
 #include "lib/util/clock.hpp"
@@ -39,13 +40,12 @@ launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
   if (is_database(r)) {
     int index = 0;
     for (const auto& shard : orchestrator::shards_of(*plan_.database)) {
-      if (shard.name == r.name)
-        req.argv = launch::with_setup(
-            plan_.setup,
-            launcher_.database_command(index, shard.run_dir, orchestrator::shard_command(self_exe(), plan_, shard)));
+      if (shard.name == r.name) req.argv = database_argv(plan_, launcher_, index, shard);
       ++index;
     }
     req.env = {{"SSIM_EXPERIMENT", plan_.name}, {"SSIM_ENTITY", r.name}, {"SSIM_RUN_DIR", r.run_dir}};
+    if (plan_.database->container)
+      for (auto& kv : plan::container_env(*plan_.database->container)) req.env.push_back(std::move(kv));
     if (plan_.database->batch) req.batch = std::make_shared<const spec::BatchSettings>(*plan_.database->batch);
   } else {
     const plan::Step& step = *steps_.at(r.name);

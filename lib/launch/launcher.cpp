@@ -3,6 +3,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "lib/launch/container_command.hpp"
+#include "lib/util/layout.hpp"
 #include "lib/util/processes.hpp"
 
 namespace ssim::launch {
@@ -36,8 +38,13 @@ std::vector<std::string> task_program(const plan::Step& step, const std::string&
       argv.insert(argv.end(), {"--inference-threads", std::to_string(db->inference.threads)});
     argv.push_back("--");
   }
-  argv.push_back(step.exe);
-  argv.insert(argv.end(), step.args.begin(), step.args.end());
+  std::vector<std::string> program = {step.exe};
+  program.insert(program.end(), step.args.begin(), step.args.end());
+  if (step.container) {  // the innermost wrapper: what is outside runs on the host
+    static const std::string package = python_package_dir();
+    program = container_command(*step.container, mounts_for(step, package), program);
+  }
+  argv.insert(argv.end(), program.begin(), program.end());
   return argv;
 }
 

@@ -164,8 +164,9 @@ class Launcher {
 // Empties a wake descriptor (Launcher::wake_fd, non-blocking).
 void drain_wake_fd(int fd);
 
-// What runs in each task of `step`: its program and arguments, through
-// `supervisor --colocated-db ... --` when it has a colocated database.
+// What runs in each task of `step`: its program and arguments, inside its container when
+// it has one (container_command.hpp), through `supervisor --colocated-db ... --` when it
+// has a colocated database.
 std::vector<std::string> task_program(const plan::Step& step, const std::string& supervisor);
 
 // What ssim runs for `step` (on `grant`, when packed): the launcher's command, with the

@@ -76,7 +76,8 @@ void write_shard_configs(const plan::Plan& plan, const std::string& password) {
   }
 }
 
-std::vector<std::string> shard_command(const std::string& ssim_exe, const plan::Plan& plan, const Shard& shard) {
+std::vector<std::string> shard_command(const std::string& ssim_exe, const plan::Plan& plan, const Shard& shard,
+                                       const std::vector<std::string>& container) {
   const auto& db = *plan.database;
   std::vector<std::string> argv = {ssim_exe, "_database", "--port", std::to_string(shard.port)};
   if (!db.interface.empty()) argv.insert(argv.end(), {"--interface", db.interface});
@@ -84,6 +85,8 @@ std::vector<std::string> shard_command(const std::string& ssim_exe, const plan::
   if (db.shards > 1) argv.push_back("--cluster");
   if (db.inference.enabled) argv.push_back("--inference");
   if (db.inference.threads > 0) argv.insert(argv.end(), {"--inference-threads", std::to_string(db.inference.threads)});
+  // One word each, joined with '=' so that a word starting with '-' is never read as an option.
+  for (const auto& word : container) argv.push_back("--container-word=" + word);
   argv.insert(argv.end(), {"--", db.binary, shard.run_dir + "/redis.conf"});
   return argv;
 }

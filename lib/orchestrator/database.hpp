@@ -34,8 +34,11 @@ std::string read_password(const std::string& experiment_path);
 void write_shard_configs(const plan::Plan& plan, const std::string& password);
 
 // `ssim _database ... -- BINARY CONFIG`: resolves and reports the address on the node
-// the step lands on, then execs the server.
-std::vector<std::string> shard_command(const std::string& ssim_exe, const plan::Plan& plan, const Shard& shard);
+// the step lands on, then execs the server; inside orchestrator.container when
+// `container` (the runtime's words before the server, lib/launch/container_command.hpp)
+// is given: `--container-word=W` each.
+std::vector<std::string> shard_command(const std::string& ssim_exe, const plan::Plan& plan, const Shard& shard,
+                                       const std::vector<std::string>& container = {});
 
 // <run_dir>/address.json, written by `ssim _database` once it knows where it binds.
 std::string address_file(const std::string& run_dir);

@@ -90,6 +90,8 @@ Env launch_env(const Step& s, const std::string& experiment_id, int attempt) {
       if (k == "PYTHONPATH") v = value, replaced = true;
     if (!replaced) env.emplace_back("PYTHONPATH", value);
   }
+  if (s.container)
+    for (auto& kv : container_env(*s.container)) env.push_back(std::move(kv));
   env.emplace_back("SSIM_EXPERIMENT_ID", experiment_id);
   // Which attempt this is (1 on the first): a program may read it, and its keeper writes
   // the run directory's status only while the job file there is still its attempt's.
@@ -164,6 +166,8 @@ struct Builder {
   std::shared_ptr<const spec::Goal> goal;
   std::shared_ptr<const spec::BatchSettings> batch;
   std::shared_ptr<const spec::ColocatedDb> colocated_db;
+  std::shared_ptr<const Container> container;
+  std::vector<ContainerRuntime> runtimes_;     // installed here, for runtime: auto
   std::shared_ptr<const SharedEnv> last_env_;  // the last step's, for the next to share
 
   void add_entity(const spec::Entity& e) {
@@ -172,6 +176,10 @@ struct Builder {
     goal = e.goal ? std::make_shared<const spec::Goal>(*e.goal) : nullptr;  // one for all the members
     batch = e.batch ? std::make_shared<const spec::BatchSettings>(*e.batch) : nullptr;
     colocated_db = e.colocated_db ? std::make_shared<const spec::ColocatedDb>(*e.colocated_db) : nullptr;
+    const auto& wanted = e.container ? e.container : spec.container;  // its own, else the experiment's
+    container = wanted && !wanted->none
+                    ? std::make_shared<const Container>(resolve_container(*wanted, spec.base_dir, runtimes_))
+                    : nullptr;
     for (const auto& combination : combinations(e)) {
       for (int r = 0; r < e.replicas; ++r, ++index) {
         Step s;
@@ -202,7 +210,8 @@ struct Builder {
     // A bare name is found where the step runs, after its setup lines: a module's or a
     // venv's python, unless a Python was chosen explicitly.
     const bool has_setup = !plan.setup.empty() || !e.setup.empty();
-    if ((s.exe == "python3" || s.exe == "python") && !python_.empty() && (!has_setup || python_chosen_))
+    // In a container, the image's own Python (its PATH) runs it.
+    if ((s.exe == "python3" || s.exe == "python") && !python_.empty() && (!has_setup || python_chosen_) && !container)
       s.exe = python_;
     if (s.exe.find('/') != std::string::npos && fs::path(s.exe).is_relative()) s.exe = abs_path(s.exe);
     for (size_t i = 0; i < e.args.size(); ++i)
@@ -231,6 +240,7 @@ struct Builder {
     s.gang = e.gang;
     s.goal = goal;
     s.colocated_db = colocated_db;
+    s.container = container;
     if (e.colocated_db) s.res.node_cpus = e.colocated_db->cpus;
     s.setup = plan.setup;
     s.setup.insert(s.setup.end(), e.setup.begin(), e.setup.end());
@@ -310,12 +320,16 @@ Plan build_plan(const spec::ExperimentSpec& spec, const PlanContext& context) {
     db.res = resolve_resources(spec.file, "orchestrator.run", o.run,
                                [](const std::string&) -> std::optional<std::string> { return std::nullopt; });
     db.res.mpi = MpiKind::None;
+    if (o.container)
+      db.container =
+          std::make_shared<const Container>(resolve_container(*o.container, spec.base_dir, context.container_runtimes));
     plan.database = db;
   }
   std::string python = spec.python.empty() ? context.python : spec.python;
   if (python.find('/') != std::string::npos && fs::path(python).is_relative())
     python = (fs::path(spec.base_dir) / python).lexically_normal().string();
   Builder b{spec, plan, python, !spec.python.empty() || context.python_chosen, {}};
+  b.runtimes_ = context.container_runtimes;
   size_t steps = 0;  // reserved: 100,000 steps grown by doubling would hold twice the memory at a time
   for (const auto& e : spec.entities) steps += spec::member_count(e);
   if (steps < (size_t{1} << 24)) plan.steps.reserve(steps);

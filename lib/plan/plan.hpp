@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "lib/plan/container.hpp"
 #include "lib/spec/spec.hpp"
 
 namespace ssim::plan {
@@ -72,6 +73,7 @@ struct Step {
   // Shared by an entity's steps (one per member of a 100,000-member ensemble otherwise).
   std::shared_ptr<const spec::ColocatedDb> colocated_db;
   std::shared_ptr<const spec::BatchSettings> batch;
+  std::shared_ptr<const Container> container;                   // its program runs inside (nullptr: on the host)
   std::vector<std::pair<std::string, std::string>> parameters;  // its own params: values, in order
   std::vector<std::string> copy, symlink, configure;            // absolute source paths
 };
@@ -84,10 +86,11 @@ struct Database {
   std::vector<std::pair<std::string, std::string>> config;
   bool password = true;
   bool persist = false;
-  bool snapshot = true;       // SHUTDOWN SAVE into the shard's run directory; loaded again on --resume
-  spec::Inference inference;  // a TorchScript service beside each shard
-  std::string address;        // external: "host:port[,...]" of a database ssim does not run
-  std::string password_file;  // external: absolute path of its password file ("" for none)
+  bool snapshot = true;                        // SHUTDOWN SAVE into the shard's run directory; loaded again on --resume
+  spec::Inference inference;                   // a TorchScript service beside each shard
+  std::shared_ptr<const Container> container;  // the server runs inside (the service beside it outside)
+  std::string address;                         // external: "host:port[,...]" of a database ssim does not run
+  std::string password_file;                   // external: absolute path of its password file ("" for none)
   bool external() const { return !address.empty(); }
   std::string run_dir;
   std::optional<spec::BatchSettings> batch;  // shards as batch jobs of their own
@@ -140,6 +143,8 @@ struct PlanContext {
   // `python` was asked for ($SSIM_PYTHON), so it wins over the PATH that setup lines
   // leave; the built-for default does not (a `module load` or venv picks the Python).
   bool python_chosen = false;
+  // The container runtimes installed here, for container.runtime: auto.
+  std::vector<ContainerRuntime> container_runtimes = {};
 };
 
 // Whether every step runs on this machine (the local launcher): outside launchers/, the

@@ -75,7 +75,7 @@ void check_programs(const spec::ExperimentSpec& spec, const Plan& plan) {
   for (const auto& e : spec.entities) {
     for (const auto& s : plan.steps) {
       if (s.name != e.name && s.ensemble != e.name) continue;
-      if (!s.setup.empty() || s.batch || provided_by_files(s)) continue;
+      if (!s.setup.empty() || s.batch || provided_by_files(s) || s.container) continue;  // a container: its image's
       if (s.exe.find('/') != std::string::npos && !s.after.empty()) continue;
       std::string path_var = env_path ? env_path : "/usr/bin:/bin";
       if (s.shared_env)

@@ -67,8 +67,9 @@ void check_environment(const plan::Plan& plan, const launch::Launcher& launcher,
   for (const auto& s : plan.steps) any_setup = any_setup || !s.setup.empty();
   if (any_setup && launcher.runs_here() && find_on_path("bash").empty())
     missing("setup: lines run in", "bash", "install bash (Debian: apt-get install bash), or drop the setup: lines");
-  // Where this ssim starts the database itself, its program must be here.
-  if (plan.database && !plan.database->external() && launcher.runs_here() &&
+  // Where this ssim starts the database itself, its program must be here (in a container:
+  // the image's, checked with the container).
+  if (plan.database && !plan.database->external() && launcher.runs_here() && !plan.database->container &&
       find_on_path(plan.database->binary).empty())
     missing("the database needs", plan.database->binary,
             "install redis-server (Debian) or give orchestrator.binary a full path");

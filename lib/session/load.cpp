@@ -46,6 +46,8 @@ Loaded load(const std::string& file, const std::string& launcher_override) {
   context.launcher = launch::resolve_launcher(requested, [](const char* n) { return std::getenv(n); });
   context.python = entity_python();
   context.python_chosen = std::getenv("SSIM_PYTHON") && *std::getenv("SSIM_PYTHON");
+  for (plan::ContainerRuntime r : plan::auto_runtime_order())
+    if (!find_on_path(plan::runtime_program(r)).empty()) context.container_runtimes.push_back(r);
   l.plan = plan::build_plan(l.spec, context);
   return l;
 }

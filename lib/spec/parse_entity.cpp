@@ -13,7 +13,7 @@ namespace {
 
 const std::vector<std::string> kModelKeys = {
     "name",      "exe",        "args",  "env",           "params",  "run",   "files",        "incoming", "after",
-    "after_any", "after_each", "batch", "key_prefixing", "retries", "setup", "colocated_db", "goal"};
+    "after_any", "after_each", "batch", "key_prefixing", "retries", "setup", "colocated_db", "goal",     "container"};
 const std::vector<std::string> kEnsembleOnlyKeys = {"replicas", "strategy", "samples", "seed", "gang"};
 
 Files read_files(const YamlReader& r, const YAML::Node& node, const std::string& field) {
@@ -149,6 +149,7 @@ Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::strin
   if (auto n = node["setup"])
     for (auto& t : r.line_list(n, f("setup"))) e.setup.push_back(std::move(t.value));
   if (auto n = node["colocated_db"]) e.colocated_db = read_colocated_db(r, n, f("colocated_db"));
+  if (auto n = node["container"]) e.container = read_container(r, n, f("container"), true);
   if (kind == EntityKind::Model) return e;
 
   if (auto n = node["replicas"]) e.replicas = r.integer(n, f("replicas"), 1, 1000000);

@@ -7,6 +7,7 @@ namespace ssim::spec {
 RunSettings read_run(const YamlReader& r, const YAML::Node& node, const std::string& field);
 BatchSettings read_batch(const YamlReader& r, const YAML::Node& node, const std::string& field, bool allow_setup);
 ColocatedDb read_colocated_db(const YamlReader& r, const YAML::Node& node, const std::string& field);
+Container read_container(const YamlReader& r, const YAML::Node& node, const std::string& field, bool allow_none);
 Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node, const std::string& field);
 Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::string& field, EntityKind kind,
                    const std::string& base_dir);

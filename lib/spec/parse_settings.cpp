@@ -106,12 +106,12 @@ Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node, cons
   if (node.IsNull()) return o;
   r.expect_map(node, field,
                {"port", "shards", "interface", "binary", "config", "password", "persist", "run", "batch", "snapshot",
-                "address", "password_file", "inference"});
+                "address", "password_file", "inference", "container"});
   auto f = [&](const char* key) { return join_field(field, key); };
   if (auto n = node["address"]) {
     // A database that runs already: ssim neither starts nor stops it.
     for (const char* key : {"port", "shards", "interface", "binary", "config", "password", "persist", "run", "batch",
-                            "snapshot", "inference"})
+                            "snapshot", "inference", "container"})
       if (node[key]) r.fail(node[key], f(key), "does not apply to an external database (orchestrator.address)");
     o.address = r.line(n, f("address")).value;
     std::string list = o.address;
@@ -159,6 +159,7 @@ Orchestrator read_orchestrator(const YamlReader& r, const YAML::Node& node, cons
   if (auto n = node["inference"]) o.inference = read_inference(r, n, f("inference"));
   if (auto n = node["run"]) o.run = read_run(r, n, f("run"));
   if (auto n = node["batch"]) o.batch = read_batch(r, n, f("batch"), true);
+  if (auto n = node["container"]) o.container = read_container(r, n, f("container"), false);
   if (o.shards > 1 && o.port + o.shards - 1 > 65535)
     r.fail(node["port"] ? node["port"] : node, f("port"),
            "port + shards - 1 exceeds 65535 (shard i listens on port + i)");

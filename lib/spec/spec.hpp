@@ -84,6 +84,19 @@ struct ColocatedDb {
   Loc loc;
 };
 
+// container: {runtime: charliecloud, image: ./img, bind: [...], options: [...]} on an
+// entity, or under experiment: as every entity's default (docs/containers.md).
+// `container: none` on an entity runs it on the host whatever the default.
+struct Container {
+  std::string runtime = "auto";  // apptainer, singularity, charliecloud, podman, docker, auto
+  Text image;                    // a path (./img, /x.sif) or a name the runtime knows
+  std::vector<Text> bind;        // SRC[:DST[:ro]], SRC relative to the file's folder
+  std::vector<Text> options;     // given to the runtime before the image, as written
+  bool none = false;
+  Loc loc;
+  std::string field;  // "models[0].container", for messages
+};
+
 // goal: {metric: val_acc, at_least: 0.8, stop_on_goal: true} (docs/metrics.md).
 struct Goal {
   std::string metric;
@@ -117,6 +130,7 @@ struct Entity {
   std::optional<Goal> goal;
   std::vector<std::string> setup;  // shell lines before its program, after experiment.setup
   std::optional<ColocatedDb> colocated_db;
+  std::optional<Container> container;
   // Ensembles only.
   int replicas = 1;
   bool gang = false;  // ensembles: every member starts together, or none holds room (docs/distributed.md)
@@ -150,6 +164,7 @@ struct Orchestrator {
   RunSettings run;
   std::optional<BatchSettings> batch;
   Inference inference;
+  std::optional<Container> container;  // the server runs in this image (not experiment.container's)
   Loc loc;
 };
 
@@ -162,9 +177,10 @@ struct ExperimentSpec {
   std::string launcher = "auto";
   TextMap env;
   std::vector<std::string> setup;
-  int max_running = 0;         // entities running at once, at most (0: no limit)
-  bool oversubscribe = false;  // local launcher: start entities whatever CPUs they need
-  std::string python;          // the interpreter `exe: python3` (or python) means; "" for the default
+  int max_running = 0;                 // entities running at once, at most (0: no limit)
+  bool oversubscribe = false;          // local launcher: start entities whatever CPUs they need
+  std::string python;                  // the interpreter `exe: python3` (or python) means; "" for the default
+  std::optional<Container> container;  // experiment.container: every entity's default
   std::optional<BatchSettings> allocation;
   std::optional<BatchSettings> batch;
   std::optional<Orchestrator> orchestrator;

@@ -1,0 +1,303 @@
+"""Entities in containers (docs/containers.md): Charliecloud for real, from Debian, in an
+image built from Debian's packages (container_image.py) on the local launcher and on the
+Slurm test cluster; Apptainer, Singularity, Podman and Docker through the simulators in
+tests/fixtures/fake-containers, which fail as the real runtimes do."""
+import json
+import os
+import shutil
+import signal
+import unittest
+
+from container_image import MARKER, test_image
+from ssimtest import SsimTestCase, processes_with_env, wait_for
+from test_slurm import SlurmCase, cluster_up
+
+FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures/fake-containers"))
+TRAIN = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures/trainers/train_dist.py"))
+IMAGE = test_image()
+
+# Says where it runs and what it was given, streams tensors and metrics to the host.
+PRODUCER = f"""
+import json, os, sys
+import numpy, ssim, ssim.metrics
+c = ssim.Client()
+for i in range(4):
+    c.put_tensor(f"batch_{{i}}", numpy.full(8, float(i)))
+    ssim.metrics.log("loss", 1.0 / (i + 1), step=i)
+ssim.metrics.flush()
+json.dump({{"inside": os.path.exists("/{MARKER}"), "cwd": os.getcwd(), "user": os.environ.get("USER"),
+           "run_dir": os.environ.get("SSIM_RUN_DIR"), "entity": os.environ.get("SSIM_ENTITY"),
+           "python": sys.executable}}, open("inside.json", "w"))
+"""
+TRAINER = """
+import ssim
+c = ssim.Client()
+total = 0.0
+for i in range(4):
+    if not c.poll_tensor(f"batch_{i}", 50, 400):
+        raise SystemExit(f"batch_{i} never came")
+    total += float(c.get_tensor(f"batch_{i}").sum())
+print("total", total)
+"""
+# The DDP trainer (train_dist.py, rank<R>.json), then where it ran and a metric.
+TRAIN_INSIDE = f"""
+import json, os, runpy
+runpy.run_path("train_dist.py", run_name="__main__")
+import ssim.metrics
+ssim.metrics.log("loss", 0.125, step=30)
+ssim.metrics.flush()
+with open(f"inside{{os.environ['RANK']}}.json", "w") as f:
+    json.dump({{"inside": os.path.exists("/{MARKER}"), "host": os.environ.get("SLURMD_NODENAME")}}, f)
+"""
+
+
+def ddp_experiment(case, launcher, run):
+    shutil.copy(TRAIN, case.dir)
+    case.write("train_inside.py", TRAIN_INSIDE)
+    case.write("experiment.yaml", f"""
+experiment: {{name: ddp, launcher: {launcher}}}
+models:
+  - name: train
+    exe: python3
+    args: [train_inside.py]
+    run: {run}
+    files: {{copy: [train_dist.py, train_inside.py]}}
+    env: {{OMP_NUM_THREADS: "1"}}
+    container: {{runtime: charliecloud, image: {IMAGE}}}
+""")
+
+
+def read_ranks(case, prefix, n):
+    out = []
+    for r in range(n):
+        with open(os.path.join(case.dir, f"ddp/train/{prefix}{r}.json")) as f:
+            out.append(json.load(f))
+    return out
+
+
+@unittest.skipUnless(IMAGE, "no Charliecloud (ch-run), mmdebstrap or root to build the test image")
+class Charliecloud(SsimTestCase):
+    def experiment(self, models):
+        self.write("producer.py", PRODUCER)
+        self.write("trainer.py", TRAINER)
+        self.write("experiment.yaml", f"experiment: {{name: ct}}\norchestrator: {{port: auto}}\nmodels:\n{models}")
+
+    def test_a_producer_in_a_container_streams_to_a_trainer_on_the_host(self):
+        self.env.pop("USER", None)  # ch-run refuses to start without it: ssim gives it
+        self.experiment(f"""
+  - name: producer
+    exe: python3
+    args: [producer.py]
+    files: {{copy: [producer.py]}}
+    container: {{runtime: charliecloud, image: {IMAGE}}}
+  - name: trainer
+    exe: /usr/bin/python3
+    args: [trainer.py]
+    files: {{copy: [trainer.py]}}
+""")
+        p = self.ssim("run", "experiment.yaml", timeout=180)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        with open(os.path.join(self.dir, "ct/producer/inside.json")) as f:
+            inside = json.load(f)
+        run_dir = os.path.join(self.dir, "ct/producer")
+        self.assertEqual(inside, {"inside": True, "cwd": run_dir, "user": "root", "run_dir": run_dir,
+                                  "entity": "producer", "python": "/usr/bin/python3"})
+        with open(os.path.join(self.dir, "ct/trainer/trainer.out")) as f:
+            self.assertIn("total 48.0", f.read())
+        # The metrics written inside reach the host's readers.
+        p = self.ssim("status", "experiment.yaml", "-o", "name,loss", check=0)
+        self.assertRegex(p.stdout, r"producer\s+0\.25")
+
+    def test_validate_and_dry_run_say_what_cannot_start_and_the_exact_command(self):
+        self.experiment(f"""
+  - name: producer
+    exe: python3
+    args: [producer.py]
+    container: {{runtime: charliecloud, image: {IMAGE}}}
+""")
+        p = self.ssim("run", "--dry-run", "experiment.yaml", check=0)
+        run_dir = os.path.join(self.dir, "ct/producer")
+        self.assertIn(f"command: ch-run --bind={self.dir}/ct --bind=", p.stdout)
+        self.assertIn(f"--cd={run_dir} {IMAGE} -- python3 producer.py", p.stdout)
+        cases = {
+            "runtime: apptainer, image: /nonexistent.sif": "container.runtime: no apptainer on the PATH",
+            "runtime: charliecloud, image: ./nosuch": 'container.image: "' + self.dir + '/nosuch" does not exist',
+        }
+        for container, message in cases.items():
+            with self.subTest(container=container):
+                self.experiment(f"  - {{name: m, exe: python3, container: {{{container}}}}}\n")
+                p = self.ssim("validate", "experiment.yaml", check=2)
+                self.assertIn("experiment.yaml:4:", p.stderr)
+                self.assertIn(message, p.stderr)
+        self.experiment(f"  - {{name: m, exe: simulate, container: {{runtime: charliecloud, image: {IMAGE}}}}}\n")
+        p = self.ssim("run", "experiment.yaml", check=2)
+        self.assertIn('experiment.yaml:4:20: models[0].exe: no program "simulate" in the image', p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "ct")))  # nothing written
+        self.write("experiment.yaml", "experiment: {name: ct}\norchestrator: {binary: keydb-server, container: "
+                                      f"{{runtime: charliecloud, image: {IMAGE}}}}}\nmodels: [{{name: m, exe: true}}]\n")
+        p = self.ssim("validate", "experiment.yaml", check=2)
+        self.assertIn('experiment.yaml:2:49: orchestrator.container: no program "keydb-server" in the image', p.stderr)
+
+    def test_stop_ends_what_runs_inside(self):
+        self.experiment(f"""
+  - name: sleeper
+    exe: python3
+    args: [-c, "import time; open('started', 'w').close(); time.sleep(600)"]
+    container: {{runtime: charliecloud, image: {IMAGE}}}
+""")
+        self.ssim("run", "--detach", "experiment.yaml", check=0)
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "ct/sleeper/started")), timeout=60, what="started")
+        exp_id = self.manifest("ct")["id"]
+        self.assertTrue(processes_with_env("SSIM_EXPERIMENT_ID", exp_id))
+        self.ssim("stop", "experiment.yaml", check=0)
+        wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), timeout=30, what="nothing left")
+        self.assertEqual(self.status()[1]["sleeper"]["status"], "cancelled")
+
+    def test_the_database_in_a_container_serves_entities_on_the_host(self):
+        self.write("trainer.py", TRAINER.replace("total = 0.0", "import numpy\nfor i in range(4):\n"
+                                                 "    c.put_tensor(f'batch_{i}', numpy.full(8, float(i)))\ntotal = 0.0"))
+        self.write("experiment.yaml", f"""
+experiment: {{name: ct}}
+orchestrator: {{port: auto, container: {{runtime: charliecloud, image: {IMAGE}}}}}
+models:
+  - name: trainer
+    exe: /usr/bin/python3
+    args: [trainer.py, hold]
+    files: {{copy: [trainer.py]}}
+""")
+        p = self.ssim("run", "--dry-run", "experiment.yaml", check=0)
+        self.assertIn(f"--container-word=ch-run --container-word=--bind={self.dir}/ct/orchestrator", p.stdout)
+        # No Redis server on this PATH: only the image's can run.
+        bin_dir = os.path.join(self.dir, "bin")
+        os.makedirs(bin_dir)
+        os.symlink(shutil.which("ch-run"), os.path.join(bin_dir, "ch-run"))
+        self.env["PATH"] = bin_dir
+        p = self.ssim("run", "experiment.yaml", timeout=180)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        with open(os.path.join(self.dir, "ct/trainer/trainer.out")) as f:
+            self.assertIn("total 48.0", f.read())
+        # The server ran in the image: its snapshot is where the host looks for it.
+        self.assertTrue(os.path.exists(os.path.join(self.dir, "ct/orchestrator/dump.rdb")))
+        with open(os.path.join(self.dir, "ct/orchestrator/orchestrator.err")) as f:
+            self.assertNotIn("error", f.read().lower())
+
+    def test_two_ranks_inside_train_as_one_with_ssims_wiring(self):
+        ddp_experiment(self, "local", "{ntasks: 2}")
+        p = self.ssim("run", "experiment.yaml", timeout=240)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        told = read_ranks(self, "rank", 2)
+        self.assertEqual([t["RANK"] for t in told], ["0", "1"])
+        self.assertEqual({t["WORLD_SIZE"] for t in told}, {"2"})
+        self.assertEqual(len({(t["MASTER_ADDR"], t["MASTER_PORT"]) for t in told}), 1)
+        self.assertEqual([i["inside"] for i in read_ranks(self, "inside", 2)], [True, True])
+
+
+@unittest.skipUnless(IMAGE and cluster_up(), "no Slurm cluster (scripts/slurm-cluster.sh up) or no test image")
+class CharliecloudOnSlurm(SlurmCase):
+    def test_a_two_rank_trainer_inside_across_two_nodes(self):
+        self.allocate(2)
+        ddp_experiment(self, "slurm", "{nodes: 2, ntasks: 2}")
+        p = self.ssim("run", "experiment.yaml", timeout=300)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        told = read_ranks(self, "rank", 2)
+        self.assertEqual([t["RANK"] for t in told], ["0", "1"])
+        self.assertEqual([t["LOCAL_RANK"] for t in told], ["0", "0"])  # one on each node
+        self.assertEqual(len({(t["MASTER_ADDR"], t["MASTER_PORT"]) for t in told}), 1)
+        inside = read_ranks(self, "inside", 2)
+        self.assertEqual([i["inside"] for i in inside], [True, True])
+        self.assertEqual(sorted(i["host"] for i in inside), sorted(self.nodes))  # two nodes, by name
+        p = self.ssim("status", "experiment.yaml", "-o", "name,loss", check=0)
+        self.assertRegex(p.stdout, r"train\s+0\.125")
+
+
+class Simulated(SsimTestCase):
+    """The runtimes this machine cannot run, through their simulators."""
+
+    def setUp(self):
+        super().setUp()
+        self.env["PATH"] = FAKES + ":" + self.env["PATH"]
+        self.env["SSIM_FAKE_IMAGES"] = os.path.join(self.dir, "images")
+        self.env["SSIM_FAKE_CONTAINER_LOG"] = os.path.join(self.dir, "calls.log")
+        os.makedirs(self.env["SSIM_FAKE_IMAGES"])
+        self.write("images/docker.io_library_python_3.11", "image\nprogram python3\n")
+        self.write("py.sif", "#!/usr/bin/env run-singularity\nprogram python3\n")
+        self.write("show.py", "import json, os\njson.dump({'cwd': os.getcwd(), 'rank': os.environ.get('RANK'), "
+                              "'entity': os.environ.get('SSIM_ENTITY'), 'home': os.environ.get('HOME'), "
+                              "'path': os.environ.get('PATH')}, open('seen.json', 'w'))\n")
+
+    def run_in(self, container, exe="python3", check=0):
+        self.write("experiment.yaml", f"""
+experiment: {{name: sim}}
+models:
+  - name: m
+    exe: {exe}
+    args: [show.py]
+    files: {{copy: [show.py]}}
+    container: {{{container}}}
+""")
+        return self.ssim("run", "experiment.yaml", timeout=60, check=check)
+
+    def seen(self):
+        with open(os.path.join(self.dir, "sim/m/seen.json")) as f:
+            return json.load(f)
+
+    def test_each_runtime_runs_the_program_in_its_run_directory_with_ssims_variables(self):
+        for runtime, image in (("apptainer", "py.sif"), ("singularity", "./py.sif"),
+                               ("podman", "docker.io/library/python:3.11"), ("docker", "docker.io/library/python:3.11")):
+            with self.subTest(runtime=runtime):
+                shutil.rmtree(os.path.join(self.dir, "sim"), ignore_errors=True)
+                self.run_in(f"runtime: {runtime}, image: {image}")
+                seen = self.seen()
+                self.assertEqual(seen["cwd"], os.path.join(self.dir, "sim/m"))
+                self.assertEqual((seen["entity"], seen["rank"]), ("m", "0"))
+                if runtime in ("podman", "docker"):  # only what ssim names passes in: the image's PATH
+                    self.assertEqual(seen["path"], "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+
+    def test_a_container_that_cannot_start_fails_with_the_runtimes_own_words(self):
+        cases = [("runtime: apptainer, image: py.sif", "simulate",
+                  'FATAL:   "simulate": executable file not found in $PATH'),
+                 ("runtime: podman, image: docker.io/library/python:3.11", "simulate",
+                  "executable file `simulate` not found in $PATH"),
+                 ("runtime: podman, image: nosuch/image", "python3", "Error: initializing source docker://nosuch/image"),
+                 ("runtime: apptainer, image: py.sif, bind: [/nonexistent/data]", "python3",
+                  "mount hook function failure: mount /nonexistent/data")]
+        for container, exe, words in cases:
+            with self.subTest(container=container):
+                shutil.rmtree(os.path.join(self.dir, "sim"), ignore_errors=True)
+                p = self.run_in(container, exe=exe, check=1)
+                self.assertIn(words, p.stdout + p.stderr)
+                self.assertEqual(self.status()[1]["m"]["status"], "failed")
+                self.assertIn(words[:40], self.status()[1]["m"]["reason"])
+
+    def test_a_podman_container_whose_client_was_killed_is_ended_too(self):
+        # Podman's container lives under conmon: SIGKILL to `podman run` leaves it running
+        # (the simulator's program leaves the client's session, as conmon's does); ssim ends
+        # what its job started that outlived the job, found by its variables.
+        self.write("experiment.yaml", """
+experiment: {name: sim}
+models:
+  - name: m
+    exe: python3
+    args: [-c, "import time; open('started', 'w').close(); time.sleep(600)"]
+    container: {runtime: podman, image: docker.io/library/python:3.11}
+""")
+        self.ssim("run", "--detach", "experiment.yaml", check=0)
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "sim/m/started")), timeout=30, what="started")
+        exp_id = self.manifest("sim")["id"]
+        clients = [pid for pid in processes_with_env("SSIM_EXPERIMENT_ID", exp_id) if is_fake_runtime(pid)]
+        self.assertEqual(len(clients), 1)
+        os.kill(clients[0], signal.SIGKILL)
+        wait_for(lambda: self.status()[1]["m"]["status"] == "failed", what="the client's end seen")
+        wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), timeout=30, what="nothing left")
+
+
+def is_fake_runtime(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"fake-containers/podman" in f.read()
+    except OSError:
+        return False
+
+
+if __name__ == "__main__":
+    unittest.main()
