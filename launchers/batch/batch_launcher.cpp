@@ -91,16 +91,6 @@ RankLauncher BatchLauncher::launcher_for(const plan::Resources& res, const Place
   return l;
 }
 
-std::vector<std::string> BatchLauncher::record_step(const std::string& run_dir,
-                                                    const std::vector<std::string>& program) const {
-  const auto recipe = scheduler_->step_id_recipe();
-  if (!recipe) return program;
-  std::vector<std::string> argv = {supervisor_,         "--record-step", run_dir + "/.ssim-step", "--id",
-                                   recipe->id_template, "--rank-var",    recipe->rank_variable,   "--"};
-  argv.insert(argv.end(), program.begin(), program.end());
-  return argv;
-}
-
 std::optional<StepWitness> BatchLauncher::step_witness(const JobRef& job, const JobStatus& launch,
                                                        const std::optional<JobStatus>& scheduler) const {
   // Asked only when it matters: the launch command exited 0 through the recording
@@ -115,14 +105,19 @@ std::optional<StepWitness> BatchLauncher::step_witness(const JobRef& job, const 
   return w;
 }
 
-StepLaunch BatchLauncher::launch(const std::string& name, const StepInfo& i, const std::string& run_dir,
-                                 const std::vector<std::string>& program, std::vector<std::string> forward) const {
-  RankContext context{i.placement.nodes.empty() ? "" : allocation_.id(), ::geteuid() == 0};
-  context.forward = std::move(forward);
-  if (i.placement.nodes.empty()) context.hostfile_variable = scheduler_->job_hostfile_variable();
-  context.mpirun_nodes = scheduler_->mpirun_nodes();
-  return rank_command(launcher_for(i.res, i.placement), name, i.res, i.placement, context,
-                      record_step(run_dir, program));
+MemberWrapping BatchLauncher::wrapping_for(const StepInfo& i, const std::string& run_dir,
+                                           std::vector<std::string> forward) const {
+  MemberWrapping w;
+  w.launcher = launcher_for(i.res, i.placement);
+  w.res = i.res;
+  w.placement = i.placement;
+  w.context = RankContext{i.placement.nodes.empty() ? "" : allocation_.id(), ::geteuid() == 0};
+  w.context.forward = std::move(forward);
+  if (i.placement.nodes.empty()) w.context.hostfile_variable = scheduler_->job_hostfile_variable();
+  w.context.mpirun_nodes = scheduler_->mpirun_nodes();
+  if (const auto recipe = scheduler_->step_id_recipe())
+    w.recorder = StepRecorder{run_dir, recipe->id_template, recipe->rank_variable};
+  return w;
 }
 
 std::vector<std::string> BatchLauncher::command(const plan::Step& step) const {
@@ -144,11 +139,6 @@ std::vector<std::string> BatchLauncher::command_on(const plan::Step& step, const
 }
 
 std::vector<std::string> BatchLauncher::command_for(const plan::Step& step, const StepInfo& i) const {
-  std::vector<std::string> program = task_program(step, supervisor_);
-  // Several ranks get their wiring from the rank wrapper; a lone one has it in its
-  // environment (plan::step_env).
-  if (needs_rank_wrapper(i.res))
-    program = through_rank_wrapper(supervisor_, step, RankAddress{false, interface_}, std::move(program));
   // What ssim gives the step, and the PATH its setup lines leave, reach its ranks on every
   // node (docs/launchers.md "What a step inherits").
   std::vector<std::string> forward;
@@ -159,7 +149,11 @@ std::vector<std::string> BatchLauncher::command_for(const plan::Step& step, cons
   add("PATH");
   add("PYTHONPATH");
   if (std::getenv("LD_LIBRARY_PATH")) add("LD_LIBRARY_PATH");  // -x of an unset one makes mpirun warn
-  return launch(step.name, i, step.run_dir, program, std::move(forward)).argv;
+  MemberWrapping w = wrapping_for(i, step.run_dir, std::move(forward));
+  // Several ranks get their wiring from the rank wrapper; a lone one has it in its
+  // environment (plan::step_env).
+  if (needs_rank_wrapper(i.res)) w.rank_wrapper = RankAddress{false, interface_};
+  return member_command(step, supervisor_, w).argv;
 }
 
 std::vector<PoolNode> BatchLauncher::pool(const plan::Plan&) const { return allocation_.placement().pool; }
@@ -171,7 +165,7 @@ std::vector<std::string> BatchLauncher::database_command(int shard, const std::s
   StepInfo i = database_;
   if (shard < static_cast<int>(allocation_.placement().database.size()))
     i.placement = allocation_.placement().database[shard];
-  return launch("orchestrator", i, run_dir, inner).argv;
+  return through_rank_launcher("orchestrator", supervisor_, wrapping_for(i, run_dir), inner).argv;
 }
 
 std::vector<std::string> BatchLauncher::wrap_in_job(const std::string& run_dir, const std::vector<std::string>& command,
@@ -342,7 +336,7 @@ std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests
         if (r.name == "orchestrator" || r.name == "orchestrator_" + std::to_string(s))
           step.placement = allocation_.placement().database[s];
     }
-    const auto extra = launch(r.name, step, r.run_dir, {}).env;
+    const auto extra = through_rank_launcher(r.name, supervisor_, wrapping_for(step, r.run_dir), {}).env;
     r.env.insert(r.env.end(), extra.begin(), extra.end());
     // Its tasks (a colocated database among them) name their node as the scheduler does.
     if (const auto var = scheduler_->node_variable(); !var.empty()) r.env.emplace_back("SSIM_NODE_VARIABLE", var);

@@ -22,6 +22,7 @@
 #include "lib/launch/command_runner.hpp"
 #include "lib/launch/launcher.hpp"
 #include "launchers/local/local_launcher.hpp"
+#include "launchers/member_command.hpp"
 
 namespace ssim::launchers {
 using namespace ssim::launch;
@@ -84,13 +85,13 @@ class BatchLauncher : public Launcher, public BatchSubmission, public BatchSched
   };
   RankLauncher launcher_for(const plan::Resources& res, const Placement& placement) const;
   std::vector<std::string> command_for(const plan::Step& step, const StepInfo& info) const;
-  // `forward`: the variables ranks on other nodes must get (RankContext::forward).
-  StepLaunch launch(const std::string& name, const StepInfo& info, const std::string& run_dir,
-                    const std::vector<std::string>& program, std::vector<std::string> forward = {}) const;
+  // How a step with `info` in `run_dir` is wrapped (member_command.hpp), but for the rank
+  // wrapper. `forward`: the variables ranks on other nodes must get (RankContext::forward).
+  MemberWrapping wrapping_for(const StepInfo& info, const std::string& run_dir,
+                              std::vector<std::string> forward = {}) const;
   // What the step's tasks recorded of their ends, when its launch command exited 0.
   std::optional<StepWitness> step_witness(const JobRef& job, const JobStatus& launch,
                                           const std::optional<JobStatus>& scheduler) const;
-  std::vector<std::string> record_step(const std::string& run_dir, const std::vector<std::string>& program) const;
   std::vector<std::string> wrap_in_job(const std::string& run_dir, const std::vector<std::string>& command,
                                        const std::string& time) const;
   BatchJob job_for(const std::string& name, const std::string& run_dir, const spec::BatchSettings& settings,

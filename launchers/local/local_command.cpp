@@ -1,7 +1,6 @@
 #include "launchers/local/local_command.hpp"
 
-#include "launchers/ranks/rank_command.hpp"
-#include "launchers/ranks/rank_wrapper.hpp"
+#include "launchers/member_command.hpp"
 
 #include "lib/launch/launcher.hpp"
 
@@ -26,25 +25,21 @@ plan::MpiKind local_mpi(const plan::Step& step) {
 }
 
 std::vector<std::string> local_command(const plan::Step& step, const HostFacts& host, const std::string& supervisor) {
-  auto program = task_program(step, supervisor);
+  MemberWrapping w;
   const plan::MpiKind mpi = local_mpi(step);
   if (mpi != plan::MpiKind::Mpirun && mpi != plan::MpiKind::Mpiexec) {
-    if (step.res.torchrun > 0)  // one torchrun here: its PET_* variables from the wrapper
-      return through_rank_wrapper(supervisor, step, RankAddress{true, ""}, std::move(program));
-    return program;
+    if (step.res.torchrun > 0) w.rank_wrapper = RankAddress{true, ""};  // one torchrun here: PET_* from the wrapper
+    return member_command(step, supervisor, w).argv;
   }
   // Every rank on this machine unless `hosts:` spreads them. A lone rank's wiring is in
   // its environment (plan::step_env).
-  if (needs_rank_wrapper(step.res))
-    program = through_rank_wrapper(supervisor, step, RankAddress{step.res.hosts.empty(), ""}, std::move(program));
-  RankContext context;
-  context.is_root = host.is_root;
-  context.oversubscribe = step.res.ntasks * std::max(1, step.res.cpus_per_task) > host.cores;
-  Placement on_hosts;
-  on_hosts.nodes = step.res.hosts;  // `hosts:`, each with its share of the slots
-  return rank_command(mpi == plan::MpiKind::Mpirun ? RankLauncher::Mpirun : RankLauncher::Mpiexec, step.name, step.res,
-                      on_hosts, context, program)
-      .argv;
+  if (needs_rank_wrapper(step.res)) w.rank_wrapper = RankAddress{step.res.hosts.empty(), ""};
+  w.launcher = mpi == plan::MpiKind::Mpirun ? RankLauncher::Mpirun : RankLauncher::Mpiexec;
+  w.res = step.res;
+  w.context.is_root = host.is_root;
+  w.context.oversubscribe = step.res.ntasks * std::max(1, step.res.cpus_per_task) > host.cores;
+  w.placement.nodes = step.res.hosts;  // `hosts:`, each with its share of the slots
+  return member_command(step, supervisor, w).argv;
 }
 
 }  // namespace ssim::launchers
