@@ -86,7 +86,25 @@ def _anchor_paths(entry, base):
         for key in ("copy", "symlink", "configure"):
             if isinstance(files.get(key), list):
                 files[key] = [_absolute(p, base) if isinstance(p, str) else p for p in files[key]]
+    if "container" in entry:
+        entry["container"] = _anchor_container(entry["container"], base)
     return entry
+
+
+def _anchor_container(container, base):
+    """A `container:` value with its image path (./img: a name never starts with '.') and
+    its bind sources made absolute from `base`."""
+    if isinstance(container, str) and container.startswith("."):
+        return _absolute(container, base)
+    if isinstance(container, dict):
+        container = dict(container)
+        image = container.get("image")
+        if isinstance(image, str) and image.startswith("."):
+            container["image"] = _absolute(image, base)
+        if isinstance(container.get("bind"), list):
+            container["bind"] = [_absolute(b, base) if isinstance(b, str) and not b.startswith("/") else b
+                                 for b in container["bind"]]
+    return container
 
 
 class Experiment:
@@ -94,7 +112,7 @@ class Experiment:
 
     `name` and `path` (default ./NAME) are `experiment.name` and `experiment.path`;
     `launcher` is `auto`, `local`, `slurm`, `pbs` or `lsf`; other keyword arguments are
-    further `experiment:` keys (env, max_running, oversubscribe, setup, python).
+    further `experiment:` keys (env, max_running, oversubscribe, setup, python, container).
     `overwrite=True` replaces an earlier experiment in the same folder when it starts.
     The file is written beside the experiment folder, as PATH.yaml (`file=` chooses).
     """
@@ -105,6 +123,8 @@ class Experiment:
         self.file = _absolute(file, os.getcwd()) if file else self.path + ".yaml"
         self.overwrite = overwrite
         self._experiment = {"name": name, "path": self.path, "launcher": launcher, **experiment_keys}
+        if "container" in self._experiment:
+            self._experiment["container"] = _anchor_container(self._experiment["container"], os.getcwd())
         self._database = None
         self._entities = {}  # name -> Model | Ensemble, in the order they were made
         self._started = False
@@ -114,7 +134,8 @@ class Experiment:
 
     def create_database(self, port=6780, **keys):
         """The experiment's database (`orchestrator:` keys: port, shards, interface, binary,
-        config, password, persist, snapshot, inference, address, password_file, run, batch). It
+        config, password, persist, snapshot, inference, address, password_file, run, batch,
+        container). It
         starts with the first `start` and stops with `stop()`."""
         if self._database is not None:
             raise ExperimentError("the experiment already has a database", 2)
@@ -123,12 +144,14 @@ class Experiment:
         spec = {"port": port, **keys}
         if "password_file" in spec:
             spec["password_file"] = _absolute(spec["password_file"], os.getcwd())
+        if "container" in spec:
+            spec["container"] = _anchor_container(spec["container"], os.getcwd())
         self._database = Database("orchestrator", spec)
         return self._database
 
     def create_model(self, name, exe, args=(), **keys):
         """A model: one program (`models:` keys: env, params, run, files, incoming, after,
-        after_any, key_prefixing, batch, setup, colocated_db, retries). Entities may be
+        after_any, key_prefixing, batch, setup, colocated_db, container, retries). Entities may be
         given by object or name in incoming/after/after_any."""
         return self._add(Model(name, self._entry(name, exe, args, keys)))
 

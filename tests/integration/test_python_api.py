@@ -128,6 +128,17 @@ class PythonApi(SsimTestCase):
                 # And once more through Python: the same document.
                 self.assertEqual(ssim.Experiment.from_yaml(again).to_dict(), exp.to_dict())
 
+    def test_container_paths_are_the_scripts_wherever_the_file_goes(self):
+        exp = ssim.Experiment("c", path=os.path.join(self.dir, "runs/c"),
+                              container={"runtime": "charliecloud", "image": "./img"})
+        exp.create_model("m", "python3", container={"image": "./i.sif", "bind": ["data:/in:ro", "/x"]})
+        exp.create_database(container={"runtime": "podman", "image": "docker.io/library/redis:7"})
+        doc = exp.to_dict()
+        self.assertEqual(doc["experiment"]["container"]["image"], os.path.join(self.dir, "img"))
+        self.assertEqual(doc["models"][0]["container"],
+                         {"image": os.path.join(self.dir, "i.sif"), "bind": [os.path.join(self.dir, "data:/in:ro"), "/x"]})
+        self.assertEqual(doc["orchestrator"]["container"]["image"], "docker.io/library/redis:7")  # a name
+
     def test_a_bad_experiment_raises_with_the_field_and_writes_nothing(self):
         exp = ssim.Experiment("bad", launcher="local")
         exp.create_model("m", exe="/bin/true", run={"ntasks": 0})
