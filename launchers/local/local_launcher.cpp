@@ -360,6 +360,7 @@ JobStatus without_supervisor(const JobRef& job, const state::StatusFile& j, doub
              : unsaved        ? "the program ended but its status could not be written: the disk is full"
                               : "its supervisor was killed and the exit status is lost";
   s.end = now_seconds();
+  s.judged = true;
   return s;
 }
 
@@ -396,6 +397,7 @@ JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<in
       s.reason =
           at > 0 ? "stopped by ssim" : "its supervisor ended without recording the job (killed, or the disk is full)";
       s.end = now_seconds();
+      s.judged = true;
     }
     return s;
   }

@@ -19,8 +19,8 @@ bool names_one_of(const std::string& host, const std::string& hosts) {
 using state::Status;
 
 bool refresh(state::Manifest& m, launch::Launcher& launcher,
-             const std::function<void(const state::EntityRecord&, Status)>& on_change,
-             const std::vector<size_t>* among) {
+             const std::function<void(const state::EntityRecord&, Status)>& on_change, const std::vector<size_t>* among,
+             bool judge) {
   std::vector<launch::JobRef> refs;
   std::vector<state::EntityRecord*> records;
   auto consider = [&](state::EntityRecord& e) {
@@ -38,6 +38,7 @@ bool refresh(state::Manifest& m, launch::Launcher& launcher,
   for (size_t i = 0; i < statuses.size(); ++i) {
     auto& r = *records[i];
     const auto& s = statuses[i];
+    if (s.judged && !judge) continue;  // the run decides
     const Status before = r.status;
     if (s.pid && s.pid != r.pid) {
       r.pid = s.pid;

@@ -65,6 +65,9 @@ struct JobStatus {
   bool never_runs = false;  // pending, and the scheduler says it can never start (PBS "Can Never Run")
   bool forgotten = false;   // the scheduler answered that it does not know the job (PBS "Unknown Job Id",
                             // LSF "is not found"): one it knew has ended and left no history
+  // Concluded from a record that is missing (its supervisor gone and no end written), not
+  // read from one: only the run that tracks the job may act on it (engine::refresh's judge).
+  bool judged = false;
 };
 
 // What a launcher with a batch scheduler adds: jobs of their own, from scripts.

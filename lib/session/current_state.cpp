@@ -21,8 +21,11 @@ CurrentState current_state(const std::string& path) {
   const std::string version = state::manifest_version(path);
   s.manifest = state::load_manifest(path);
   auto launcher = launch::make_launcher(s.manifest.launcher);
-  bool changed = engine::refresh(s.manifest, *launcher);
-  // A run that holds the lock decides; with none, what ran in an ended job ended with it.
+  // A run that holds the lock decides: a job it has not recorded an end for is what the
+  // records say (running, pending), never "its supervisor is gone", which the run, the
+  // one that started it, may know better a moment later.
+  bool changed = engine::refresh(s.manifest, *launcher, {}, nullptr, !s.runner);
+  // With none, what ran in an ended job ended with it.
   if (!s.runner) changed = engine::end_with_their_job(s.manifest, *launcher) || changed;
   // ssim run --batch: until its job starts, nothing runs the experiment, yet nothing
   // ended: the entities wait with the job.
