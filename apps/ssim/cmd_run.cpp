@@ -57,13 +57,15 @@ Action add_run(CLI::App& app) {
     if (o->batch) {
       const Loaded b = load_for_batch(o->file, o->launcher);
       launch::check_containers(b.spec, b.plan);  // refused now, not when the job starts
+      auto launcher = launch::make_launcher(b.plan.launcher);
+      const auto* batch = &batch_submission(*launcher);
+      // Whether it fits its job is known now: exit 2 here, not inside after the queue wait.
+      const RunLauncher inside = prepare_launcher(b.plan, false, batch->experiment_nodes(b.plan));
       if (o->dry_run) {
-        auto launcher = launch::make_launcher(b.plan.launcher);
-        const auto* batch = &batch_submission(*launcher);
         const std::string script = batch->experiment_script(b.plan, in_batch_command(o->file, o->resume));
         std::cout << "batch script (" << batch->experiment_script_path(b.plan) << "):\n"
                   << script << "\ninside the job:\n";
-        print_plan(std::cout, b.plan, *prepare_launcher(b.plan, false, batch->experiment_nodes(b.plan)).launcher);
+        print_plan(std::cout, b.plan, *inside.launcher);
         return 0;
       }
       const auto job = submit_experiment(b, o->file, o->overwrite, o->resume,

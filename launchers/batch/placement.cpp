@@ -1,5 +1,7 @@
 #include "launchers/batch/placement.hpp"
 
+#include "launchers/batch/whole_nodes.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -18,18 +20,29 @@ Placement placement_of(const Grant& grant) { return Placement{grant.nodes, false
 
 bool is_packed(const plan::Step& s) { return !s.batch && s.res.hosts.empty() && !s.res.exclusive; }
 
+// The whole nodes the database and the whole-node steps take, reused along after: chains.
+int whole_nodes_needed(const plan::Plan& plan) {
+  int total = plan.database && !plan.database->batch ? plan.database->shards : 0;
+  for (const auto& s : plan.steps)
+    if (s.res.hosts.empty() && !s.batch && s.res.exclusive) total += nodes_of(s.res);
+  std::vector<std::string> virtual_nodes;
+  for (int i = 0; i < total; ++i) virtual_nodes.push_back(std::to_string(i));
+  WholeNodes nodes(plan, virtual_nodes, /*reuse_first=*/true);
+  for (int i = 0; plan.database && !plan.database->batch && i < plan.database->shards; ++i)
+    nodes.take("database shard " + std::to_string(i), 1);
+  for (const auto& s : plan.steps)
+    if (s.res.hosts.empty() && !s.batch && s.res.exclusive) nodes.take(s.name, nodes_of(s.res));
+  return total - static_cast<int>(nodes.free().size());
+}
+
 int nodes_needed(const plan::Plan& plan, int cpus_per_node) {
-  int n = plan.database && !plan.database->batch ? plan.database->shards : 0;
+  int n = whole_nodes_needed(plan);
   int widest = 0;
   std::vector<int> cpus;  // each packed step's, largest first
   for (const auto& s : plan.steps) {
-    if (!s.res.hosts.empty() || s.batch) continue;
-    if (s.res.exclusive) {
-      n += nodes_of(s.res);
-    } else {
-      widest = std::max(widest, nodes_of(s.res));
-      cpus.push_back(std::max(1, s.res.ntasks) * cpus_per_task(s.res) + s.res.node_cpus);
-    }
+    if (!s.res.hosts.empty() || s.batch || s.res.exclusive) continue;  // whole-node steps are counted above
+    widest = std::max(widest, nodes_of(s.res));
+    cpus.push_back(std::max(1, s.res.ntasks) * cpus_per_task(s.res) + s.res.node_cpus);
   }
   if (cpus.empty()) return n;
   if (cpus_per_node <= 0) return n + widest;
@@ -40,20 +53,21 @@ int nodes_needed(const plan::Plan& plan, int cpus_per_node) {
   return n + std::max(widest, static_cast<int>((total + cpus_per_node - 1) / cpus_per_node));
 }
 
-PlacementPlan place(const plan::Plan& plan, const Allocation& allocation) {
+namespace {
+PlacementPlan place_with(const plan::Plan& plan, const Allocation& allocation, bool reuse_first) {
   const auto& hosts = allocation.hosts;
   PlacementPlan out;
-  std::vector<std::string> free_nodes = hosts;
+  WholeNodes whole(plan, hosts, reuse_first);
   auto take = [&](int n, const std::string& who) {
-    if (static_cast<int>(free_nodes.size()) < n) {
+    const size_t free_before = whole.free().size();
+    std::vector<std::string> got = whole.take(who, n);
+    if (static_cast<int>(got.size()) < n) {
       throw PlacementError(who + " needs " + std::to_string(n) + " node(s) of its own, but only " +
-                           std::to_string(free_nodes.size()) + " of the allocation's " + std::to_string(hosts.size()) +
-                           " (" + join_hosts(hosts) + ") are left; the experiment needs " +
+                           std::to_string(free_before) + " of the allocation's " + std::to_string(hosts.size()) + " (" +
+                           join_hosts(hosts) + ") are left; the experiment needs " +
                            std::to_string(nodes_needed(plan)) +
                            " nodes, or leave out exclusive: true and nodes: to pack steps by CPUs");
     }
-    std::vector<std::string> got(free_nodes.begin(), free_nodes.begin() + n);
-    free_nodes.erase(free_nodes.begin(), free_nodes.begin() + n);
     return got;
   };
   if (plan.database && !plan.database->batch)
@@ -84,6 +98,7 @@ PlacementPlan place(const plan::Plan& plan, const Allocation& allocation) {
         for (const auto& h : p.nodes)
           if (std::find(q.nodes.begin(), q.nodes.end(), h) != q.nodes.end()) p.shared = true;
 
+  const std::vector<std::string>& free_nodes = whole.free();
   for (const auto& h : free_nodes) {
     const auto slots = allocation.slots.find(h);
     out.pool.push_back({h, slots == allocation.slots.end() ? 0 : slots->second, std::nullopt});
@@ -97,6 +112,17 @@ PlacementPlan place(const plan::Plan& plan, const Allocation& allocation) {
                            "); the experiment needs " + std::to_string(nodes_needed(plan)) + " nodes or more");
   }
   return out;
+}
+}  // namespace
+
+PlacementPlan place(const plan::Plan& plan, const Allocation& allocation) {
+  // Each whole-node step on nodes of its own while the allocation has them; where that
+  // leaves too few, steps take over the nodes of those they wait for first.
+  try {
+    return place_with(plan, allocation, false);
+  } catch (const PlacementError&) {
+    return place_with(plan, allocation, true);
+  }
 }
 
 }  // namespace ssim::launchers

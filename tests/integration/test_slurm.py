@@ -252,6 +252,38 @@ ensembles:
         self.assertEqual(len(where), 1, where)
         self.assertNotIn(s["orchestrator"]["nodes"], where | {""})
 
+    def test_train_then_evaluate_fits_a_two_node_job_and_one_that_cannot_fit_is_never_submitted(self):
+        # The evaluation waits for the trainer: it takes over the trainer's nodes.
+        self.write("experiment.yaml", """
+experiment: {name: te, launcher: slurm}
+batch: {time: "00:10:00"}
+models:
+  - {name: train, exe: /bin/sh, args: [-c, 'echo $$SLURMD_NODENAME'], run: {nodes: 2, ntasks: 2}}
+  - {name: eval, exe: /bin/sh, args: [-c, 'echo $$SLURMD_NODENAME'], run: {nodes: 1}, after: [train]}
+""")
+        p = self.ssim("run", "experiment.yaml", "--batch", check=0)
+        job = re.search(r"batch job (\d+)", p.stderr).group(1)
+        self.addCleanup(sh, "scancel", job, check=False)
+        with open(os.path.join(self.dir, "te/.ssim/batch.sbatch")) as f:
+            self.assertIn("#SBATCH --nodes=2", f.read())
+
+        def finished():
+            _, s = self.status()
+            return len(s) == 3 and all(e["status"] == "completed" for e in s.values())
+        wait_for(finished, timeout=90, what="the batch job and its entities to complete")
+        trained_on = set(self.ssim("logs", "train", check=0).stdout.split())
+        self.assertEqual(len(trained_on), 2)
+        self.assertIn(self.ssim("logs", "eval", check=0).stdout.strip(), trained_on)
+        # A third whole node that no step waits for cannot fit a 2-node job: said before submitting.
+        with open(os.path.join(self.dir, "experiment.yaml")) as f:
+            text = f.read().replace('batch: {time: "00:10:00"}', 'batch: {time: "00:10:00", nodes: 2}')
+        self.write("experiment.yaml", text + "  - {name: other, exe: /bin/true, run: {nodes: 1}}\n")
+        before = sh("squeue", "-h", "-o", "%i").stdout.split()
+        p = self.ssim("run", "experiment.yaml", "--batch", "--overwrite", check=2)
+        self.assertIn("other needs 1 node(s) of its own", p.stderr)
+        self.assertIn("the experiment needs 3 nodes", p.stderr)
+        self.assertEqual(sh("squeue", "-h", "-o", "%i").stdout.split(), before)  # nothing submitted
+
     def test_an_outside_scancel_of_a_step_reads_cancelled_as_slurm_records_it(self):
         self.allocate(2)
         self.write("experiment.yaml", "experiment: {name: sc, launcher: slurm}\n"
