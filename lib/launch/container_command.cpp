@@ -83,8 +83,10 @@ std::vector<std::string> passed_names(const plan::Step& step) {
                         "SSIM_RANK_GPUS",
                         "SSIM_EXPERIMENT_ID",
                         "SSIM_ATTEMPT",
-                        "SSIM_METRICS",
-                        "SSIM_OUTCOMES"})
+                        "SSIM_AFTER_OK",
+                        "SSIM_AFTER_FAILED",
+                        "SSIM_CONNECT_TIMEOUT",
+                        "SSIM_METRICS_LIMIT"})
     add(n);
   return names;
 }

@@ -77,9 +77,12 @@ void check_environment(const plan::Plan& plan, const launch::Launcher& launcher,
   std::set<std::string> found;      // one PATH search per program, not per member
   for (const auto& step : plan.steps) {
     if (step.batch && launcher.batch()) continue;  // runs inside its own job
+    if (!step.setup.empty()) continue;             // its setup lines may bring it (module load openmpi, apptainer)
     const auto argv = launcher.command(step);
-    // argv[0] == exe: the entity's own program, whose absence is its own failure.
+    // argv[0] == exe: the entity's own program, whose absence is its own failure; a
+    // container's runtime was looked for with the container (launch::check_containers).
     if (argv.empty() || argv[0] == step.exe || found.count(argv[0])) continue;
+    if (step.container && argv[0] == plan::runtime_program(step.container->runtime)) continue;
     if (find_on_path(argv[0]).empty())
       missing(step.name + " is started with", argv[0],
               launcher.runs_here() ? "install MPI (Debian: openmpi-bin) or choose run.mpi: none"

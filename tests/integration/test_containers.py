@@ -253,6 +253,26 @@ models:
                 if runtime in ("podman", "docker"):  # only what ssim names passes in: the image's PATH
                     self.assertEqual(seen["path"], "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
 
+    def test_a_runtime_that_setup_lines_bring_is_not_required_before(self):
+        # A site's `module load apptainer`: not on ssim's PATH, on the step's after its setup.
+        self.env["PATH"] = self.env["PATH"].replace(FAKES + ":", "")
+        self.write("experiment.yaml", f"""
+experiment: {{name: sim}}
+models:
+  - name: m
+    exe: python3
+    args: [show.py]
+    files: {{copy: [show.py]}}
+    setup: ["export PATH={FAKES}:$PATH"]
+    container: {{runtime: apptainer, image: py.sif}}
+""")
+        self.ssim("run", "experiment.yaml", timeout=60, check=0)
+        self.assertEqual(self.seen()["cwd"], os.path.join(self.dir, "sim/m"))
+        self.write("experiment.yaml", "experiment: {name: sim}\nmodels:\n"
+                                      "  - {name: m, exe: python3, container: {runtime: apptainer, image: py.sif}}\n")
+        p = self.ssim("validate", "experiment.yaml", check=2)
+        self.assertIn("experiment.yaml:3:40: models[0].container.runtime: no apptainer on the PATH", p.stderr)
+
     def test_a_container_that_cannot_start_fails_with_the_runtimes_own_words(self):
         cases = [("runtime: apptainer, image: py.sif", "simulate",
                   'FATAL:   "simulate": executable file not found in $PATH'),
