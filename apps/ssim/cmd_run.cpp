@@ -17,6 +17,7 @@
 #include "lib/plan/plan_json.hpp"
 #include "lib/launch/container_checks.hpp"
 #include "lib/plan/program_checks.hpp"
+#include "lib/plan/program_trust.hpp"
 #include "lib/util/errors.hpp"
 
 namespace ssim::app {
@@ -79,6 +80,7 @@ Action add_run(CLI::App& app) {
     Loaded l = load_to_run(o->file, o->launcher);
     plan::check_programs(l.spec, l.plan);
     launch::check_containers(l.spec, l.plan);
+    for (const auto& warning : plan::program_warnings(l.spec, l.plan)) std::cerr << warning << "\n";
     choose_auto_port(l);  // exit 2 before anything starts, once, not 127 per member
     // Some schedulers end a batch job when its script does, and then everything the job
     // started (launchers/job_environment.hpp): a detached run would be killed with it.

@@ -181,6 +181,21 @@ models:
         with open(os.path.join(self.dir, "ct/orchestrator/orchestrator.err")) as f:
             self.assertNotIn("error", f.read().lower())
 
+    def test_run_time_ends_what_runs_inside(self):
+        self.experiment(f"""
+  - name: sleeper
+    exe: python3
+    args: [-c, "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"]
+    run: {{time: "00:02"}}
+    container: {{runtime: charliecloud, image: {IMAGE}}}
+""")
+        p = self.ssim("run", "experiment.yaml", timeout=60)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        doc, s = self.status()
+        self.assertEqual(s["sleeper"]["status"], "failed")
+        self.assertIn("time limit (run.time) reached", s["sleeper"]["reason"])
+        self.assertEqual(processes_with_env("SSIM_EXPERIMENT_ID", doc["id"]), [])  # SIGKILL reached it inside
+
     def test_two_ranks_inside_train_as_one_with_ssims_wiring(self):
         ddp_experiment(self, "local", "{ntasks: 2}")
         p = self.ssim("run", "experiment.yaml", timeout=240)

@@ -2,6 +2,7 @@
 child processes."""
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -220,6 +221,21 @@ models:
         _, s = self.status("later.yaml")
         self.assertEqual(s["use"]["status"], "completed", p.stderr)
         self.assertEqual(s["mod"]["exit_code"], 127)  # it really was missing: a failure of its own
+
+    def test_a_program_another_user_could_replace_is_named_with_a_warning(self):
+        shared = os.path.join(self.dir, "shared")
+        os.makedirs(shared)
+        os.chmod(shared, 0o777)  # a group folder anyone can write, without the sticky bit
+        shutil.copy("/bin/true", os.path.join(shared, "sim"))
+        self.write("experiment.yaml", "experiment: {name: w}\nensembles:\n"
+                   "  - {name: a, exe: ./shared/sim, replicas: 20}\n  - {name: b, exe: true, replicas: 2}\n")
+        for verb in ("validate", "run"):
+            p = self.ssim(verb, "experiment.yaml", check=0)  # said, not refused
+            self.assertEqual(p.stderr.count("warning"), 1, p.stderr)  # once for all members, none for true
+            self.assertIn(f"experiment.yaml:3:20: ensembles[0].exe: warning: {shared}/sim will run, and another user "
+                          f"could replace it: its folder {shared} can be written by every user (mode 777)", p.stderr)
+        os.chmod(shared, 0o1777)  # the sticky bit: no one else can rename over it
+        self.assertNotIn("warning", self.ssim("validate", "experiment.yaml", check=0).stderr)
 
     def test_resume_reruns_only_failed_and_dependents(self):
         self.write("experiment.yaml", """
