@@ -100,7 +100,12 @@ std::string setup_prelude(const std::vector<std::string>& setup) {
 
 std::vector<std::string> with_setup(const std::vector<std::string>& setup, std::vector<std::string> argv) {
   if (setup.empty()) return argv;
-  std::vector<std::string> out = {"bash", "-c", setup_prelude(setup) + "exec \"$@\"", "ssim-setup"};
+  // The program is looked for on the PATH the lines leave: said as the entity's exe, not
+  // as bash's "line 61: exec: ...: not found" about a script the user never wrote.
+  const std::string run =
+      "command -v -- \"$1\" >/dev/null 2>&1 || { printf 'ssim: exe \"%s\" is not on the PATH the setup lines leave "
+      "(or not executable): %s\\n' \"$1\" \"$PATH\" >&2; exit 127; }\nexec \"$@\"";
+  std::vector<std::string> out = {"bash", "-c", setup_prelude(setup) + run, "ssim-setup"};
   out.insert(out.end(), std::make_move_iterator(argv.begin()), std::make_move_iterator(argv.end()));
   return out;
 }

@@ -221,6 +221,9 @@ models:
         _, s = self.status("later.yaml")
         self.assertEqual(s["use"]["status"], "completed", p.stderr)
         self.assertEqual(s["mod"]["exit_code"], 127)  # it really was missing: a failure of its own
+        with open(os.path.join(self.dir, "later/mod/mod.err")) as f:  # said as the user wrote it
+            self.assertIn('ssim: exe "from-a-module" is not on the PATH the setup lines leave', f.read())
+        self.assertIn('| ssim: exe "from-a-module" is not on the PATH', p.stderr)
 
     def test_a_program_another_user_could_replace_is_named_with_a_warning(self):
         shared = os.path.join(self.dir, "shared")
