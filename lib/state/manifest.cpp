@@ -1,4 +1,5 @@
 #include "lib/state/manifest.hpp"
+#include "lib/state/setup_failure.hpp"
 #include "lib/util/experiment_dir.hpp"
 
 #include <sys/stat.h>
@@ -74,11 +75,16 @@ std::map<Status, int> entity_counts(const Manifest& m) {
 
 json attempt_record(const EntityRecord& r) {
   const std::string n = std::to_string(r.attempt);
+  // A setup line's failure is read from the run directory when shown; the next attempt
+  // clears that record, so the attempt keeps the note itself.
+  std::string reason = r.reason;
+  if (r.status == Status::Failed)
+    if (const auto setup = read_setup_failure(r.run_dir)) reason = describe(*setup);
   return {{"attempt", r.attempt},
           {"status", to_string(r.status)},
           {"exit_code", optional_int(r.exit_code)},
           {"signal", optional_int(r.signal)},
-          {"reason", r.reason},
+          {"reason", reason},
           {"start", r.start},
           {"end", r.end},
           {"job_id", r.job_id},

@@ -240,6 +240,16 @@ models:
         os.chmod(shared, 0o1777)  # the sticky bit: no one else can rename over it
         self.assertNotIn("warning", self.ssim("validate", "experiment.yaml", check=0).stderr)
 
+    def test_an_earlier_attempt_that_failed_in_a_setup_line_keeps_its_note(self):
+        self.write("experiment.yaml", "experiment: {name: rt}\nmodels:\n  - {name: m, exe: /bin/true, retries: 1, "
+                   "setup: ['test -e flag || { touch flag; echo no flag yet >&2; false; }']}\n")
+        self.ssim("run", "experiment.yaml", check=0)
+        _, s = self.status()
+        self.assertEqual(s["m"]["status"], "completed")
+        self.assertEqual(s["m"]["earlier_attempts"][0]["reason"],
+                         "setup line 1 failed: test -e flag || { touch flag; echo no flag yet >&2; false; } (exit 1): "
+                         "no flag yet")
+
     def test_resume_reruns_only_failed_and_dependents(self):
         self.write("experiment.yaml", """
 experiment: {name: res}
