@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "lib/launch/container_command.hpp"
@@ -32,6 +33,19 @@ bool is_directory_image(const plan::Container& c) {
   std::error_code ec;
   return c.image_is_path && fs::is_directory(c.image, ec);
 }
+
+// is_directory_image, asked once per container: an ensemble's members share theirs.
+class DirectoryImages {
+ public:
+  bool operator()(const plan::Container& c) {
+    const auto [it, added] = known_.try_emplace(&c, false);
+    if (added) it->second = is_directory_image(c);
+    return it->second;
+  }
+
+ private:
+  std::map<const plan::Container*, bool> known_;
+};
 
 const spec::Entity* entity_of(const spec::ExperimentSpec& spec, const plan::Step& s) {
   for (const auto& e : spec.entities)
@@ -106,8 +120,9 @@ std::vector<MountPoint> mount_points(const plan::Plan& plan) {
   std::vector<MountPoint> out;
   std::set<std::string> seen;
   const std::string package = python_package_dir();
+  DirectoryImages directory_image;
   auto add = [&](const plan::Container& c, const std::vector<plan::Bind>& binds) {
-    if (c.runtime != ContainerRuntime::Charliecloud || !is_directory_image(c)) return;
+    if (c.runtime != ContainerRuntime::Charliecloud || !directory_image(c)) return;
     for (const auto& b : binds) {
       const std::string path = (fs::path(c.image) / fs::path(b.target).relative_path()).string();
       if (needs_mount_point(b.target) && !exists_in(c.image, b.target) && seen.insert(path).second)
@@ -117,7 +132,8 @@ std::vector<MountPoint> mount_points(const plan::Plan& plan) {
   if (plan.database && plan.database->container)
     for (const auto& shard : orchestrator_run_dirs(plan)) add(*plan.database->container, {{shard, shard, false}});
   for (const auto& s : plan.steps)
-    if (s.container) add(*s.container, mounts_for(s, package).binds);
+    if (s.container && s.container->runtime == ContainerRuntime::Charliecloud && directory_image(*s.container))
+      add(*s.container, mounts_for(s, package).binds);
   return out;
 }
 
@@ -134,11 +150,15 @@ void check_containers(const spec::ExperimentSpec& spec, const plan::Plan& plan) 
   }
   std::set<const plan::Container*> seen;
   std::set<std::string> programs;
+  DirectoryImages directory_image;
   for (const auto& s : plan.steps) {
     if (!s.container) continue;
     const plan::Container& c = *s.container;
+    const bool first = seen.insert(&c).second;  // an ensemble's members share theirs
+    const bool new_program = directory_image(c) && s.setup.empty() && programs.insert(s.exe + '\n' + c.image).second;
+    if (!first && !new_program) continue;
     const spec::Entity* e = entity_of(spec, s);
-    if (seen.insert(&c).second) {
+    if (first) {
       if (e && e->colocated_db)
         fail(spec, c, c.loc, "",
              "a colocated database with a container is not supported yet: run the program on the host "
@@ -146,7 +166,7 @@ void check_containers(const spec::ExperimentSpec& spec, const plan::Plan& plan) 
       check_runtime(spec, c, !s.setup.empty());
       check_image(spec, c);
     }
-    if (!is_directory_image(c) || !s.setup.empty() || !programs.insert(s.exe + '\n' + c.image).second) continue;
+    if (!new_program) continue;
     if (const std::string why = program_missing(s, c); !why.empty())
       throw spec::SpecError(spec.file, e ? e->exe.loc : c.loc, e ? e->field + ".exe" : c.field, why);
   }

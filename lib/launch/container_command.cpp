@@ -51,7 +51,9 @@ ContainerMounts mounts_for(const plan::Step& step, const std::string& python_pac
   if (step.container)
     for (const auto& b : step.container->binds) m.binds.push_back(b);
   m.gpus = step.res.gpus_per_task > 0;
-  m.env = passed_names(step);
+  const bool names_each = step.container && (step.container->runtime == ContainerRuntime::Podman ||
+                                             step.container->runtime == ContainerRuntime::Docker);
+  if (names_each) m.env = passed_names(step);  // the others pass the environment in themselves
   if (step.container && step.container->runtime == ContainerRuntime::Charliecloud && step.container->image_is_path) {
     std::error_code ec;
     m.image_environment = fs::exists(fs::path(step.container->image) / "ch/environment", ec);

@@ -97,9 +97,13 @@ TEST_CASE("container mounts: the experiment directory, ssim's module, symlinked 
                                            {"/nonexistent/data", "/nonexistent/data", false},
                                            {"/scratch", "/scratch", false}});
   CHECK(m.gpus);
+  CHECK(m.env.empty());  // apptainer passes the environment in itself
   // What podman and docker must be told by name: ssim's variables and the rank wiring.
+  c->runtime = plan::ContainerRuntime::Podman;
+  const auto named = launch::mounts_for(s, "/ssim/python").env;
+  CHECK(named == launch::passed_names(s));
   for (const char* n : {"SSIM_RUN_DIR", "SSIM_ENTITY", "RANK", "MASTER_ADDR", "CUDA_VISIBLE_DEVICES"})
-    CHECK(std::find(m.env.begin(), m.env.end(), n) != m.env.end());
+    CHECK(std::find(named.begin(), named.end(), n) != named.end());
   s.kind = plan::StepKind::Model;
   s.run_dir = "/exp/model";
   CHECK(launch::experiment_dir_of(s) == "/exp");
