@@ -94,13 +94,10 @@ Action add_database(CLI::App& app) {
     write_file_atomically(orchestrator::address_file(run_dir),
                           nlohmann::json{{"host", address}, {"port", o->port}}.dump() + "\n");
     const std::string port = std::to_string(o->port);
-    std::vector<std::string> argv = {binary, o->command[1], "--bind", address, "--port", port};
-    if (!o->container.empty()) {  // the runtime's words, then the server as written
-      argv.erase(argv.begin());
-      argv.insert(argv.begin(), o->command[0]);
-      argv.insert(argv.begin(), o->container.begin() + 1, o->container.end());
-      argv.insert(argv.begin(), binary);
-    }
+    // In a container: the runtime's words, then the server as the image names it.
+    std::vector<std::string> argv = o->container;
+    argv.insert(argv.end(), {o->command[0], o->command[1], "--bind", address, "--port", port});
+    argv[0] = binary;  // as found on the PATH
     if (o->inference) {
       std::error_code ec;
       std::filesystem::remove(orchestrator::inference_file(run_dir), ec);  // the previous run's service

@@ -32,32 +32,19 @@ std::string experiment_dir_of(const plan::Step& step) {
 }
 
 ContainerMounts mounts_for(const plan::Step& step, const std::string& python_package) {
+  // No file-system work here: it runs at every start of every member.
   ContainerMounts m;
   m.workdir = step.run_dir;
   add_bind(m.binds, experiment_dir_of(step), false);
   add_bind(m.binds, python_package, true);
-  for (const auto& source : step.symlink) {  // the folder: a file bound onto a missing target fails in ch-run
-    std::error_code ec;
-    add_bind(m.binds, fs::is_directory(source, ec) ? source : fs::path(source).parent_path().string(), false);
-  }
-  // A relative exe was resolved against the experiment file's folder: a host file.
-  if (step.container && step.exe.find('/') != std::string::npos && !fs::path(step.exe).is_relative()) {
-    bool host_file = false;
-    std::error_code ec;
-    host_file = fs::exists(step.exe, ec) && !(step.container->image_is_path &&
-                                              fs::exists(fs::path(step.container->image) / step.exe.substr(1), ec));
-    if (host_file) add_bind(m.binds, fs::path(step.exe).parent_path().string(), true);
-  }
-  if (step.container)
-    for (const auto& b : step.container->binds) m.binds.push_back(b);
+  if (!step.container) return m;
+  const plan::Container& c = *step.container;
+  for (const auto& b : c.host_binds) add_bind(m.binds, b.source, b.read_only);
+  m.binds.insert(m.binds.end(), c.binds.begin(), c.binds.end());
   m.gpus = step.res.gpus_per_task > 0;
-  const bool names_each = step.container && (step.container->runtime == ContainerRuntime::Podman ||
-                                             step.container->runtime == ContainerRuntime::Docker);
-  if (names_each) m.env = passed_names(step);  // the others pass the environment in themselves
-  if (step.container && step.container->runtime == ContainerRuntime::Charliecloud && step.container->image_is_path) {
-    std::error_code ec;
-    m.image_environment = fs::exists(fs::path(step.container->image) / "ch/environment", ec);
-  }
+  if (c.runtime == ContainerRuntime::Podman || c.runtime == ContainerRuntime::Docker)
+    m.env = passed_names(step);  // the others pass the environment in themselves
+  m.image_environment = c.image_environment;
   return m;
 }
 
@@ -115,7 +102,7 @@ std::vector<std::string> container_command(const plan::Container& c, const Conta
       break;
     case ContainerRuntime::Charliecloud:
       // ch-run passes the environment, execs the program in its own process (signals
-      // reach it), and binds /tmp and the user's home by itself. No read-only binds.
+      // reach it), and binds /tmp by itself. No read-only binds.
       argv = {exe};
       for (const auto& b : m.binds) argv.push_back("--bind=" + bind_text(b, false));
       argv.push_back("--cd=" + m.workdir);

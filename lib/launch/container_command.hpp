@@ -26,8 +26,8 @@ struct ContainerMounts {
 std::string experiment_dir_of(const plan::Step& step);
 
 // The folders a step's program needs inside, at the same paths as on the host: the
-// experiment directory (the run directory the working directory), ssim's Python package, the sources of its symlinked
-// files, the folder of an exe written as a relative path (a file beside the experiment file), then the user's.
+// experiment directory (the run directory the working directory), ssim's Python package,
+// the entity's host folders (plan::Container::host_binds), then the user's binds.
 ContainerMounts mounts_for(const plan::Step& step, const std::string& python_package);
 
 // The variables a program in a container must be handed by name where the runtime

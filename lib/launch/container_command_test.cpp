@@ -85,8 +85,8 @@ TEST_CASE("container mounts: the experiment directory, ssim's module, symlinked 
   s.kind = plan::StepKind::Member;
   s.exe = "python3";
   s.run_dir = "/exp/ens/ens_3";
-  s.symlink = {"/nonexistent/data/big.h5"};
   auto c = std::make_shared<plan::Container>(container(plan::ContainerRuntime::Apptainer, "/img.sif"));
+  c->host_binds = {{"/nonexistent/data", "/nonexistent/data", false}};  // plan::host_binds_of's
   c->binds = {{"/scratch", "/scratch", false}};
   s.container = c;
   s.res.gpus_per_task = 1;

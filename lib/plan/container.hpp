@@ -28,6 +28,11 @@ struct Container {
   bool runtime_missing = false;  // runtime: auto, and none of them was found
   std::string image;             // absolute path, or the name as written
   bool image_is_path = false;
+  bool image_environment = false;  // a Charliecloud directory image with /ch/environment (ch-run --set-env)
+  // Host folders its entity's program needs, found once for all its members: an exe
+  // written relative to the experiment file (its folder, read-only) and the folders of
+  // its symlinked files (a file bound onto a target the image lacks fails in ch-run).
+  std::vector<Bind> host_binds;
   std::vector<Bind> binds;  // the user's
   std::vector<std::string> options;
   std::string field;  // "models[0].container", for messages
@@ -45,5 +50,8 @@ const std::vector<ContainerRuntime>& auto_runtime_order();
 // for which `installed` says yes.
 Container resolve_container(const spec::Container& c, const std::string& base_dir,
                             const std::vector<ContainerRuntime>& installed);
+
+// Container::host_binds for entity `e` (whose files resolve against `base_dir`).
+std::vector<Bind> host_binds_of(const spec::Entity& e, const std::string& base_dir);
 
 }  // namespace ssim::plan

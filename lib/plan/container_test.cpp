@@ -1,6 +1,10 @@
 #include "lib/plan/container.hpp"
 
 #include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "lib/plan/plan.hpp"
 #include "tests/unit/helpers.hpp"
@@ -39,6 +43,26 @@ TEST_CASE("container: an entity's own, else the experiment's, and none runs on t
   CHECK(p.steps[3].container == p.steps[4].container);                        // one for all the members
   CHECK(!p.steps[3].container->runtime_missing);
   CHECK(plan_with(kHead + "models: [{name: a, exe: x, container: ./i}]").steps[0].container->runtime_missing);
+}
+
+TEST_CASE("container: the host folders its program needs, found once for the entity") {
+  const auto data = std::filesystem::temp_directory_path() / ("ssim-host-binds-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(data / "set");
+  std::ofstream(data / "big.h5") << "x";
+  const auto p = plan_with(kHead + "models:\n  - {name: a, exe: ./bin/sim, files: {symlink: [" +
+                           (data / "big.h5").string() + ", " + (data / "set").string() +
+                           "]}, container: ./i}\n"
+                           "  - {name: b, exe: /opt/app/sim, container: ./i}\n"
+                           "  - {name: c, exe: ./tools/$(entity)/run, container: ./i}\n");
+  std::filesystem::remove_all(data);
+  // A program beside the file (read-only), a symlinked file's folder, a symlinked folder
+  // itself; an absolute exe is the image's.
+  CHECK(p.steps[0].container->host_binds ==
+        std::vector<plan::Bind>{{"/base/bin", "/base/bin", true},
+                                {data.string(), data.string(), false},
+                                {(data / "set").string(), (data / "set").string(), false}});
+  CHECK(p.steps[1].container->host_binds.empty());
+  CHECK(p.steps[2].container->host_binds == std::vector<plan::Bind>{{"/base/tools", "/base/tools", true}});
 }
 
 TEST_CASE("container: mistakes are refused at their place") {

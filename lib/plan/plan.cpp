@@ -177,9 +177,12 @@ struct Builder {
     batch = e.batch ? std::make_shared<const spec::BatchSettings>(*e.batch) : nullptr;
     colocated_db = e.colocated_db ? std::make_shared<const spec::ColocatedDb>(*e.colocated_db) : nullptr;
     const auto& wanted = e.container ? e.container : spec.container;  // its own, else the experiment's
-    container = wanted && !wanted->none
-                    ? std::make_shared<const Container>(resolve_container(*wanted, spec.base_dir, runtimes_))
-                    : nullptr;
+    container = nullptr;
+    if (wanted && !wanted->none) {
+      Container c = resolve_container(*wanted, spec.base_dir, runtimes_);
+      c.host_binds = host_binds_of(e, spec.base_dir);
+      container = std::make_shared<const Container>(std::move(c));
+    }
     for (const auto& combination : combinations(e)) {
       for (int r = 0; r < e.replicas; ++r, ++index) {
         Step s;
