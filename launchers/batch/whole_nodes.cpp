@@ -4,36 +4,28 @@
 
 namespace ssim::launchers {
 
-std::map<std::string, std::set<std::string>> waits_for(const plan::Plan& plan) {
-  std::map<std::string, std::vector<std::string>> direct;
-  for (const auto& s : plan.steps) {
-    auto& d = direct[s.name];
-    d.insert(d.end(), s.after.begin(), s.after.end());
-    d.insert(d.end(), s.after_any.begin(), s.after_any.end());
+const std::set<std::string>& Waits::of(const std::string& step) {
+  if (const auto it = known_.find(step); it != known_.end()) return it->second;
+  if (steps_.empty())
+    for (const auto& s : plan_.steps) steps_.emplace(s.name, &s);
+  auto& seen = known_[step];
+  // Steps start only after what they wait for, so the plan has no cycles (validated); an
+  // iterative walk keeps a deep chain from recursing.
+  std::vector<const plan::Step*> todo;
+  if (const auto it = steps_.find(step); it != steps_.end()) todo.push_back(it->second);
+  while (!todo.empty()) {
+    const plan::Step* s = todo.back();
+    todo.pop_back();
+    for (const auto* list : {&s->after, &s->after_any})
+      for (const auto& name : *list)
+        if (seen.insert(name).second)
+          if (const auto it = steps_.find(name); it != steps_.end()) todo.push_back(it->second);
   }
-  std::map<std::string, std::set<std::string>> out;
-  // Steps start only after what they wait for, so the plan has no cycles (validated);
-  // an iterative walk per step keeps a deep chain from recursing.
-  for (const auto& s : plan.steps) {
-    auto& seen = out[s.name];
-    std::vector<std::string> todo = direct[s.name];
-    while (!todo.empty()) {
-      const std::string next = todo.back();
-      todo.pop_back();
-      if (!seen.insert(next).second) continue;
-      const auto it = direct.find(next);
-      if (it != direct.end()) todo.insert(todo.end(), it->second.begin(), it->second.end());
-    }
-  }
-  return out;
+  return seen;
 }
 
 WholeNodes::WholeNodes(const plan::Plan& plan, std::vector<std::string> free, bool reuse_first)
-    : free_(std::move(free)), reuse_first_(reuse_first) {
-  bool any_wait = false;
-  for (const auto& s : plan.steps) any_wait = any_wait || !s.after.empty() || !s.after_any.empty();
-  if (any_wait) waits_ = waits_for(plan);  // 100,000 members without after: need no closure
-}
+    : waits_(plan), reuse_first_(reuse_first), free_(std::move(free)) {}
 
 std::vector<std::string> WholeNodes::take(const std::string& holder, int n) {
   std::vector<std::string> got;
@@ -49,11 +41,12 @@ std::vector<std::string> WholeNodes::take(const std::string& holder, int n) {
 
 // Nodes whose every holder `holder` waits for.
 void WholeNodes::take_over(const std::string& holder, int n, std::vector<std::string>& got) {
-  const auto w = waits_.find(holder);
-  if (w == waits_.end() || w->second.empty()) return;
+  if (held_.empty()) return;
+  const std::set<std::string>& waits = waits_.of(holder);
+  if (waits.empty()) return;
   for (auto& [node, holders] : held_) {
     if (static_cast<int>(got.size()) >= n) return;
-    if (std::all_of(holders.begin(), holders.end(), [&](const std::string& h) { return w->second.count(h) > 0; })) {
+    if (std::all_of(holders.begin(), holders.end(), [&](const std::string& h) { return waits.count(h) > 0; })) {
       got.push_back(node);
       holders.push_back(holder);
     }

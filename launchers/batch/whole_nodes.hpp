@@ -6,14 +6,27 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "lib/plan/plan.hpp"
 
 namespace ssim::launchers {
 
-// For each step, the steps it waits for, directly or through others.
-std::map<std::string, std::set<std::string>> waits_for(const plan::Plan& plan);
+// The steps a step waits for, directly or through others (after:, after_any:), found for
+// the steps asked about only, from the plan's own lists: a 100,000-member ensemble after
+// another is not walked for a whole-node step that waits for nothing.
+class Waits {
+ public:
+  explicit Waits(const plan::Plan& plan) : plan_(plan) {}
+  // Empty for a name that is no step (a database shard).
+  const std::set<std::string>& of(const std::string& step);
+
+ private:
+  const plan::Plan& plan_;
+  std::unordered_map<std::string, const plan::Step*> steps_;  // by name, made at the first question
+  std::map<std::string, std::set<std::string>> known_;
+};
 
 class WholeNodes {
  public:
@@ -29,7 +42,7 @@ class WholeNodes {
  private:
   void take_over(const std::string& holder, int n, std::vector<std::string>& got);
   void take_free(const std::string& holder, int n, std::vector<std::string>& got);
-  std::map<std::string, std::set<std::string>> waits_;
+  Waits waits_;
   bool reuse_first_;
   std::vector<std::string> free_;                                       // held by no one, in the allocation's order
   std::vector<std::pair<std::string, std::vector<std::string>>> held_;  // node -> its holders, in order taken

@@ -60,9 +60,10 @@ TEST_CASE("whole nodes: a node of its own first, unless that leaves a step that 
   CHECK(spare.steps.at("c").nodes == Nodes{"n4"});
 }
 
-TEST_CASE("whole nodes: waits_for follows chains through every kind of wait") {
-  const auto waits = waits_for(
-      plan_with("  - {name: a, exe: t}\n  - {name: b, exe: t, after: [a]}\n  - {name: c, exe: t, after_any: [b]}\n"));
-  CHECK(waits.at("c") == std::set<std::string>{"a", "b"});
-  CHECK(waits.at("a").empty());
+TEST_CASE("whole nodes: waits follow chains through every kind of wait") {
+  const auto plan =
+      plan_with("  - {name: a, exe: t}\n  - {name: b, exe: t, after: [a]}\n  - {name: c, exe: t, after_any: [b]}\n");
+  Waits waits(plan);
+  CHECK(waits.of("c") == std::set<std::string>{"a", "b"});
+  CHECK(waits.of("a").empty());
 }
