@@ -8,7 +8,6 @@
 #include <set>
 
 #include "lib/util/layout.hpp"
-#include "lib/util/split.hpp"
 
 namespace ssim::plan {
 
@@ -28,15 +27,6 @@ std::string open_folder(const std::string& dir) {
   if (::stat(dir.c_str(), &st) != 0) return "";
   if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
     return "its folder " + dir + " can be written by every user (mode " + octal(st.st_mode) + ")";
-  return "";
-}
-
-std::string found_on(const std::string& exe, const std::string& path_var) {
-  if (exe.find('/') != std::string::npos) return exe;
-  for (const auto& dir : split(path_var, ':')) {
-    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + exe;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
   return "";
 }
 
@@ -69,7 +59,7 @@ std::vector<std::string> program_warnings(const spec::ExperimentSpec& spec, cons
       if (s.shared_env)
         for (const auto& [k, v] : s.shared_env->from_file)
           if (k == "PATH") path_var = v;
-      const std::string file = found_on(s.exe, path_var);
+      const std::string file = find_on_path(s.exe, path_var);
       if (file.empty() || !seen.insert(file).second) break;  // once per program: members share it
       if (const std::string why = replaceable_by_others(file); !why.empty())
         out.push_back(spec.file + ":" + std::to_string(e.exe.loc.line) + ":" + std::to_string(e.exe.loc.col) + ": " +

@@ -17,10 +17,13 @@ fs::path exe_dir() { return fs::path(self_exe()).parent_path(); }
 }  // namespace
 
 std::string find_on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  return find_on_path(program, path ? path : "/usr/local/bin:/usr/bin:/bin");
+}
+
+std::string find_on_path(const std::string& program, const std::string& dirs) {
   if (program.empty()) return "";
   if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0 ? program : "";
-  const char* path = std::getenv("PATH");
-  const std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
   size_t i = 0;
   while (i <= dirs.size()) {
     const size_t j = std::min(dirs.find(':', i), dirs.size());

@@ -12,6 +12,8 @@ namespace ssim {
 // `program` itself when it holds a '/', else the first executable of that name on
 // $PATH; "" when there is none.
 std::string find_on_path(const std::string& program);
+// The same on `dirs` (a PATH's value) instead of $PATH.
+std::string find_on_path(const std::string& program, const std::string& dirs);
 
 // The places the supervisor is looked for, in order ($SSIM_SUPERVISE first when set).
 std::vector<std::string> supervisor_candidates();

@@ -56,6 +56,13 @@ class SlurmCase(SsimTestCase):
         self.nodes = hostnames(nodelist)
         return job
 
+    def wait_all_completed(self, count, timeout):
+        """Until the experiment has `count` entities, all completed (a --batch job and what it ran)."""
+        def finished():
+            _, s = self.status()
+            return len(s) == count and all(e["status"] == "completed" for e in s.values())
+        wait_for(finished, timeout=timeout, what="the batch job and its entities to complete")
+
 
 @unittest.skipUnless(cluster_up(), "no Slurm cluster (scripts/slurm-cluster.sh up)")
 class Slurm(SlurmCase):
@@ -241,10 +248,7 @@ ensembles:
         _, s = self.status()
         self.assertEqual(s["batch"]["native_id"], job)
 
-        def finished():
-            _, s = self.status()
-            return len(s) == 4 and all(e["status"] == "completed" for e in s.values())
-        wait_for(finished, timeout=60, what="the batch job and its entities to complete")
+        self.wait_all_completed(4, timeout=60)
         # Both members on one node, not the database's (the other Slurm suite may hold
         # some nodes meanwhile, so which two the job got varies).
         _, s = self.status()
@@ -267,10 +271,7 @@ models:
         with open(os.path.join(self.dir, "te/.ssim/batch.sbatch")) as f:
             self.assertIn("#SBATCH --nodes=2", f.read())
 
-        def finished():
-            _, s = self.status()
-            return len(s) == 3 and all(e["status"] == "completed" for e in s.values())
-        wait_for(finished, timeout=90, what="the batch job and its entities to complete")
+        self.wait_all_completed(3, timeout=90)
         trained_on = set(self.ssim("logs", "train", check=0).stdout.split())
         self.assertEqual(len(trained_on), 2)
         self.assertIn(self.ssim("logs", "eval", check=0).stdout.strip(), trained_on)
