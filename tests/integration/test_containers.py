@@ -6,10 +6,11 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import unittest
 
 from container_image import MARKER, test_image
-from ssimtest import SsimTestCase, processes_with_env, wait_for
+from ssimtest import SSIM, SsimTestCase, processes_with_env, wait_for
 from test_slurm import SlurmCase, cluster_up
 
 FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures/fake-containers"))
@@ -205,6 +206,43 @@ models:
         self.assertEqual({t["WORLD_SIZE"] for t in told}, {"2"})
         self.assertEqual(len({(t["MASTER_ADDR"], t["MASTER_PORT"]) for t in told}), 1)
         self.assertEqual([i["inside"] for i in read_ranks(self, "inside", 2)], [True, True])
+
+
+@unittest.skipUnless(IMAGE and shutil.which("setpriv"), "no test image, or no setpriv (util-linux)")
+class CharliecloudUnprivileged(SsimTestCase):
+    """As a user without root: ch-run in a user namespace of its own, the image not theirs."""
+
+    def test_an_unprivileged_user_runs_the_database_and_a_producer_inside(self):
+        # A first run as root makes the folders the image lacks for ssim's module (the
+        # image is root's: a user's run cannot, and says so at validate time).
+        self.write("root.yaml", f"experiment: {{name: r}}\nmodels:\n"
+                                f"  - {{name: m, exe: /bin/true, container: {{runtime: charliecloud, image: {IMAGE}}}}}\n")
+        self.ssim("run", "root.yaml", check=0)
+        self.write("producer.py", PRODUCER)
+        self.write("trainer.py", TRAINER)
+        self.write("experiment.yaml", f"""
+experiment: {{name: ct}}
+orchestrator: {{port: auto, container: {{runtime: charliecloud, image: {IMAGE}}}}}
+models:
+  - {{name: producer, exe: python3, args: [producer.py], files: {{copy: [producer.py]}},
+     container: {{runtime: charliecloud, image: {IMAGE}}}}}
+  - {{name: trainer, exe: /usr/bin/python3, args: [trainer.py], files: {{copy: [trainer.py]}}}}
+""")
+        for root, dirs, files in os.walk(self.dir):
+            for name in dirs + files:
+                os.chmod(os.path.join(root, name), 0o777)
+        os.chmod(self.dir, 0o777)
+        env = dict(self.env, HOME=self.dir)
+        env.pop("USER", None)  # ch-run needs one: ssim gives the user's name
+        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", SSIM, "run",
+                            "experiment.yaml"], cwd=self.dir, env=env, capture_output=True, text=True, timeout=180)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        with open(os.path.join(self.dir, "ct/producer/inside.json")) as f:
+            inside = json.load(f)
+        self.assertEqual((inside["inside"], inside["user"]), (True, "nobody"))
+        self.assertEqual(os.stat(os.path.join(self.dir, "ct/producer/inside.json")).st_uid, 65534)
+        with open(os.path.join(self.dir, "ct/trainer/trainer.out")) as f:
+            self.assertIn("total 48.0", f.read())
 
 
 @unittest.skipUnless(IMAGE and cluster_up(), "no Slurm cluster (scripts/slurm-cluster.sh up) or no test image")
