@@ -5,6 +5,7 @@
 //
 //   program args
 //   -> container            the runtime and image      (lib/launch/container_command.hpp)
+//   -> SmartRedis door      ssim-door, smartredis: true (apps/ssim-door)
 //   -> colocated database   ssim-supervise --colocated-db (lib/launch/launcher.hpp task_program)
 //   -> rank wrapper         ssim-supervise --rank      (ranks/rank_wrapper.hpp)
 //   -> step recorder        ssim-supervise --record-step (the scheduler's step id)

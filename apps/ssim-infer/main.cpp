@@ -21,7 +21,7 @@
 #include "apps/ssim-infer/model_cache.hpp"
 #include "apps/ssim-infer/registration.hpp"
 #include "apps/ssim-infer/request_session.hpp"
-#include "apps/ssim-infer/resp_server.hpp"
+#include "lib/client/resp_server.hpp"
 #include "lib/orchestrator/inference_files.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/proc_stat.hpp"
@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
   ::sigaddset(&stop_signals, SIGINT);
   ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   try {
-    ssim::infer::RespServer server(listen, run_dir + "/inference.sock");
+    ssim::resp::RespServer server(listen, run_dir + "/inference.sock");
     const std::string key = ssim::infer::register_service(
         db, password, cluster, server.address() + (server.unix_path().empty() ? "" : " unix:" + server.unix_path()));
     ssim::infer::ServiceStats stats;

@@ -1,5 +1,5 @@
 #pragma once
-// The models and scripts this service has loaded, by key ("ssim.model.NAME"), read from
+// The models and scripts this service has loaded, by key (the model's name), read from
 // the database on first use and dropped when a client says they changed (FORGET).
 #include <torch/script.h>
 

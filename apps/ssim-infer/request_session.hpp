@@ -5,11 +5,14 @@
 #include <string>
 
 #include "apps/ssim-infer/model_cache.hpp"
-#include "apps/ssim-infer/resp_server.hpp"
+#include "lib/client/resp_server.hpp"
 #include "apps/ssim-infer/service_stats.hpp"
 #include "lib/client/client.hpp"
 
 namespace ssim::infer {
+
+using resp::Reply;
+using resp::Session;
 
 struct ServiceContext {
   std::string db;        // the shard beside which the service runs ("host:port")

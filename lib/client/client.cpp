@@ -271,6 +271,22 @@ bool Client::poll_tensor(const std::string& name, int interval_ms, int tries) {
   return poll_until([&] { return tensor_exists(name); }, interval_ms, tries);
 }
 
+std::optional<uint32_t> Client::stored_chunks(const std::string& key) {
+  try {
+    return with_redirects([&]() -> std::optional<uint32_t> {
+      const Reply head = router_->command(key, {"GETRANGE", key, "0", std::to_string(kHeaderFixed + 8 * kMaxRank - 1)});
+      const std::string_view bytes(head->str, head->len);
+      if (bytes.size() < kHeaderFixed || bytes.substr(0, 4) != "SSTN") return std::nullopt;  // other bytes
+      uint32_t chunks = 0;
+      std::memcpy(&chunks, bytes.data() + 8, sizeof chunks);  // WIRE_FORMAT.md: offset 8, little-endian
+      return chunks;
+    });
+  } catch (const ReplyError& e) {
+    if (e.text.rfind("WRONGTYPE", 0) == 0) return std::nullopt;  // a hash, a list...
+    throw;
+  }
+}
+
 void Client::delete_tensor_key(const std::string& key) {
   with_redirects([&] {
     const Reply head = router_->command(key, {"GETRANGE", key, "0", std::to_string(kHeaderFixed + 8 * kMaxRank - 1)});

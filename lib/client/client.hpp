@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -143,6 +144,17 @@ class Client {
   void flush_db(const std::vector<std::string>& addresses = {});
 
   // Key prefixing (SmartSim semantics).
+  // Any command, sent to the shard that holds `key` (MOVED and ASK followed), its reply
+  // returned as RESP bytes exactly as the server wrote it, error replies included. The
+  // SmartRedis door passes plain Redis commands on with these.
+  std::string forward(std::string_view key, const std::vector<std::string_view>& argv);
+  // The same for a command without a key: to the first shard.
+  std::string forward_to_first(const std::vector<std::string_view>& argv);
+  // How many chunk keys the ssim tensor at `key` has (0: inline), or nullopt when the key
+  // holds no ssim tensor (missing, another type, other bytes).
+  std::optional<uint32_t> stored_chunks(const std::string& key);
+  // True when both keys live on one shard (always, on a single server).
+  bool same_shard(std::string_view a, std::string_view b);
   void set_data_source(const std::string& source);  // one of SSKEYIN, or SSKEYOUT
   const std::string& data_source() const { return source_; }
   void use_tensor_prefix(bool on) { tensor_prefix_ = on; }

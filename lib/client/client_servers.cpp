@@ -1,9 +1,11 @@
 // ssim::Client's raw keys and server commands (SmartRedis's key_exists, poll_key,
 // get_db_node_info, config_get/config_set, save, flush_db).
+#include <functional>
 #include <sstream>
 
 #include "lib/client/client.hpp"
 #include "lib/client/client_internal.hpp"
+#include "lib/client/resp_writer.hpp"
 #include "lib/client/router.hpp"
 
 namespace ssim::client {
@@ -14,6 +16,32 @@ bool Client::key_exists(const std::string& key) {
 
 bool Client::poll_key(const std::string& key, int interval_ms, int tries) {
   return poll_until([&] { return key_exists(key); }, interval_ms, tries);
+}
+
+namespace {
+std::string as_resp(const std::function<Reply()>& send) {
+  std::string out;
+  try {
+    const Reply r = send();
+    resp::append_reply(out, r.get());
+  } catch (const ReplyError& e) {
+    if (e.moved() || e.ask()) throw;  // with_redirects follows these
+    resp::append_error(out, e.text);
+  }
+  return out;
+}
+}  // namespace
+
+std::string Client::forward(std::string_view key, const std::vector<std::string_view>& argv) {
+  return with_redirects([&] { return as_resp([&] { return router_->command(key, argv); }); });
+}
+
+std::string Client::forward_to_first(const std::vector<std::string_view>& argv) {
+  return as_resp([&] { return router_->masters().front()->command(argv); });
+}
+
+bool Client::same_shard(std::string_view a, std::string_view b) {
+  return !router_->is_cluster() || router_->address_for_key(a) == router_->address_for_key(b);
 }
 
 std::vector<std::string> Client::db_addresses() {

@@ -35,12 +35,11 @@ int number(const std::map<std::string, std::string>& f, const char* name) {
 }
 }  // namespace
 
-std::string model_key(const std::string& name) { return "ssim.model." + name; }
+// The name itself, as RedisAI keeps a model: SmartRedis's model_exists asks EXISTS NAME,
+// and a model stored through either client is the same key.
+std::string model_key(const std::string& name) { return name; }
 
-std::string model_name(const std::string& key) {
-  const std::string prefix = model_key("");
-  return key.rfind(prefix, 0) == 0 ? key.substr(prefix.size()) : key;
-}
+std::string model_name(const std::string& key) { return key; }
 
 std::vector<std::string_view> model_fields(const ModelRecord& r, std::vector<std::string>& storage) {
   storage = {r.kind == ModelKind::Model ? "model" : "script",

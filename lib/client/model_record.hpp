@@ -25,7 +25,7 @@ struct ModelRecord {
   std::string version;                       // changes at every set; the service reloads when it differs
 };
 
-// "ssim.model.NAME": the hash that holds the record; model_name() is its inverse.
+// The key of the hash that holds the record (the name, as RedisAI); model_name() is its inverse.
 std::string model_key(const std::string& name);
 std::string model_name(const std::string& key);
 // Field-value pairs for HSET (the blob by reference: `record` must outlive the result).

@@ -244,6 +244,7 @@ struct Builder {
     s.goal = goal;
     s.colocated_db = colocated_db;
     s.container = container;
+    s.smartredis = e.smartredis.value_or(spec.smartredis);
     if (e.colocated_db) s.res.node_cpus = e.colocated_db->cpus;
     s.setup = plan.setup;
     s.setup.insert(s.setup.end(), e.setup.begin(), e.setup.end());

@@ -68,6 +68,7 @@ struct Step {
   std::vector<std::string> incoming;       // step names it reads from (SSKEYIN)
   int retries = 0;                         // reruns after a failure (not after a cancellation)
   bool gang = false;                       // a member of an ensemble whose members start together
+  bool smartredis = false;                 // its program runs behind the SmartRedis door (ssim-door)
   std::shared_ptr<const spec::Goal> goal;  // goal: (one shared by an ensemble's members)
   std::vector<std::string> setup;          // experiment.setup, then the entity's own setup lines
   // Shared by an entity's steps (one per member of a 100,000-member ensemble otherwise).

@@ -49,7 +49,8 @@ void read_experiment_section(const YamlReader& r, const YAML::Node& node, Experi
   const std::string field = "experiment";
   if (!node.IsMap()) r.fail(node, field, "expected a mapping with at least a name, got " + YamlReader::describe(node));
   r.expect_map(node, field,
-               {"name", "path", "launcher", "env", "setup", "max_running", "oversubscribe", "python", "container"});
+               {"name", "path", "launcher", "env", "setup", "max_running", "oversubscribe", "python", "container",
+                "smartredis"});
   const YAML::Node name = node["name"];
   if (!name) r.fail(node, "experiment.name", "missing (every experiment needs a name)");
   spec.name = r.name(name, "experiment.name");
@@ -69,6 +70,10 @@ void read_experiment_section(const YamlReader& r, const YAML::Node& node, Experi
   if (auto n = node["max_running"]) spec.max_running = r.integer(n, "experiment.max_running", 1, 1000000);
   if (auto n = node["oversubscribe"]) spec.oversubscribe = r.boolean(n, "experiment.oversubscribe");
   if (auto n = node["container"]) spec.container = read_container(r, n, "experiment.container", false);
+  if (auto n = node["smartredis"]) {
+    spec.smartredis = r.boolean(n, "experiment.smartredis");
+    spec.smartredis_loc = YamlReader::loc(n);
+  }
   if (auto n = node["python"]) {
     spec.python = r.line(n, "experiment.python").value;
     if (spec.python.empty()) r.fail(n, "experiment.python", "must not be empty (leave it out for the default)");

@@ -11,9 +11,10 @@ namespace ssim::spec {
 
 namespace {
 
-const std::vector<std::string> kModelKeys = {
-    "name",      "exe",        "args",  "env",           "params",  "run",   "files",        "incoming", "after",
-    "after_any", "after_each", "batch", "key_prefixing", "retries", "setup", "colocated_db", "goal",     "container"};
+const std::vector<std::string> kModelKeys = {"name",         "exe",   "args",          "env",       "params",
+                                             "run",          "files", "incoming",      "after",     "after_any",
+                                             "after_each",   "batch", "key_prefixing", "retries",   "setup",
+                                             "colocated_db", "goal",  "container",     "smartredis"};
 const std::vector<std::string> kEnsembleOnlyKeys = {"replicas", "strategy", "samples", "seed", "gang"};
 
 Files read_files(const YamlReader& r, const YAML::Node& node, const std::string& field) {
@@ -150,6 +151,10 @@ Entity read_entity(const YamlReader& r, const YAML::Node& node, const std::strin
     for (auto& t : r.line_list(n, f("setup"))) e.setup.push_back(std::move(t.value));
   if (auto n = node["colocated_db"]) e.colocated_db = read_colocated_db(r, n, f("colocated_db"));
   if (auto n = node["container"]) e.container = read_container(r, n, f("container"), true);
+  if (auto n = node["smartredis"]) {
+    e.smartredis = r.boolean(n, f("smartredis"));
+    e.smartredis_loc = YamlReader::loc(n);
+  }
   if (kind == EntityKind::Model) return e;
 
   if (auto n = node["replicas"]) e.replicas = r.integer(n, f("replicas"), 1, 1000000);

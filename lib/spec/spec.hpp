@@ -131,6 +131,10 @@ struct Entity {
   std::vector<std::string> setup;  // shell lines before its program, after experiment.setup
   std::optional<ColocatedDb> colocated_db;
   std::optional<Container> container;
+  // smartredis: true: its program (built against SmartRedis) reaches the database
+  // through a door (docs/coming-from-smartsim.md); unset: experiment.smartredis.
+  std::optional<bool> smartredis;
+  Loc smartredis_loc;
   // Ensembles only.
   int replicas = 1;
   bool gang = false;  // ensembles: every member starts together, or none holds room (docs/distributed.md)
@@ -181,6 +185,8 @@ struct ExperimentSpec {
   bool oversubscribe = false;          // local launcher: start entities whatever CPUs they need
   std::string python;                  // the interpreter `exe: python3` (or python) means; "" for the default
   std::optional<Container> container;  // experiment.container: every entity's default
+  bool smartredis = false;             // experiment.smartredis: every entity's default
+  Loc smartredis_loc;
   std::optional<BatchSettings> allocation;
   std::optional<BatchSettings> batch;
   std::optional<Orchestrator> orchestrator;

@@ -238,6 +238,14 @@ void validate_experiment(const YamlReader& r, const ExperimentSpec& spec, const 
                "\"" + other.name + "\" clashes with a member name of ensemble \"" + e.name + "\"");
     }
   }
+  // SmartRedis reaches a database through the door: there must be one.
+  for (const auto& e : spec.entities) {
+    if (!e.smartredis.value_or(spec.smartredis) || spec.orchestrator || e.colocated_db) continue;
+    const bool own = e.smartredis.has_value();
+    r.fail(own ? e.smartredis_loc : spec.smartredis_loc,
+           own ? join_field(e.field, "smartredis") : "experiment.smartredis",
+           "\"" + e.name + "\" would reach no database: add an orchestrator section or a colocated_db");
+  }
   check_names(r, spec, by_name, names);
   check_cycles(r, spec, by_name);
   for (const auto& e : spec.entities) check_entity_refs(r, e, spec.env);

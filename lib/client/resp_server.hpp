@@ -1,18 +1,20 @@
 #pragma once
-// A small RESP server: one thread per connection (a caller waits on its own model call,
-// so blocking I/O is the lowest latency), requests parsed by hiredis's reader, replies
-// written by hand. Only what the data client's Connection sends: arrays of bulk strings.
+// A small RESP server: one thread per connection (a caller waits on its own call, so
+// blocking I/O is the lowest latency), requests parsed by hiredis's reader, replies
+// written by hand or handed over already encoded. Requests are arrays of bulk strings,
+// what every Redis client sends. Used by the inference service and the SmartRedis door.
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace ssim::infer {
+namespace ssim::resp {
 
 struct Reply {
   bool error = false;
   std::string text;  // "+OK" body, error message (one line), or a bulk string's bytes
   bool bulk = false;
+  bool raw = false;  // `text` is already RESP (resp_writer.hpp): written as it is
 };
 
 // One connection's requests, handled in order on that connection's thread.
@@ -30,11 +32,15 @@ class RespServer {
   RespServer(const std::string& host, const std::string& unix_path);
   const std::string& address() const { return address_; }  // "host:port"
   const std::string& unix_path() const { return unix_path_; }
+  // Asked for each accepted connection before it is served: "" to serve it, or the
+  // error line it is answered with before it is closed.
+  void set_admission(std::function<std::string(int fd)> admit) { admit_ = std::move(admit); }
   [[noreturn]] void serve(const std::function<std::unique_ptr<Session>()>& open);
 
  private:
   int fd_ = -1, unix_fd_ = -1;
   std::string address_, unix_path_;
+  std::function<std::string(int fd)> admit_;
 };
 
-}  // namespace ssim::infer
+}  // namespace ssim::resp

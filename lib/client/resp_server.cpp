@@ -1,4 +1,4 @@
-#include "apps/ssim-infer/resp_server.hpp"
+#include "lib/client/resp_server.hpp"
 
 #include <arpa/inet.h>
 #include <hiredis/hiredis.h>
@@ -16,8 +16,9 @@
 #include <memory>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
-namespace ssim::infer {
+namespace ssim::resp {
 
 namespace {
 
@@ -33,6 +34,7 @@ bool write_all(int fd, const std::string& data) {
 }
 
 std::string encode(const Reply& r) {
+  if (r.raw) return r.text;
   if (r.error) {
     std::string line = r.text;
     for (char& c : line)
@@ -52,12 +54,12 @@ void serve_connection(int fd, std::unique_ptr<Session> session) {
     void operator()(redisReader* r) const { redisReaderFree(r); }
   };
   std::unique_ptr<redisReader, ReaderDeleter> reader(redisReaderCreate());
-  char buf[1 << 14];
+  std::vector<char> buf(1 << 18);  // large tensors arrive in fewer reads
   while (true) {
-    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    const ssize_t n = ::recv(fd, buf.data(), buf.size(), 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    redisReaderFeed(reader.get(), buf, static_cast<size_t>(n));
+    redisReaderFeed(reader.get(), buf.data(), static_cast<size_t>(n));
     std::string out;
     while (true) {
       void* raw = nullptr;
@@ -146,9 +148,17 @@ void RespServer::serve(const std::function<std::unique_ptr<Session>()>& open) {
         const int one = 1;
         ::setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
       }
+      if (admit_) {
+        const std::string refused = admit_(c);
+        if (!refused.empty()) {
+          write_all(c, "-" + refused + "\r\n");
+          ::close(c);
+          continue;
+        }
+      }
       std::thread(serve_connection, c, open()).detach();
     }
   }
 }
 
-}  // namespace ssim::infer
+}  // namespace ssim::resp
