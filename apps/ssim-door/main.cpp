@@ -72,8 +72,9 @@ int main(int argc, char** argv) {
   context.address = server.address();
   std::thread([&] { server.serve([&] { return std::make_unique<ssim::door::DoorSession>(context); }); }).detach();
 
-  // The program's view: SmartRedis finds the door; ssim's own clients find it too (it
-  // takes AUTH) and keep SSDB_PASSWORD; SSIM_DATABASE keeps the database's own address.
+  // The program's view: SmartRedis finds the door in SSDB; ssim's own clients read
+  // SSIM_DATABASE first (the database's own address, with SSDB_PASSWORD) and go there
+  // directly. (The door also takes AUTH, for a client given SSDB by hand.)
   setenv("SSIM_DATABASE", context.database.c_str(), 1);
   setenv("SSDB", context.address.c_str(), 1);
   setenv("SR_DB_TYPE", "Standalone", 1);

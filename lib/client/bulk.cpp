@@ -22,6 +22,14 @@ void SetBatch::set(std::string key, std::vector<std::string_view> pieces) {
   p.add_set(keys_.back(), pieces);
 }
 
+void SetBatch::add(std::string key, const std::vector<std::string_view>& argv) {
+  keys_.push_back(std::move(key));
+  Connection* c = &router_.for_key(keys_.back());
+  Pipeline& p = pipeline_for(per_node_, c);
+  if (router_.asking(keys_.back())) p.add({"ASKING"});
+  p.add(argv);
+}
+
 void SetBatch::run() {
   for (auto& [c, p] : per_node_) c->send(p);
   std::optional<ReplyError> first;

@@ -16,6 +16,9 @@ class SetBatch {
   explicit SetBatch(Router& router) : router_(router) {}
   // The value is the concatenation of `pieces`, which must stay alive until run().
   void set(std::string key, std::vector<std::string_view> pieces);
+  // Any command answered by a status or an integer (DEL, HSET), in the same pipeline;
+  // `argv` is copied.
+  void add(std::string key, const std::vector<std::string_view>& argv);
   void run();
 
  private:

@@ -34,7 +34,9 @@ std::chrono::milliseconds connect_timeout() {
   return std::chrono::milliseconds(static_cast<long>((s.empty() ? 10.0 : std::atof(s.c_str())) * 1000));
 }
 
-Client::Client() : Client(env("SSDB"), env("SSDB_PASSWORD")) {}
+// SSIM_DATABASE first: behind the SmartRedis door (smartredis: true) SSDB is the door's,
+// and ssim's own client goes to the database directly.
+Client::Client() : Client(env("SSIM_DATABASE").empty() ? env("SSDB") : env("SSIM_DATABASE"), env("SSDB_PASSWORD")) {}
 
 Client::Client(const std::string& address, const std::string& password)
     : router_(std::make_unique<Router>(address, password, connect_timeout())),

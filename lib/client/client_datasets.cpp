@@ -1,5 +1,5 @@
 // Datasets and aggregation lists of ssim::Client (WIRE_FORMAT.md).
-#include <nlohmann/json.hpp>
+#include <map>
 
 #include "lib/client/bulk.hpp"
 #include "lib/client/client.hpp"
@@ -11,17 +11,27 @@ namespace ssim::client {
 
 // ---- datasets ---------------------------------------------------------------
 
+// SmartRedis's layout (WIRE_FORMAT.md "Datasets"): a dataset D is the hash {D}.meta and
+// one tensor {D}.<name> per tensor; ".COMPLETE" is set last, and a dataset exists once
+// it is there. A list holds "{D}" for each dataset.
 namespace {
 std::string meta_key(const std::string& dataset_key) { return "{" + dataset_key + "}.meta"; }
 std::string member_key(const std::string& dataset_key, const std::string& tensor) {
-  return "{" + dataset_key + "}.t." + tensor;
+  return "{" + dataset_key + "}." + tensor;
 }
+constexpr const char* kComplete = ".COMPLETE";
 }  // namespace
 
 void Client::put_dataset_key(const std::string& key, const Dataset& ds) {
-  // Every key shares the hash tag {key}: one shard, one pipeline, metadata last.
+  // Every key shares the hash tag {key}: one shard, one pipeline, in order.
   with_redirects([&] {
     SetBatch batch(*router_);
+    const std::string mk = meta_key(key);
+    batch.add(mk, {"DEL", mk});
+    const auto fields = ds.meta_fields();
+    std::vector<std::string_view> hset{"HSET", mk};
+    for (const auto& [field, value] : fields) hset.insert(hset.end(), {field, value});
+    batch.add(mk, hset);
     std::vector<std::string> headers;
     headers.reserve(ds.tensor_names().size());
     for (const auto& name : ds.tensor_names()) {
@@ -46,22 +56,21 @@ void Client::put_dataset_key(const std::string& key, const Dataset& ds) {
       headers.push_back(encode_header(h));
       batch.set(tk, {headers.back()});
     }
-    const std::string meta = ds.meta_json();
-    batch.set(meta_key(key), {meta});
+    batch.add(mk, {"HSET", mk, kComplete, "1"});
     batch.run();
   });
 }
 
 Dataset Client::get_dataset_key(const std::string& key, const std::string& name) {
   const std::string mk = meta_key(key);
-  const Reply meta = with_redirects([&] { return router_->command(mk, {"GET", mk}); });
-  if (meta->type == REDIS_REPLY_NIL) throw KeyNotFound("no dataset \"" + key + "\" in the database");
+  const Reply meta = with_redirects([&] { return router_->command(mk, {"HGETALL", mk}); });
+  std::map<std::string, std::string> fields;
+  for (size_t i = 0; i + 1 < meta->elements; i += 2)
+    fields.emplace(std::string(meta->element[i]->str, meta->element[i]->len),
+                   std::string(meta->element[i + 1]->str, meta->element[i + 1]->len));
+  if (!fields.count(kComplete)) throw KeyNotFound("no dataset \"" + key + "\" in the database");
   Dataset ds(name);
-  const std::string text(meta->str, meta->len);
-  ds.load_meta_json(text);
-  const auto doc = nlohmann::json::parse(text, nullptr, false);
-  for (const auto& t : doc.value("tensors", std::vector<std::string>{}))
-    ds.add_tensor(t, get_tensor_at(member_key(key, t)));
+  for (const auto& t : ds.load_meta_fields(fields)) ds.add_tensor(t, get_tensor_at(member_key(key, t)));
   return ds;
 }
 
@@ -71,7 +80,7 @@ Dataset Client::get_dataset(const std::string& name) { return get_dataset_key(ge
 
 bool Client::dataset_exists(const std::string& name) {
   const std::string mk = meta_key(get_key(name, dataset_prefix_));
-  return with_redirects([&] { return router_->command(mk, {"EXISTS", mk})->integer == 1; });
+  return with_redirects([&] { return router_->command(mk, {"HEXISTS", mk, kComplete})->integer == 1; });
 }
 
 bool Client::poll_dataset(const std::string& name, int interval_ms, int tries) {
@@ -89,7 +98,9 @@ void Client::delete_dataset(const std::string& name) {
 void Client::copy_dataset(const std::string& source, const std::string& destination) {
   const Dataset from = get_dataset_key(get_key(source, dataset_prefix_), source);
   Dataset to(destination);
-  to.load_meta_json(from.meta_json());
+  std::map<std::string, std::string> fields;
+  for (auto& [field, value] : from.meta_fields()) fields.emplace(field, std::move(value));
+  to.load_meta_fields(fields);
   for (const auto& t : from.tensor_names()) to.add_tensor(t, from.get_tensor(t));  // shares, no copy
   put_dataset(to);
 }
@@ -105,7 +116,8 @@ void Client::append_to_list(const std::string& list, const Dataset& ds) {
   const std::string dk = put_key(ds.name(), dataset_prefix_);
   put_dataset_key(dk, ds);
   const std::string lk = put_key(list, list_prefix_);
-  with_redirects([&] { return router_->command(lk, {"RPUSH", lk, dk}); });
+  const std::string item = "{" + dk + "}";  // as SmartRedis writes it
+  with_redirects([&] { return router_->command(lk, {"RPUSH", lk, item}); });
 }
 
 uint64_t Client::get_list_length(const std::string& list) {
@@ -120,7 +132,8 @@ std::vector<Dataset> Client::get_datasets_from_list(const std::string& list, int
   });
   std::vector<Dataset> out;
   for (size_t i = 0; i < items->elements; ++i) {
-    const std::string dk(items->element[i]->str, items->element[i]->len);
+    std::string dk(items->element[i]->str, items->element[i]->len);
+    if (dk.size() >= 2 && dk.front() == '{' && dk.back() == '}') dk = dk.substr(1, dk.size() - 2);
     // The stored key carries its writer's prefix; the dataset keeps its plain name.
     const size_t dot = dk.find('.');
     const std::string name =

@@ -1,6 +1,6 @@
 #include "lib/client/dataset.hpp"
 
-#include <nlohmann/json.hpp>
+#include <cstring>
 
 #include "lib/client/errors.hpp"
 
@@ -23,7 +23,7 @@ void Dataset::add_meta_string(const std::string& field, const std::string& value
 
 void Dataset::add_meta_scalar(const std::string& field, double value) {
   auto& s = scalars_[field];
-  s.integer = false;
+  s.type = 1;
   s.values.emplace_back(value);
 }
 
@@ -68,42 +68,110 @@ std::vector<std::string> Dataset::meta_scalar_fields() const {
   return out;
 }
 
-std::string Dataset::meta_json() const {
-  nlohmann::json j;
-  j["tensors"] = tensor_names();
-  j["strings"] = nlohmann::json::object();
-  for (const auto& [k, v] : strings_) j["strings"][k] = v;
-  j["scalars"] = nlohmann::json::object();
-  for (const auto& [k, s] : scalars_) {
-    nlohmann::json values = nlohmann::json::array();
-    for (const auto& v : s.values) {
-      if (std::holds_alternative<double>(v))
-        values.push_back(std::get<double>(v));
-      else
-        values.push_back(std::get<int64_t>(v));
-    }
-    j["scalars"][k] = {{"dtype", s.integer ? "i64" : "f64"}, {"values", values}};
-  }
-  return j.dump();
+namespace {
+
+// SmartRedis's metadata value: one type byte, then the values little-endian, or for
+// strings an 8-byte little-endian length before each.
+constexpr uint8_t kString = 7;
+constexpr char kTensorNames[] = ".tensor_names";
+
+size_t scalar_size(uint8_t type) { return type == 2 || type == 3 || type == 5 ? 4 : 8; }
+
+template <class T>
+void put(std::string& out, T v) {
+  char b[sizeof(T)];
+  std::memcpy(b, &v, sizeof(T));
+  out.append(b, sizeof(T));
 }
 
-void Dataset::load_meta_json(const std::string& text) {
-  const auto j = nlohmann::json::parse(text, nullptr, false);
-  if (!j.is_object()) throw TypeMismatch("dataset \"" + name_ + "\" has unreadable metadata");
-  const auto strings = j.value("strings", nlohmann::json::object());
-  const auto scalars = j.value("scalars", nlohmann::json::object());
-  for (const auto& [k, v] : strings.items()) strings_[k] = v.get<std::vector<std::string>>();
-  for (const auto& [k, v] : scalars.items()) {
-    Scalars s;
-    s.integer = v.value("dtype", "f64") == "i64";
-    for (const auto& x : v.value("values", nlohmann::json::array())) {
-      if (s.integer)
-        s.values.emplace_back(x.get<int64_t>());
-      else
-        s.values.emplace_back(x.get<double>());
-    }
-    scalars_[k] = std::move(s);
+template <class T>
+T take(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+std::string encode_strings(const std::vector<std::string>& values) {
+  std::string out(1, static_cast<char>(kString));
+  for (const auto& v : values) {
+    put<uint64_t>(out, v.size());
+    out += v;
   }
+  return out;
+}
+
+std::vector<std::string> decode_strings(const std::string& bytes, const std::string& what) {
+  std::vector<std::string> out;
+  for (size_t at = 1; at < bytes.size();) {
+    if (at + 8 > bytes.size()) throw TypeMismatch(what + " is truncated");
+    const uint64_t n = take<uint64_t>(bytes.data() + at);
+    at += 8;
+    if (n > bytes.size() - at) throw TypeMismatch(what + " is truncated");
+    out.emplace_back(bytes, at, n);
+    at += n;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> Dataset::meta_fields() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [k, v] : strings_) out.emplace_back(k, encode_strings(v));
+  for (const auto& [k, s] : scalars_) {
+    std::string bytes(1, static_cast<char>(s.type));
+    for (const auto& v : s.values) {
+      const bool real = std::holds_alternative<double>(v);
+      const double d = real ? std::get<double>(v) : static_cast<double>(std::get<int64_t>(v));
+      const int64_t i = real ? static_cast<int64_t>(std::get<double>(v)) : std::get<int64_t>(v);
+      switch (s.type) {
+        case 1: put<double>(bytes, d); break;
+        case 2: put<float>(bytes, static_cast<float>(d)); break;
+        case 3: put<int32_t>(bytes, static_cast<int32_t>(i)); break;
+        case 5: put<uint32_t>(bytes, static_cast<uint32_t>(i)); break;
+        case 6: put<uint64_t>(bytes, static_cast<uint64_t>(i)); break;
+        default: put<int64_t>(bytes, i); break;
+      }
+    }
+    out.emplace_back(k, std::move(bytes));
+  }
+  out.emplace_back(kTensorNames, encode_strings(tensor_names()));
+  return out;
+}
+
+std::vector<std::string> Dataset::load_meta_fields(const std::map<std::string, std::string>& fields) {
+  std::vector<std::string> tensors;
+  for (const auto& [field, bytes] : fields) {
+    const std::string what = "dataset \"" + name_ + "\" field \"" + field + "\"";
+    if (field == kTensorNames) {
+      tensors = decode_strings(bytes, what);
+      continue;
+    }
+    if (!field.empty() && field[0] == '.') continue;  // SmartRedis's own marks (.COMPLETE)
+    if (bytes.empty()) throw TypeMismatch(what + " is empty");
+    const auto type = static_cast<uint8_t>(bytes[0]);
+    if (type == kString) {
+      strings_[field] = decode_strings(bytes, what);
+      continue;
+    }
+    if (type < 1 || type > 6) throw TypeMismatch(what + " has an unknown type " + std::to_string(type));
+    const size_t size = scalar_size(type);
+    if ((bytes.size() - 1) % size != 0) throw TypeMismatch(what + " is truncated");
+    Scalars s;
+    s.type = type;
+    for (const char* p = bytes.data() + 1; p < bytes.data() + bytes.size(); p += size) {
+      switch (type) {
+        case 1: s.values.emplace_back(take<double>(p)); break;
+        case 2: s.values.emplace_back(static_cast<double>(take<float>(p))); break;
+        case 3: s.values.emplace_back(static_cast<int64_t>(take<int32_t>(p))); break;
+        case 5: s.values.emplace_back(static_cast<int64_t>(take<uint32_t>(p))); break;
+        case 6: s.values.emplace_back(static_cast<int64_t>(take<uint64_t>(p))); break;
+        default: s.values.emplace_back(take<int64_t>(p)); break;
+      }
+    }
+    scalars_[field] = std::move(s);
+  }
+  return tensors;
 }
 
 }  // namespace ssim::client

@@ -28,16 +28,19 @@ class Dataset {
   std::vector<std::string> meta_string_fields() const;
   std::vector<std::string> meta_scalar_fields() const;
 
-  // The {"tensors", "strings", "scalars"} document of WIRE_FORMAT.md, and back.
-  std::string meta_json() const;
-  void load_meta_json(const std::string& text);  // strings and scalars only
+  // The fields of the dataset's metadata hash, SmartRedis's layout (WIRE_FORMAT.md
+  // "Datasets"): each string or scalar field, then ".tensor_names".
+  std::vector<std::pair<std::string, std::string>> meta_fields() const;
+  // Strings and scalars from those fields (any SmartRedis scalar type); returns the
+  // tensor names ".tensor_names" lists. Throws TypeMismatch on a field it cannot read.
+  std::vector<std::string> load_meta_fields(const std::map<std::string, std::string>& fields);
 
  private:
   std::string name_;
   std::vector<std::pair<std::string, Tensor>> tensors_;
   std::map<std::string, std::vector<std::string>> strings_;
   struct Scalars {
-    bool integer = true;
+    uint8_t type = 4;  // SmartRedis's type code: 1 f64, 2 f32, 3 i32, 4 i64, 5 u32, 6 u64
     std::vector<std::variant<int64_t, double>> values;
   };
   std::map<std::string, Scalars> scalars_;
