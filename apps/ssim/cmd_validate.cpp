@@ -12,6 +12,7 @@
 #include "lib/launch/devices.hpp"
 #include "lib/launch/container_checks.hpp"
 #include "lib/plan/program_checks.hpp"
+#include "lib/plan/exposure.hpp"
 #include "lib/plan/program_trust.hpp"
 #include "apps/ssim/verbs.hpp"
 
@@ -36,6 +37,7 @@ Action add_validate(CLI::App& app) {
       plan::check_programs(l.spec, l.plan);
       launch::check_containers(l.spec, l.plan);
       for (const auto& warning : plan::program_warnings(l.spec, l.plan)) std::cerr << warning << "\n";
+      for (const auto& warning : plan::exposure_warnings(l.plan)) std::cerr << warning << "\n";
       launch::check_device_variables();
       if (*json) {
         nlohmann::ordered_json verdict{{"file", *file},

@@ -125,12 +125,24 @@ std::vector<std::pair<std::string, std::string>> Dataset::meta_fields() const {
       const double d = real ? std::get<double>(v) : static_cast<double>(std::get<int64_t>(v));
       const int64_t i = real ? static_cast<int64_t>(std::get<double>(v)) : std::get<int64_t>(v);
       switch (s.type) {
-        case 1: put<double>(bytes, d); break;
-        case 2: put<float>(bytes, static_cast<float>(d)); break;
-        case 3: put<int32_t>(bytes, static_cast<int32_t>(i)); break;
-        case 5: put<uint32_t>(bytes, static_cast<uint32_t>(i)); break;
-        case 6: put<uint64_t>(bytes, static_cast<uint64_t>(i)); break;
-        default: put<int64_t>(bytes, i); break;
+        case 1:
+          put<double>(bytes, d);
+          break;
+        case 2:
+          put<float>(bytes, static_cast<float>(d));
+          break;
+        case 3:
+          put<int32_t>(bytes, static_cast<int32_t>(i));
+          break;
+        case 5:
+          put<uint32_t>(bytes, static_cast<uint32_t>(i));
+          break;
+        case 6:
+          put<uint64_t>(bytes, static_cast<uint64_t>(i));
+          break;
+        default:
+          put<int64_t>(bytes, i);
+          break;
       }
     }
     out.emplace_back(k, std::move(bytes));
@@ -161,12 +173,24 @@ std::vector<std::string> Dataset::load_meta_fields(const std::map<std::string, s
     s.type = type;
     for (const char* p = bytes.data() + 1; p < bytes.data() + bytes.size(); p += size) {
       switch (type) {
-        case 1: s.values.emplace_back(take<double>(p)); break;
-        case 2: s.values.emplace_back(static_cast<double>(take<float>(p))); break;
-        case 3: s.values.emplace_back(static_cast<int64_t>(take<int32_t>(p))); break;
-        case 5: s.values.emplace_back(static_cast<int64_t>(take<uint32_t>(p))); break;
-        case 6: s.values.emplace_back(static_cast<int64_t>(take<uint64_t>(p))); break;
-        default: s.values.emplace_back(take<int64_t>(p)); break;
+        case 1:
+          s.values.emplace_back(take<double>(p));
+          break;
+        case 2:
+          s.values.emplace_back(static_cast<double>(take<float>(p)));
+          break;
+        case 3:
+          s.values.emplace_back(static_cast<int64_t>(take<int32_t>(p)));
+          break;
+        case 5:
+          s.values.emplace_back(static_cast<int64_t>(take<uint32_t>(p)));
+          break;
+        case 6:
+          s.values.emplace_back(static_cast<int64_t>(take<uint64_t>(p)));
+          break;
+        default:
+          s.values.emplace_back(take<int64_t>(p));
+          break;
       }
     }
     scalars_[field] = std::move(s);
