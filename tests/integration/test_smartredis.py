@@ -1,7 +1,7 @@
 """SmartRedis programs against ssim's database, through the door (smartredis: true).
 
-The recordings in tests/fixtures/smartredis/ are what SmartRedis 0.6.1 (Python, C++,
-Fortran) sent and what Redis 7.0 with RedisAI 1.2.7 answered (README there); they are
+The recordings in tests/fixtures/smartredis/ are what SmartRedis 0.6.1 (Python, C++, C,
+Fortran) and 0.5.3 (Python) sent and what Redis 7.0 with RedisAI 1.2.7 answered (README there); they are
 replayed against ssim and every reply must be RedisAI's, byte for byte, where RedisAI's
 is deterministic."""
 import base64
@@ -91,25 +91,32 @@ orchestrator: {{port: auto, inference: true}}
 models:
 {models}""")
 
-    def test_recorded_sessions_replay_byte_for_byte(self):
-        models = ""
-        previous = None
-        for name in ("python", "cpp", "fortran"):
-            models += f"""  - name: {name}
+    def replay(self, sessions):
+        """Each recorded session as an entity behind its door, one after the other on one
+        database; every reply must be RedisAI's."""
+        models, previous = "", None
+        for i, name in enumerate(sessions):
+            models += f"""  - name: session{i}
     exe: {sys.executable}
     args: [{REPLAY}, {os.path.join(FIXTURES, name + ".ndjson.gz")}, {os.path.join(self.dir, name + ".replies")}]
     smartredis: true
 """
             if previous:
                 models += f"    after: [{previous}]\n"
-            previous = name
+            previous = f"session{i}"
         self.experiment(models)
         run = self.ssim("run", "experiment.yaml", timeout=180)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
-        for name in ("python", "cpp", "fortran"):
+        for name in sessions:
             with self.subTest(name):
                 found = differences(recording(name), replies_in(os.path.join(self.dir, name + ".replies")))
                 self.assertEqual(found, [], "\n".join(found))
+
+    def test_recorded_sessions_replay_byte_for_byte(self):
+        self.replay(["python", "cpp", "c", "fortran"])
+
+    def test_smartredis_0_5_sessions_replay_byte_for_byte(self):
+        self.replay(["python-0.5.3"])
 
     def test_ssim_clients_and_smartredis_share_one_store(self):
         exchanges = recording("python")
