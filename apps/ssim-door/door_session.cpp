@@ -70,10 +70,11 @@ client::Client& DoorSession::db() {
   return *db_;
 }
 
-resp::Reply DoorSession::handle(const std::vector<std::string>& argv) {
+resp::Reply DoorSession::handle(std::vector<std::string>& argv) {
   resp::Reply reply;
   reply.raw = true;
   try {
+    if (upper(argv[0]) == "AI.TENSORGET") return tensor_get(argv);
     reply.text = dispatch(argv);
   } catch (const redisai::CommandError& e) {
     reply.text = error(e.what());
@@ -92,7 +93,6 @@ std::string DoorSession::dispatch(const std::vector<std::string>& argv) {
   if (command == "AUTH" || command == "SELECT" || command == "CLIENT" || command == "READONLY") return ok();
   if (command == "QUIT") return ok();
   if (command == "AI.TENSORSET") return tensor_set(argv);
-  if (command == "AI.TENSORGET") return tensor_get(argv);
   if (command == "AI.MODELSTORE" || command == "AI.MODELSET") return model_store(argv);
   if (command == "AI.MODELGET") return model_get(argv);
   if (command == "AI.MODELDEL") return model_delete(argv, false);
@@ -124,15 +124,24 @@ std::string DoorSession::tensor_set(const std::vector<std::string>& argv) {
   return ok();
 }
 
-std::string DoorSession::tensor_get(const std::vector<std::string>& argv) {
+// The tensor's bytes go out from where they were read in, with no copy between.
+resp::Reply DoorSession::tensor_get(const std::vector<std::string>& argv) {
   const auto form = redisai::parse_tensorget(argv);
+  resp::Reply reply;
+  reply.raw = true;
   try {
-    return redisai::tensorget_reply(form, db().get_tensor(form.key));
+    auto tensor = std::make_shared<const client::Tensor>(db().get_tensor(form.key));
+    auto pieces = redisai::tensorget_reply(form, *tensor);
+    reply.text = std::move(pieces.head);
+    reply.payload = pieces.payload;
+    reply.tail = std::move(pieces.tail);
+    reply.keep = std::move(tensor);
   } catch (const client::KeyNotFound&) {
-    return error(kNoTensor);
+    reply.text = error(kNoTensor);
   } catch (const client::TypeMismatch&) {
-    return error(kWrongType);
+    reply.text = error(kWrongType);
   }
+  return reply;
 }
 
 std::string DoorSession::model_store(const std::vector<std::string>& argv) {

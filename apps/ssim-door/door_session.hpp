@@ -22,12 +22,12 @@ struct DoorContext {
 class DoorSession : public resp::Session {
  public:
   explicit DoorSession(const DoorContext& context) : context_(context) {}
-  resp::Reply handle(const std::vector<std::string>& argv) override;
+  resp::Reply handle(std::vector<std::string>& argv) override;
 
  private:
   std::string dispatch(const std::vector<std::string>& argv);
   std::string tensor_set(const std::vector<std::string>& argv);
-  std::string tensor_get(const std::vector<std::string>& argv);
+  resp::Reply tensor_get(const std::vector<std::string>& argv);
   std::string model_store(const std::vector<std::string>& argv);
   std::string model_get(const std::vector<std::string>& argv);
   std::string model_delete(const std::vector<std::string>& argv, bool script);

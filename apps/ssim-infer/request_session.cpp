@@ -51,7 +51,7 @@ client::Client& RequestSession::db() {
   return *db_;
 }
 
-Reply RequestSession::handle(const std::vector<std::string>& argv) {
+Reply RequestSession::handle(std::vector<std::string>& argv) {
   const std::string verb = upper(argv[0]);
   if (verb == "AUTH") {
     if (argv.size() != 2) return {true, "ERR AUTH takes one argument"};

@@ -25,7 +25,7 @@ struct ServiceContext {
 class RequestSession : public Session {
  public:
   explicit RequestSession(const ServiceContext& context) : context_(context) {}
-  Reply handle(const std::vector<std::string>& argv) override;
+  Reply handle(std::vector<std::string>& argv) override;
 
  private:
   Reply run(const std::vector<std::string>& argv, bool script);

@@ -241,31 +241,39 @@ TensorGet parse_tensorget(const std::vector<std::string>& argv) {
   return out;
 }
 
-std::string tensorget_reply(const TensorGet& form, const Tensor& t) {
+ReplyPieces tensorget_reply(const TensorGet& form, const Tensor& t) {
   const std::string name = redisai_type_name(t.dtype());
-  std::string out;
+  ReplyPieces out;
   if (name.empty()) {
-    resp::append_error(out, "ERR unsupported dtype");
+    resp::append_error(out.head, "ERR unsupported dtype");
     return out;
   }
   const std::string_view bytes(static_cast<const char*>(t.data()), t.bytes());
-  if (!form.meta) {
-    if (form.blob) resp::append_bulk(out, bytes);
-    if (form.values) append_tensor_values(out, t);
-    if (!out.empty()) return out;
+  auto blob = [&] {  // "$N\r\n" then the bytes, then "\r\n"
+    out.head += '$' + std::to_string(bytes.size()) + "\r\n";
+    out.payload = bytes;
+    out.tail = "\r\n";
+  };
+  if (!form.meta && form.blob) {
+    blob();
+    return out;
   }
-  resp::append_array(out, (form.blob || form.values) ? 6 : 4);
-  resp::append_bulk(out, "dtype");
-  resp::append_bulk(out, name);
-  resp::append_bulk(out, "shape");
-  resp::append_array(out, t.dims().size());
-  for (uint64_t d : t.dims()) resp::append_integer(out, static_cast<int64_t>(d));
+  if (!form.meta && form.values) {
+    append_tensor_values(out.head, t);
+    return out;
+  }
+  resp::append_array(out.head, (form.blob || form.values) ? 6 : 4);
+  resp::append_bulk(out.head, "dtype");
+  resp::append_bulk(out.head, name);
+  resp::append_bulk(out.head, "shape");
+  resp::append_array(out.head, t.dims().size());
+  for (uint64_t d : t.dims()) resp::append_integer(out.head, static_cast<int64_t>(d));
   if (form.blob) {
-    resp::append_bulk(out, "blob");
-    resp::append_bulk(out, bytes);
+    resp::append_bulk(out.head, "blob");
+    blob();
   } else if (form.values) {
-    resp::append_bulk(out, "values");
-    append_tensor_values(out, t);
+    resp::append_bulk(out.head, "values");
+    append_tensor_values(out.head, t);
   }
   return out;
 }

@@ -40,8 +40,15 @@ struct TensorGet {
   bool meta = false, blob = false, values = false;
 };
 TensorGet parse_tensorget(const std::vector<std::string>& argv);
+// A reply in three pieces, so that a tensor's bytes are written from where they lie.
+struct ReplyPieces {
+  std::string head;
+  std::string_view payload;  // into the tensor
+  std::string tail;
+  std::string joined() const { return head + std::string(payload) + tail; }
+};
 // The reply to AI.TENSORGET in the asked form (RESP2, as RedisAI writes it).
-std::string tensorget_reply(const TensorGet& form, const Tensor& tensor);
+ReplyPieces tensorget_reply(const TensorGet& form, const Tensor& tensor);
 
 struct ModelStore {
   std::string key, backend, device, tag;

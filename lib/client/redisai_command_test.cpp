@@ -44,24 +44,29 @@ TEST_CASE("redisai: AI.TENSORGET replies in RedisAI's shapes") {
   const std::vector<float> v{0, 1, 2, 3, 4, 5};
   const Tensor t(DType::F32, {2, 3}, v.data());
   // META BLOB: what SmartRedis asks for.
-  const std::string meta_blob = tensorget_reply(parse_tensorget(words({"AI.TENSORGET", "x", "META", "BLOB"})), t);
+  const auto pieces = tensorget_reply(parse_tensorget(words({"AI.TENSORGET", "x", "META", "BLOB"})), t);
+  CHECK(pieces.payload.data() == t.data());  // the bytes are written from the tensor, not copied
+  const std::string meta_blob = pieces.joined();
   CHECK(meta_blob == "*6\r\n$5\r\ndtype\r\n$5\r\nFLOAT\r\n$5\r\nshape\r\n*2\r\n:2\r\n:3\r\n$4\r\nblob\r\n$24\r\n" +
                          blob_of(v) + "\r\n");
   // No format: META and BLOB, as RedisAI.
-  CHECK(tensorget_reply(parse_tensorget(words({"AI.TENSORGET", "x"})), t) == meta_blob);
-  CHECK(tensorget_reply(parse_tensorget(words({"AI.TENSORGET", "x", "BLOB"})), t) == "$24\r\n" + blob_of(v) + "\r\n");
+  CHECK(tensorget_reply(parse_tensorget(words({"AI.TENSORGET", "x"})), t).joined() == meta_blob);
+  CHECK(tensorget_reply(parse_tensorget(words({"AI.TENSORGET", "x", "BLOB"})), t).joined() ==
+        "$24\r\n" + blob_of(v) + "\r\n");
   CHECK(tensorget_reply(parse_tensorget(words({"AI.TENSORGET", "x", "VALUES"})), t)
+            .joined()
             .rfind("*6\r\n$1\r\n0\r\n$1\r\n1\r\n", 0) == 0);
   const std::vector<int32_t> iv{7, -1};
   CHECK(tensorget_reply(parse_tensorget(words({"AI.TENSORGET", "i", "META", "VALUES"})),
-                        Tensor(DType::I32, {2}, iv.data())) ==
+                        Tensor(DType::I32, {2}, iv.data()))
+            .joined() ==
         "*6\r\n$5\r\ndtype\r\n$5\r\nINT32\r\n$5\r\nshape\r\n*1\r\n:2\r\n$6\r\nvalues\r\n*2\r\n:7\r\n:-1\r\n");
   CHECK_THROWS_WITH(parse_tensorget(words({"AI.TENSORGET", "x", "BLOB", "VALUES"})),
                     "ERR both BLOB and VALUES specified");
   CHECK_THROWS_WITH(parse_tensorget(words({"AI.TENSORGET", "x", "JSON"})), "ERR unsupported data format");
   // A type RedisAI has no name for is said, not sent as something else.
   const uint32_t u[1] = {1};
-  CHECK(tensorget_reply(parse_tensorget(words({"AI.TENSORGET", "u"})), Tensor(DType::U32, {1}, u)) ==
+  CHECK(tensorget_reply(parse_tensorget(words({"AI.TENSORGET", "u"})), Tensor(DType::U32, {1}, u)).joined() ==
         "-ERR unsupported dtype\r\n");
 }
 

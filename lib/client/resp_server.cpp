@@ -1,7 +1,8 @@
 #include "lib/client/resp_server.hpp"
 
+#include "lib/client/resp_request.hpp"
+
 #include <arpa/inet.h>
-#include <hiredis/hiredis.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -22,7 +23,7 @@ namespace ssim::resp {
 
 namespace {
 
-bool write_all(int fd, const std::string& data) {
+bool write_all(int fd, std::string_view data) {
   size_t done = 0;
   while (done < data.size()) {
     const ssize_t n = ::send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
@@ -34,7 +35,6 @@ bool write_all(int fd, const std::string& data) {
 }
 
 std::string encode(const Reply& r) {
-  if (r.raw) return r.text;
   if (r.error) {
     std::string line = r.text;
     for (char& c : line)
@@ -49,37 +49,29 @@ std::string encode(const Reply& r) {
   return "+" + r.text + "\r\n";
 }
 
+constexpr size_t kHoldBack = 1 << 16;  // replies gathered while a pipeline's requests wait
+
 void serve_connection(int fd, std::unique_ptr<Session> session) {
-  struct ReaderDeleter {
-    void operator()(redisReader* r) const { redisReaderFree(r); }
-  };
-  std::unique_ptr<redisReader, ReaderDeleter> reader(redisReaderCreate());
-  std::vector<char> buf(1 << 18);  // large tensors arrive in fewer reads
-  while (true) {
-    const ssize_t n = ::recv(fd, buf.data(), buf.size(), 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    redisReaderFeed(reader.get(), buf.data(), static_cast<size_t>(n));
-    std::string out;
-    while (true) {
-      void* raw = nullptr;
-      if (redisReaderGetReply(reader.get(), &raw) != REDIS_OK) {
-        ::close(fd);
-        return;  // not RESP: drop the connection
-      }
-      if (!raw) break;
-      std::unique_ptr<redisReply, decltype(&freeReplyObject)> req(static_cast<redisReply*>(raw), freeReplyObject);
-      std::vector<std::string> argv;
-      if (req->type == REDIS_REPLY_ARRAY)
-        for (size_t i = 0; i < req->elements; ++i) argv.emplace_back(req->element[i]->str, req->element[i]->len);
-      Reply r;
-      if (argv.empty())
-        r = {true, "ERR empty request"};
-      else
-        r = session->handle(argv);
+  RequestReader reader(fd);
+  std::vector<std::string> argv;
+  std::string out;
+  while (reader.next(argv)) {
+    Reply r = session->handle(argv);
+    if (!r.raw) {
       out += encode(r);
+    } else if (r.payload.empty() && r.tail.empty() && out.empty()) {
+      out = std::move(r.text);
+    } else {
+      out += r.text;
+      if (!r.payload.empty()) {  // a large reply: what is gathered, then its bytes as they are
+        if (!write_all(fd, out) || !write_all(fd, r.payload)) break;
+        out.clear();
+      }
+      out += r.tail;
     }
-    if (!out.empty() && !write_all(fd, out)) break;
+    if (reader.more_buffered() && out.size() < kHoldBack) continue;
+    if (!write_all(fd, out)) break;
+    out.clear();
   }
   ::close(fd);
 }

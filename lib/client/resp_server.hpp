@@ -1,11 +1,12 @@
 #pragma once
 // A small RESP server: one thread per connection (a caller waits on its own call, so
-// blocking I/O is the lowest latency), requests parsed by hiredis's reader, replies
-// written by hand or handed over already encoded. Requests are arrays of bulk strings,
-// what every Redis client sends. Used by the inference service and the SmartRedis door.
+// blocking I/O is the lowest latency), requests read by RequestReader, replies written
+// by hand or handed over already encoded. Used by the inference service and the
+// SmartRedis door.
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ssim::resp {
@@ -15,13 +16,19 @@ struct Reply {
   std::string text;  // "+OK" body, error message (one line), or a bulk string's bytes
   bool bulk = false;
   bool raw = false;  // `text` is already RESP (resp_writer.hpp): written as it is
+  // With raw: written after `text`, without a copy: a tensor's bytes (kept alive by
+  // `keep`), then `tail`.
+  std::string_view payload;
+  std::string tail;
+  std::shared_ptr<const void> keep;
 };
 
 // One connection's requests, handled in order on that connection's thread.
 class Session {
  public:
   virtual ~Session() = default;
-  virtual Reply handle(const std::vector<std::string>& argv) = 0;
+  // `argv` is the session's to take from (a large argument may be moved out).
+  virtual Reply handle(std::vector<std::string>& argv) = 0;
 };
 
 // Listens on `host` (an IPv4/IPv6 address, port chosen by the kernel) and, when
