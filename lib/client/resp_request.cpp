@@ -30,39 +30,43 @@ int64_t decimal(const char* s, size_t n) {
 }  // namespace
 
 bool RequestReader::fill() {
-  if (pos_ > 0 && pos_ == buf_.size()) {
-    buf_.clear();
-    pos_ = 0;
-  } else if (pos_ > (1 << 20)) {
-    buf_.erase(0, pos_);
+  if (!buf_) {
+    capacity_ = kRead;
+    buf_ = std::make_unique<char[]>(capacity_);
+  }
+  if (pos_ == end_) {
+    pos_ = end_ = 0;
+  } else if (end_ == capacity_) {  // a request's head straddles the end: move it to the front
+    std::memmove(buf_.get(), buf_.get() + pos_, end_ - pos_);
+    end_ -= pos_;
     pos_ = 0;
   }
-  const size_t had = buf_.size();
-  buf_.resize(had + kRead);
   ssize_t n;
   do {
-    n = ::recv(fd_, buf_.data() + had, kRead, 0);
+    n = ::recv(fd_, buf_.get() + end_, capacity_ - end_, 0);
   } while (n < 0 && errno == EINTR);
-  buf_.resize(had + (n > 0 ? static_cast<size_t>(n) : 0));
-  return n > 0;
+  if (n <= 0) return false;
+  end_ += static_cast<size_t>(n);
+  return true;
 }
 
 bool RequestReader::line(std::string& out) {
   while (true) {
-    const size_t nl = buf_.find("\r\n", pos_);
-    if (nl != std::string::npos) {
-      out.assign(buf_, pos_, nl - pos_);
-      pos_ = nl + 2;
+    const std::string_view have = buffered();
+    const size_t nl = have.find("\r\n");
+    if (nl != std::string_view::npos) {
+      out.assign(have.data(), nl);
+      pos_ += nl + 2;
       return true;
     }
-    if (buf_.size() - pos_ > 1024) return false;  // a header line is short
+    if (have.size() > 1024) return false;  // a header line is short
     if (!fill()) return false;
   }
 }
 
 bool RequestReader::exactly(char* dst, size_t n) {
-  const size_t have = std::min(n, buf_.size() - pos_);
-  std::memcpy(dst, buf_.data() + pos_, have);
+  const size_t have = std::min(n, end_ - pos_);
+  std::memcpy(dst, buf_.get() + pos_, have);
   pos_ += have;
   size_t done = have;
   while (done < n) {  // the rest straight from the socket
@@ -92,11 +96,13 @@ bool RequestReader::next(std::vector<std::string>& argv) {
   return true;
 }
 
-bool RequestReader::whole_request_at(size_t at) const {
+bool RequestReader::more_buffered() const {
+  const std::string_view have = buffered();
+  size_t at = 0;
   auto header = [&](char kind, int64_t& value) {
-    const size_t nl = buf_.find("\r\n", at);
-    if (nl == std::string::npos || nl == at || buf_[at] != kind) return false;
-    value = decimal(buf_.data() + at + 1, nl - at - 1);
+    const size_t nl = have.find("\r\n", at);
+    if (nl == std::string_view::npos || nl == at || have[at] != kind) return false;
+    value = decimal(have.data() + at + 1, nl - at - 1);
     at = nl + 2;
     return value >= 0;
   };
@@ -106,11 +112,9 @@ bool RequestReader::whole_request_at(size_t at) const {
     int64_t n = 0;
     if (!header('$', n)) return false;
     at += static_cast<size_t>(n) + 2;
-    if (at > buf_.size()) return false;
+    if (at > have.size()) return false;
   }
   return true;
 }
-
-bool RequestReader::more_buffered() const { return pos_ < buf_.size() && whole_request_at(pos_); }
 
 }  // namespace ssim::resp

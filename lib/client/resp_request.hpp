@@ -2,7 +2,9 @@
 // Requests read off a RESP connection: arrays of bulk strings, what every Redis client
 // sends. A large argument (a tensor's bytes) is received straight into its own string,
 // without a parser's buffer between: one copy from the kernel, which matters at 64 MiB.
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ssim::resp {
@@ -21,11 +23,11 @@ class RequestReader {
   bool fill();                        // one recv into the buffer; false at the end
   bool line(std::string& out);        // up to "\r\n", receiving as needed
   bool exactly(char* dst, size_t n);  // n bytes: from the buffer first, then the socket
-  bool whole_request_at(size_t at) const;
+  std::string_view buffered() const { return {buf_.get() + pos_, end_ - pos_}; }
 
   int fd_;
-  std::string buf_;
-  size_t pos_ = 0;
+  std::unique_ptr<char[]> buf_;  // [pos_, end_) received, not yet taken; never zero-filled
+  size_t capacity_ = 0, pos_ = 0, end_ = 0;
 };
 
 }  // namespace ssim::resp

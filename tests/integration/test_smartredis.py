@@ -13,6 +13,7 @@ import sys
 import unittest
 
 from ssimtest import SsimTestCase
+from test_slurm import SlurmCase, cluster_up
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "../fixtures/smartredis")
@@ -243,6 +244,51 @@ models:
         self.assertIn("experiment.yaml:6:17: models[0].smartredis:", p.stderr)
         self.assertIn("would reach no database", p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "nodb")))
+
+
+@unittest.skipUnless(cluster_up(), "no Slurm cluster (scripts/slurm-cluster.sh up)")
+class SmartRedisOnSlurm(SlurmCase):
+    def test_each_node_s_ranks_have_their_own_door_to_one_database(self):
+        self.write("rank.py", f"""
+import json, os, sys, time
+sys.path.insert(0, {HERE!r})
+from smartredis_replay import Connection
+rank, node = int(os.environ["SLURM_PROCID"]), os.environ["SLURMD_NODENAME"]
+door = Connection(os.environ["SSDB"])
+def ask(*words):
+    return door.call(b"*%d\\r\\n" % len(words) + b"".join(b"$%d\\r\\n%s\\r\\n" % (len(w), w) for w in words))
+mine = node.encode() * 4
+assert ask(b"AI.TENSORSET", b"r%d" % rank, b"UINT8", b"%d" % len(mine), b"BLOB", mine) == b"+OK\\r\\n"
+other = b"r%d" % (1 - rank)
+deadline = time.time() + 60
+while ask(b"EXISTS", other) != b":1\\r\\n":
+    assert time.time() < deadline, "the other rank's tensor never came"
+    time.sleep(0.05)
+got = ask(b"AI.TENSORGET", other, b"BLOB")
+json.dump({{"node": node, "ssdb": os.environ["SSDB"], "database": os.environ["SSIM_DATABASE"],
+            "other": got.split(b"\\r\\n")[1].decode()}}, open(f"rank{{rank}}.json", "w"))
+""")
+        self.write("experiment.yaml", f"""
+experiment: {{name: srslurm, launcher: slurm}}
+orchestrator: {{port: auto}}
+models:
+  - name: coupled
+    exe: /usr/bin/python3
+    args: [rank.py]
+    files: {{copy: [rank.py]}}
+    run: {{nodes: 2, ntasks: 2}}
+    smartredis: true
+""")
+        self.ssim("run", "experiment.yaml", timeout=240, check=0)
+        _, s = self.status()
+        ranks = []
+        for r in range(2):
+            with open(os.path.join(s["coupled"]["run_dir"], f"rank{r}.json")) as f:
+                ranks.append(json.load(f))
+        self.assertNotEqual(ranks[0]["node"], ranks[1]["node"])  # two nodes, a door on each
+        for me, other in ((ranks[0], ranks[1]), (ranks[1], ranks[0])):
+            self.assertTrue(me["ssdb"].startswith("127.0.0.1:"), me)
+            self.assertEqual(me["other"], other["node"] * 4)
 
 
 if __name__ == "__main__":
