@@ -249,6 +249,7 @@ models:
 @unittest.skipUnless(cluster_up(), "no Slurm cluster (scripts/slurm-cluster.sh up)")
 class SmartRedisOnSlurm(SlurmCase):
     def test_each_node_s_ranks_have_their_own_door_to_one_database(self):
+        self.allocate(3)  # the database's node and the two ranks'
         self.write("rank.py", f"""
 import json, os, sys, time
 sys.path.insert(0, {HERE!r})
