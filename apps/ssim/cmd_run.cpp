@@ -16,6 +16,7 @@
 #include "apps/ssim/run_session.hpp"
 #include "lib/plan/plan_json.hpp"
 #include "lib/launch/container_checks.hpp"
+#include "lib/launch/door_check.hpp"
 #include "lib/plan/program_checks.hpp"
 #include "lib/plan/program_trust.hpp"
 #include "lib/util/errors.hpp"
@@ -58,6 +59,7 @@ Action add_run(CLI::App& app) {
     if (o->batch) {
       const Loaded b = load_for_batch(o->file, o->launcher);
       launch::check_containers(b.spec, b.plan);  // refused now, not when the job starts
+      launch::check_smartredis_door(b.spec);
       auto launcher = launch::make_launcher(b.plan.launcher);
       const auto* batch = &batch_submission(*launcher);
       // Whether it fits its job is known now: exit 2 here, not inside after the queue wait.
@@ -80,6 +82,7 @@ Action add_run(CLI::App& app) {
     Loaded l = load_to_run(o->file, o->launcher);
     plan::check_programs(l.spec, l.plan);
     launch::check_containers(l.spec, l.plan);
+    launch::check_smartredis_door(l.spec);
     for (const auto& warning : plan::program_warnings(l.spec, l.plan)) std::cerr << warning << "\n";
     choose_auto_port(l);  // exit 2 before anything starts, once, not 127 per member
     // Some schedulers end a batch job when its script does, and then everything the job

@@ -1,6 +1,7 @@
 # `cmake --install build --prefix P` and `cpack -G DEB`. The layout, relative to P:
 #   bin/ssim                          the command
 #   libexec/ssim/ssim-supervise       found by ssim relative to itself (lib/util/layout.hpp)
+#   libexec/ssim/ssim-door            the SmartRedis door (smartredis: true), beside the supervisor
 #   libexec/ssim/ssim-infer           the inference service, when built (libtorch)
 #   lib/libssim_client.a, include/ssim/, lib/cmake/ssim/, lib/pkgconfig/ssim-client.pc
 #   lib/libssim_c.so, lib/libssim_fortran.so, include/ssim/ssim_client.h, include/ssim/fortran/
@@ -11,6 +12,8 @@ include(CMakePackageConfigHelpers)
 
 install(TARGETS ssim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ssim-supervise RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/ssim)
+# The SmartRedis door, found beside the supervisor (lib/launch task_program).
+install(TARGETS ssim-door RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/ssim)
 if(SSIM_INFERENCE)  # the inference service, found by ssim as libexec/ssim/ssim-infer
   install(TARGETS ssim-infer RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/ssim)
 endif()

@@ -88,7 +88,7 @@ def _build(build_dir):
               f"-DSSIM_PYTHON_EXECUTABLE={sys.executable}", "-DCMAKE_UNITY_BUILD=ON",
               "-DCMAKE_UNITY_BUILD_BATCH_SIZE=16"], log)
         _run(["cmake", "--build", build_dir, "-j", str(os.cpu_count() or 2), "--target",
-              "ssim", "ssim-supervise", "ssim_python", *_inference_target(build_dir)], log)
+              "ssim", "ssim-supervise", "ssim-door", "ssim_python", *_inference_target(build_dir)], log)
 
 
 def _inference_target(build_dir):
@@ -116,7 +116,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
             path = os.path.join(package, name)
             if os.path.isfile(path) and (name.endswith(".py") or name.endswith(".so")):
                 files.append((f"ssim/{name}", path, False))
-        for program in ("ssim", "ssim-supervise", "ssim-infer"):
+        for program in ("ssim", "ssim-supervise", "ssim-door", "ssim-infer"):
             path = os.path.join(build_dir, "apps", "ssim", program)  # all built into apps/ssim
             if program != "ssim-infer" or os.path.exists(path):
                 files.append((f"ssim/bin/{program}", path, True))

@@ -91,6 +91,8 @@ class Installed(SsimTestCase):
         doctor = subprocess.run([ssim, "doctor", "--json"], capture_output=True, text=True, env=self.env)
         parts = {p["name"]: p for p in json.loads(doctor.stdout)["parts"]}
         self.assertEqual(parts["ssim-supervise"]["path"], os.path.join(self.prefix, "libexec/ssim/ssim-supervise"))
+        self.assertEqual(parts["ssim-door"]["path"], os.path.join(self.prefix, "libexec/ssim/ssim-door"))
+        self.assertTrue(parts["ssim-door"]["found"], doctor.stdout)
         self.assertTrue(parts["python3 of entities"]["found"], doctor.stdout)
 
         # The producer, built against the installed CMake package...
@@ -208,6 +210,23 @@ models:
         self.assertEqual(p.returncode, 1, p.stdout)
         self.assertIn("MISSING  ssim-supervise", p.stdout)
 
+
+    def test_without_the_door_smartredis_is_refused_before_anything(self):
+        lonely = os.path.join(self.dir, "lonely")
+        os.makedirs(lonely)
+        for program in ("ssim", "ssim-supervise"):  # no ssim-door beside them
+            shutil.copy(os.path.join(self.prefix, "bin/ssim" if program == "ssim" else "libexec/ssim/" + program),
+                        lonely)
+        self.write("experiment.yaml", "experiment: {name: sr}\norchestrator: {port: auto}\n"
+                   "models:\n  - {name: m, exe: /bin/true, smartredis: true}\n")
+        env = {k: v for k, v in self.env.items() if k != "SSIM_SUPERVISE"}
+        for verb in ("validate", "run"):
+            p = subprocess.run([os.path.join(lonely, "ssim"), verb, "experiment.yaml"], cwd=self.dir,
+                               capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("experiment.yaml:4:43: models[0].smartredis: this ssim has no SmartRedis door", p.stderr)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "sr")))
 
     def test_without_the_inference_service_inference_is_refused_before_anything_and_doctor_says_how(self):
         lonely = os.path.join(self.dir, "lonely")
