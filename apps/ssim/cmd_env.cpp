@@ -1,7 +1,14 @@
 // ssim env [EXP] [ENTITY] [--json]: the variables an entity of the experiment sees
 // (SSDB, SSDB_PASSWORD; with ENTITY its SSKEYOUT and SSKEYIN), as `export` lines for
 // a shell or a notebook: eval "$(ssim env runs/streaming trainer)".
+// ssim env [--smartredis] [EXP] [ENTITY] -- PROGRAM ARGS: runs PROGRAM with them instead,
+// with --smartredis behind a SmartRedis door of its own (a program or notebook built on
+// SmartRedis, which cannot send the password), as an entity with smartredis: true.
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -14,6 +21,7 @@
 #include "lib/state/manifest.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/errors.hpp"
+#include "lib/util/layout.hpp"
 #include "lib/util/shell_quote.hpp"
 
 namespace ssim::app {
@@ -23,7 +31,28 @@ namespace {
 struct EnvOptions {
   std::vector<std::string> words;
   bool json = false;
+  bool smartredis = false;
 };
+
+// Runs `program` with `vars` (through the door when asked); returns only when it cannot.
+int run_with(const std::vector<std::pair<std::string, std::string>>& vars, const std::vector<std::string>& program,
+             bool smartredis) {
+  for (const auto& [k, v] : vars) ::setenv(k.c_str(), v.c_str(), 1);
+  std::vector<std::string> argv = program;
+  if (smartredis) {
+    const std::string supervisor = find_supervisor();
+    const std::string door = supervisor.substr(0, supervisor.rfind('/') + 1) + "ssim-door";
+    if (supervisor.empty() || ::access(door.c_str(), X_OK) != 0)
+      throw EnvironmentError("this ssim has no SmartRedis door (ssim-door beside ssim-supervise): reinstall ssim");
+    argv.insert(argv.begin(), {door, "--"});
+  }
+  std::vector<char*> args;
+  for (auto& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  ::execvp(args[0], args.data());
+  std::cerr << "ssim: cannot run " << shell_quote(argv[0]) << ": " << std::strerror(errno) << "\n";
+  return 127;
+}
 
 // Key variables from the environment ssim gave the entity (its job file).
 void add_entity_keys(const state::EntityRecord& e, std::vector<std::pair<std::string, std::string>>& vars) {
@@ -41,7 +70,12 @@ Action add_env(CLI::App& app) {
   auto* cmd = app.add_subcommand("env", "Print the database variables (and an entity's keys) as export lines");
   cmd->add_option("EXP_ENTITY", o->words, "[EXP] [ENTITY]")->expected(0, 2);
   cmd->add_flag("--json", o->json, "one JSON object");
+  cmd->add_flag("--smartredis", o->smartredis, "with -- PROGRAM: run it behind a SmartRedis door of its own");
   return [o] {
+    const std::vector<std::string>& program = program_after_dashes();
+    if (o->smartredis && program.empty())
+      throw UsageError("--smartredis runs a program: ssim env --smartredis [EXP] [ENTITY] -- PROGRAM ARGS");
+    if (o->json && !program.empty()) throw UsageError("--json prints the variables; -- PROGRAM runs one: not both");
     // One word: an experiment when it names one, else an entity of the current one.
     std::string exp = o->words.size() == 2 ? o->words[0] : "";
     std::string entity = o->words.size() == 2 ? o->words[1] : "";
@@ -79,6 +113,7 @@ Action add_env(CLI::App& app) {
     if (!entity.empty()) {
       add_entity_keys(session::one_entity(m, entity), vars);
     }
+    if (!program.empty()) return run_with(vars, program, o->smartredis);
     if (o->json) {
       nlohmann::json j = nlohmann::json::object();
       for (const auto& [k, v] : vars) j[k] = v;
@@ -88,6 +123,11 @@ Action add_env(CLI::App& app) {
     }
     return 0;
   };
+}
+
+std::vector<std::string>& program_after_dashes() {
+  static std::vector<std::string> words;
+  return words;
 }
 
 }  // namespace ssim::app

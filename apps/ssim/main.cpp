@@ -35,6 +35,14 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  // `ssim env ... -- PROGRAM ARGS`: the program's words are its own, never ssim's options.
+  if (argc > 2 && std::string(argv[1]) == "env")
+    for (int i = 2; i < argc; ++i)
+      if (std::string(argv[i]) == "--") {
+        ssim::app::program_after_dashes().assign(argv + i + 1, argv + argc);
+        argc = i;
+        break;
+      }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

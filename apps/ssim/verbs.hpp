@@ -4,6 +4,8 @@
 // returns the exit code. kVerbs is the one list main() reads, in --help's order.
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace ssim::app {
 
@@ -19,6 +21,9 @@ Action add_logs(CLI::App& app);
 Action add_database(CLI::App& app);
 Action add_doctor(CLI::App& app);
 Action add_env(CLI::App& app);
+// What followed "--" on the command line of a verb that runs a program (ssim env EXP --
+// PROGRAM ARGS), split off before CLI11 parses the rest.
+std::vector<std::string>& program_after_dashes();
 Action add_report(CLI::App& app);
 Action add_metrics(CLI::App& app);
 Action add_list(CLI::App& app);

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import unittest
 
-from ssimtest import SsimTestCase
+from ssimtest import SSIM, SsimTestCase
 from test_slurm import SlurmCase, cluster_up
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -193,6 +193,20 @@ json.dump(out, open({os.path.join(self.dir, "both.json")!r}, "w"), default=str)
         self.assertEqual(got["meta"], {"label": True, "step": True, "dt": True, ".COMPLETE": True})
         self.assertTrue(got["member"])
         self.assertEqual(got["exists"], [":1\r\n", ":1\r\n"])
+
+    def test_a_program_started_by_hand_reaches_a_running_experiment_through_a_door(self):
+        # A notebook or a driver script on SmartRedis, beside a running experiment.
+        self.experiment("  - {name: wait, exe: /bin/sleep, args: ['120']}\n")
+        run = self.run_until("sr", "wait")
+        replies = os.path.join(self.dir, "by-hand.replies")
+        p = subprocess.run([SSIM, "env", "--smartredis", "sr", "--", sys.executable, REPLAY,
+                            os.path.join(FIXTURES, "fortran.ndjson.gz"), replies],
+                           cwd=self.dir, env=self.env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        found = differences(recording("fortran"), replies_in(replies))
+        self.assertEqual(found, [], "\n".join(found))
+        self.ssim("stop", "sr", check=0)
+        run.communicate(timeout=60)
 
     def test_the_door_answers_its_own_user_only(self):
         if os.geteuid() != 0:
