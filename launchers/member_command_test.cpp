@@ -28,6 +28,7 @@ TEST_CASE("member command: every wrapper in the one documented order, inside out
   c->runtime = plan::ContainerRuntime::Apptainer;
   c->image = "/img.sif";
   s.container = c;
+  s.smartredis = true;
   launchers::MemberWrapping w;
   w.rank_wrapper = launchers::RankAddress{false, "ib0"};
   w.recorder = launchers::StepRecorder{"/e/train", "{SLURM_JOB_ID}.{SLURM_STEP_ID}", "SLURM_PROCID"};
@@ -36,9 +37,12 @@ TEST_CASE("member command: every wrapper in the one documented order, inside out
   w.placement.nodes = {"n1", "n2"};
   w.context.allocation_id = "7";
   const Argv argv = launchers::member_command(s, "sup", w).argv;
-  // rank launcher -> step recorder -> rank wrapper -> colocated database -> container -> program
+  // rank launcher -> step recorder -> rank wrapper -> colocated database -> door -> container -> program
   const std::vector<size_t> order = {at(argv, "srun"),           at(argv, "--record-step"), at(argv, "--rank"),
-                                     at(argv, "--colocated-db"), at(argv, "apptainer"),     at(argv, "python3")};
+                                     at(argv, "--colocated-db"), at(argv, "ssim-door"),     at(argv, "apptainer"),
+                                     at(argv, "python3")};
+  // In a container the colocated database is reached over loopback TCP: no node folder inside.
+  CHECK(at(argv, "--tcp") < at(argv, "ssim-door"));
   CHECK(argv.front() == "srun");
   CHECK(std::is_sorted(order.begin(), order.end()));
   CHECK(order.back() < argv.size());

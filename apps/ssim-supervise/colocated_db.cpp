@@ -48,6 +48,9 @@ namespace {
 
 struct Options {
   int port = 0;  // 0: Unix socket
+  // --tcp: a loopback port the first task picks (the program runs in a container, where
+  // the node folder's socket is not; the runtimes ssim drives share the host's network).
+  bool tcp = false;
   std::string binary = "redis-server";
   std::vector<std::pair<std::string, std::string>> config;
   bool inference = false;
@@ -353,7 +356,21 @@ int read_count(const std::string& path) { return std::atoi(read_text(path).c_str
 // Under the node's lock: the database's pid (started here when nobody runs it or waits
 // for it), and one more user. `users` counts the node's tasks inside, `left` those that
 // ended, `expected` how many the launcher said run on this node (0: it did not say).
-pid_t join(const Options& o, const std::string& dir, std::string& password) {
+// A loopback port free now, for the server to take a moment later.
+int free_loopback_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof a;
+  const bool ok = fd >= 0 && bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+                  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size) == 0;
+  if (fd >= 0) close(fd);
+  if (!ok) die(std::string("cannot find a free loopback port: ") + std::strerror(errno));
+  return ntohs(a.sin_port);
+}
+
+pid_t join(Options& o, const std::string& dir, std::string& password) {
   NodeLock lock(dir);
   const int users = read_count(dir + "/users");
   const int said = ssim::launcher_local_size();
@@ -365,6 +382,8 @@ pid_t join(const Options& o, const std::string& dir, std::string& password) {
   if (pid == 0) {
     password = random_password();
     write_text(dir + "/password", password);
+    if (o.tcp && !o.port) o.port = free_loopback_port();
+    write_text(dir + "/port", std::to_string(o.port));
     write_text(dir + "/users", "0");
     write_text(dir + "/left", "0");
     write_text(dir + "/expected", std::to_string(said));
@@ -384,6 +403,7 @@ pid_t join(const Options& o, const std::string& dir, std::string& password) {
     write_text(dir + "/pid", std::to_string(pid) + " " + start_ticks(std::to_string(pid)));
   } else {
     password = read_text(dir + "/password");
+    if (o.tcp && !o.port) o.port = read_count(dir + "/port");  // the first task's choice
     if (said > read_count(dir + "/expected")) write_text(dir + "/expected", std::to_string(said));
   }
   // The service: started with the database, and again by the next task when it died.
@@ -443,13 +463,15 @@ int colocated_db_main(int argc, char** argv) {
       o.config.emplace_back(argv[i + 1], argv[i + 2]), i += 2;
     else if (a == "--inference")
       o.inference = true;
+    else if (a == "--tcp")
+      o.tcp = true;
     else if (a == "--inference-threads" && i + 1 < argc)
       o.inference_threads = std::atoi(argv[++i]);
     else
       die("unknown option " + a);
   }
   if (i + 1 >= argc)
-    die("usage: ssim-supervise --colocated-db [--port P] [--binary B] [--config K V]... -- PROGRAM...");
+    die("usage: ssim-supervise --colocated-db [--port P | --tcp] [--binary B] [--config K V]... -- PROGRAM...");
   for (int k = i + 1; k < argc; ++k) o.program.push_back(argv[k]);
   o.program.push_back(nullptr);
 

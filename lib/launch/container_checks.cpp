@@ -159,10 +159,6 @@ void check_containers(const spec::ExperimentSpec& spec, const plan::Plan& plan) 
     if (!first && !new_program) continue;
     const spec::Entity* e = entity_of(spec, s);
     if (first) {
-      if (e && e->colocated_db)
-        fail(spec, c, c.loc, "",
-             "a colocated database with a container is not supported yet: run the program on the host "
-             "(container: none) or use the experiment's orchestrator");
       check_runtime(spec, c, !s.setup.empty());
       check_image(spec, c);
     }

@@ -40,6 +40,7 @@ std::vector<std::string> task_program(const plan::Step& step, const std::string&
   if (const auto& db = step.colocated_db) {
     argv = {supervisor, "--colocated-db", "--binary", db->binary};
     if (db->port) argv.insert(argv.end(), {"--port", std::to_string(db->port)});
+    if (!db->port && step.container) argv.push_back("--tcp");  // the container sees no node folder
     for (const auto& [k, v] : db->config) argv.insert(argv.end(), {"--config", k, v});
     if (db->inference.enabled) argv.push_back("--inference");
     if (db->inference.threads > 0)

@@ -109,6 +109,38 @@ class Charliecloud(SsimTestCase):
         p = self.ssim("status", "experiment.yaml", "-o", "name,loss", check=0)
         self.assertRegex(p.stdout, r"producer\s+0\.25")
 
+    def test_a_program_inside_uses_its_colocated_database_on_the_host(self):
+        # Two tasks share the node's database (on the host, password on); inside, the
+        # node folder's socket is not there: they reach it on loopback TCP.
+        self.write("colo.py", """
+import json, os
+import numpy, ssim
+rank = int(os.environ["RANK"])
+c = ssim.Client()
+c.put_tensor(f"r{rank}", numpy.full(4, float(rank)))
+assert c.poll_tensor(f"r{1 - rank}", 50, 400), "the other task's tensor never came"
+json.dump({"ssdb": os.environ["SSDB"], "other": c.get_tensor(f"r{1 - rank}").tolist()}, open(f"colo{rank}.json", "w"))
+""")
+        self.write("experiment.yaml", f"""experiment: {{name: ct}}
+models:
+  - name: colo
+    exe: python3
+    args: [colo.py]
+    files: {{copy: [colo.py]}}
+    run: {{ntasks: 2}}
+    colocated_db: {{}}
+    container: {{runtime: charliecloud, image: {IMAGE}}}
+""")
+        p = self.ssim("run", "experiment.yaml", timeout=180)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        got = []
+        for rank in (0, 1):
+            with open(os.path.join(self.dir, f"ct/colo/colo{rank}.json")) as f:
+                got.append(json.load(f))
+        self.assertRegex(got[0]["ssdb"], r"^127\.0\.0\.1:\d+$")
+        self.assertEqual(got[0]["ssdb"], got[1]["ssdb"])  # one database for the node's tasks
+        self.assertEqual([g["other"] for g in got], [[1.0] * 4, [0.0] * 4])
+
     def test_validate_and_dry_run_say_what_cannot_start_and_the_exact_command(self):
         self.experiment(f"""
   - name: producer
