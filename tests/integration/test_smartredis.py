@@ -12,7 +12,7 @@ import subprocess
 import sys
 import unittest
 
-from ssimtest import SSIM, SsimTestCase
+from ssimtest import SSIM, SsimTestCase, processes_with_env, wait_for
 from test_slurm import SlurmCase, cluster_up
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -207,6 +207,32 @@ json.dump(out, open({os.path.join(self.dir, "both.json")!r}, "w"), default=str)
         self.assertEqual(found, [], "\n".join(found))
         self.ssim("stop", "sr", check=0)
         run.communicate(timeout=60)
+
+    def test_stop_ends_the_door_and_its_program(self):
+        self.experiment(f"""  - name: sleeper
+    exe: {sys.executable}
+    args: [-c, "import time; open('started', 'w').close(); time.sleep(600)"]
+    run: {{ntasks: 2}}
+    smartredis: true
+""")
+        self.ssim("run", "--detach", "experiment.yaml", check=0)
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "sr/sleeper/started")), timeout=60, what="started")
+        exp_id = self.manifest("sr")["id"]
+
+        def doors():
+            found = []
+            for pid in processes_with_env("SSIM_EXPERIMENT_ID", exp_id):
+                try:
+                    with open(f"/proc/{pid}/comm") as f:
+                        if f.read().strip() == "ssim-door":
+                            found.append(pid)
+                except OSError:
+                    pass  # ended meanwhile
+            return found
+        wait_for(lambda: len(doors()) == 2, timeout=30, what="one door per rank")
+        self.ssim("stop", "experiment.yaml", check=0)
+        wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), timeout=30, what="nothing left")
+        self.assertEqual(self.status()[1]["sleeper"]["status"], "cancelled")
 
     def test_the_door_answers_its_own_user_only(self):
         if os.geteuid() != 0:
