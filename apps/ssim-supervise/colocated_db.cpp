@@ -345,8 +345,8 @@ void stop_servers(const std::string& dir) {
 // anew, NodeLock).
 void stop_and_remove(const std::string& dir) {
   stop_servers(dir);
-  for (const char* f : {"/pid", "/db.sock", "/password", "/db.conf", "/users", "/left", "/expected", "/infer_pid",
-                        "/inference.json", "/inference-stats.json", "/inference.sock", "/lock"})
+  for (const char* f : {"/pid", "/port", "/db.sock", "/password", "/db.conf", "/users", "/left", "/expected",
+                        "/infer_pid", "/inference.json", "/inference-stats.json", "/inference.sock", "/lock"})
     unlink((dir + f).c_str());
   rmdir(dir.c_str());
 }
