@@ -18,6 +18,7 @@
 #include "apps/ssim-supervise/read_all.hpp"
 #include "lib/client/rank_info.hpp"
 #include "lib/util/job_process.hpp"
+#include "lib/util/node_address.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -356,20 +357,6 @@ int read_count(const std::string& path) { return std::atoi(read_text(path).c_str
 // Under the node's lock: the database's pid (started here when nobody runs it or waits
 // for it), and one more user. `users` counts the node's tasks inside, `left` those that
 // ended, `expected` how many the launcher said run on this node (0: it did not say).
-// A loopback port free now, for the server to take a moment later.
-int free_loopback_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t size = sizeof a;
-  const bool ok = fd >= 0 && bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-                  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size) == 0;
-  if (fd >= 0) close(fd);
-  if (!ok) die(std::string("cannot find a free loopback port: ") + std::strerror(errno));
-  return ntohs(a.sin_port);
-}
-
 pid_t join(Options& o, const std::string& dir, std::string& password) {
   NodeLock lock(dir);
   const int users = read_count(dir + "/users");
@@ -382,7 +369,7 @@ pid_t join(Options& o, const std::string& dir, std::string& password) {
   if (pid == 0) {
     password = random_password();
     write_text(dir + "/password", password);
-    if (o.tcp && !o.port) o.port = free_loopback_port();
+    if (o.tcp && !o.port && (o.port = ssim::free_port_on("127.0.0.1")) == 0) die("no free loopback port");
     write_text(dir + "/port", std::to_string(o.port));
     write_text(dir + "/users", "0");
     write_text(dir + "/left", "0");

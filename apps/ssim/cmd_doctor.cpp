@@ -109,7 +109,7 @@ Action add_doctor(CLI::App& app) {
         program(*runner, "mpirun", {"--version"}, "apt-get install openmpi-bin (needed for run.mpi: mpirun)"));
     parts.push_back(python_module(*runner));
     if (!supervisor.empty()) {  // the door sits beside the supervisor, where ssim starts it from
-      const std::string door = supervisor.substr(0, supervisor.rfind('/') + 1) + "ssim-door";
+      const std::string door = door_beside(supervisor);
       const bool there = ::access(door.c_str(), X_OK) == 0;
       parts.push_back({"ssim-door", there, door, "", "reinstall ssim (needed for smartredis: true)", true});
     }

@@ -41,7 +41,7 @@ int run_with(const std::vector<std::pair<std::string, std::string>>& vars, const
   std::vector<std::string> argv = program;
   if (smartredis) {
     const std::string supervisor = find_supervisor();
-    const std::string door = supervisor.substr(0, supervisor.rfind('/') + 1) + "ssim-door";
+    const std::string door = door_beside(supervisor);
     if (supervisor.empty() || ::access(door.c_str(), X_OK) != 0)
       throw EnvironmentError("this ssim has no SmartRedis door (ssim-door beside ssim-supervise): reinstall ssim");
     argv.insert(argv.begin(), {door, "--"});

@@ -17,7 +17,7 @@ void check_smartredis_door(const spec::ExperimentSpec& spec) {
   if (!asking) return;
   const std::string supervisor = find_supervisor();
   if (supervisor.empty()) return;
-  const std::string door = supervisor.substr(0, supervisor.rfind('/') + 1) + "ssim-door";
+  const std::string door = door_beside(supervisor);
   if (::access(door.c_str(), X_OK) == 0) return;
   const bool own = asking->smartredis.has_value();
   throw spec::SpecError(spec.file, own ? asking->smartredis_loc : spec.smartredis_loc,

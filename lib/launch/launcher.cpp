@@ -27,14 +27,6 @@ void drain_wake_fd(int fd) {
   }
 }
 
-namespace {
-// ssim-door sits beside ssim-supervise (apps/ssim-door), installed or built.
-std::string door_path(const std::string& supervisor) {
-  const size_t slash = supervisor.rfind('/');
-  return slash == std::string::npos ? "ssim-door" : supervisor.substr(0, slash + 1) + "ssim-door";
-}
-}  // namespace
-
 std::vector<std::string> task_program(const plan::Step& step, const std::string& supervisor) {
   std::vector<std::string> argv;
   if (const auto& db = step.colocated_db) {
@@ -54,7 +46,7 @@ std::vector<std::string> task_program(const plan::Step& step, const std::string&
     program = container_command(*step.container, mounts_for(step, package), program);
   }
   if (step.smartredis) {  // on the host, inside the colocated database's wrapper (its SSDB)
-    program.insert(program.begin(), {door_path(supervisor), "--"});
+    program.insert(program.begin(), {door_beside(supervisor), "--"});
   }
   argv.insert(argv.end(), program.begin(), program.end());
   return argv;

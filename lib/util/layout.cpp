@@ -51,6 +51,10 @@ std::string find_supervisor() {
   return "";
 }
 
+std::string door_beside(const std::string& supervisor) {
+  return supervisor.substr(0, supervisor.rfind('/') + 1) + "ssim-door";
+}
+
 std::string find_inference_service() {
   for (const auto& c : {exe_dir() / "ssim-infer", (exe_dir() / "../libexec/ssim/ssim-infer").lexically_normal()}) {
     std::error_code ec;

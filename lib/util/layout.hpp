@@ -19,6 +19,9 @@ std::string find_on_path(const std::string& program, const std::string& dirs);
 std::vector<std::string> supervisor_candidates();
 // The first candidate that is an executable file, or "".
 std::string find_supervisor();
+// The SmartRedis door beside `supervisor` (where it is installed and built): its path,
+// whether or not it is there; "ssim-door" for a supervisor named without a folder.
+std::string door_beside(const std::string& supervisor);
 // The inference service (beside ssim, or libexec/ssim/ssim-infer), or "" when ssim was
 // built without libtorch.
 std::string find_inference_service();
