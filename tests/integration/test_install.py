@@ -211,15 +211,20 @@ models:
         self.assertIn("MISSING  ssim-supervise", p.stdout)
 
 
-    def test_without_the_door_smartredis_is_refused_before_anything(self):
+    def lonely_ssim(self):
+        """ssim and its supervisor copied alone into a folder (no ssim-door, no ssim-infer
+        beside them), and the environment that finds nothing else: (folder, env)."""
         lonely = os.path.join(self.dir, "lonely")
         os.makedirs(lonely)
-        for program in ("ssim", "ssim-supervise"):  # no ssim-door beside them
+        for program in ("ssim", "ssim-supervise"):
             shutil.copy(os.path.join(self.prefix, "bin/ssim" if program == "ssim" else "libexec/ssim/" + program),
                         lonely)
+        return lonely, {k: v for k, v in self.env.items() if k != "SSIM_SUPERVISE"}
+
+    def test_without_the_door_smartredis_is_refused_before_anything(self):
+        lonely, env = self.lonely_ssim()
         self.write("experiment.yaml", "experiment: {name: sr}\norchestrator: {port: auto}\n"
                    "models:\n  - {name: m, exe: /bin/true, smartredis: true}\n")
-        env = {k: v for k, v in self.env.items() if k != "SSIM_SUPERVISE"}
         for verb in ("validate", "run"):
             p = subprocess.run([os.path.join(lonely, "ssim"), verb, "experiment.yaml"], cwd=self.dir,
                                capture_output=True, text=True, env=env)
@@ -229,14 +234,9 @@ models:
         self.assertFalse(os.path.exists(os.path.join(self.dir, "sr")))
 
     def test_without_the_inference_service_inference_is_refused_before_anything_and_doctor_says_how(self):
-        lonely = os.path.join(self.dir, "lonely")
-        os.makedirs(lonely)
-        for program in ("ssim", "ssim-supervise"):  # no ssim-infer beside them
-            shutil.copy(os.path.join(self.prefix, "bin/ssim" if program == "ssim" else "libexec/ssim/" + program),
-                        lonely)
+        lonely, env = self.lonely_ssim()
         self.write("experiment.yaml", "experiment: {name: inf}\norchestrator:\n  port: auto\n  inference: true\n"
                    "models:\n  - {name: m, exe: /bin/true}\n")
-        env = {k: v for k, v in self.env.items() if k != "SSIM_SUPERVISE"}
         for verb in ("validate", "run"):
             p = subprocess.run([os.path.join(lonely, "ssim"), verb, "experiment.yaml"], cwd=self.dir,
                                capture_output=True, text=True, env=env)
