@@ -52,6 +52,18 @@ with open(f"inside{{os.environ['RANK']}}.json", "w") as f:
 """
 
 
+# Each of two tasks stores a tensor in the node's colocated database and reads the other's.
+COLOCATED_TASK = """
+import json, os
+import numpy, ssim
+rank = int(os.environ["RANK"])
+c = ssim.Client()
+c.put_tensor(f"r{rank}", numpy.full(4, float(rank)))
+assert c.poll_tensor(f"r{1 - rank}", 50, 400), "the other task's tensor never came"
+json.dump({"ssdb": os.environ["SSDB"], "other": c.get_tensor(f"r{1 - rank}").tolist()}, open(f"colo{rank}.json", "w"))
+"""
+
+
 def ddp_experiment(case, launcher, run):
     shutil.copy(TRAIN, case.dir)
     case.write("train_inside.py", TRAIN_INSIDE)
@@ -112,15 +124,7 @@ class Charliecloud(SsimTestCase):
     def test_a_program_inside_uses_its_colocated_database_on_the_host(self):
         # Two tasks share the node's database (on the host, password on); inside, the
         # node folder's socket is not there: they reach it on loopback TCP.
-        self.write("colo.py", """
-import json, os
-import numpy, ssim
-rank = int(os.environ["RANK"])
-c = ssim.Client()
-c.put_tensor(f"r{rank}", numpy.full(4, float(rank)))
-assert c.poll_tensor(f"r{1 - rank}", 50, 400), "the other task's tensor never came"
-json.dump({"ssdb": os.environ["SSDB"], "other": c.get_tensor(f"r{1 - rank}").tolist()}, open(f"colo{rank}.json", "w"))
-""")
+        self.write("colo.py", COLOCATED_TASK)
         self.write("experiment.yaml", f"""experiment: {{name: ct}}
 models:
   - name: colo
@@ -275,6 +279,32 @@ models:
         self.assertEqual(os.stat(os.path.join(self.dir, "ct/producer/inside.json")).st_uid, 65534)
         with open(os.path.join(self.dir, "ct/trainer/trainer.out")) as f:
             self.assertIn("total 48.0", f.read())
+
+    def test_an_unprivileged_user_s_tasks_inside_share_their_colocated_database(self):
+        self.write("root.yaml", f"experiment: {{name: r}}\nmodels:\n"
+                                f"  - {{name: m, exe: /bin/true, container: {{runtime: charliecloud, image: {IMAGE}}}}}\n")
+        self.ssim("run", "root.yaml", check=0)  # the folders the image lacks, made by root (as above)
+        self.write("colo.py", COLOCATED_TASK)
+        self.write("experiment.yaml", f"""experiment: {{name: ct}}
+models:
+  - {{name: colo, exe: python3, args: [colo.py], files: {{copy: [colo.py]}}, run: {{ntasks: 2}}, colocated_db: {{}},
+     container: {{runtime: charliecloud, image: {IMAGE}}}}}
+""")
+        for root, dirs, files in os.walk(self.dir):
+            for name in dirs + files:
+                os.chmod(os.path.join(root, name), 0o777)
+        os.chmod(self.dir, 0o777)
+        env = dict(self.env, HOME=self.dir)
+        env.pop("USER", None)
+        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", SSIM, "run",
+                            "experiment.yaml"], cwd=self.dir, env=env, capture_output=True, text=True, timeout=180)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        got = []
+        for rank in (0, 1):
+            with open(os.path.join(self.dir, f"ct/colo/colo{rank}.json")) as f:
+                got.append(json.load(f))
+        self.assertEqual(got[0]["ssdb"], got[1]["ssdb"])
+        self.assertEqual([g["other"] for g in got], [[1.0] * 4, [0.0] * 4])
 
 
 @unittest.skipUnless(IMAGE and cluster_up(), "no Slurm cluster (scripts/slurm-cluster.sh up) or no test image")
