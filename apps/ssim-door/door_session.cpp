@@ -74,8 +74,9 @@ resp::Reply DoorSession::handle(std::vector<std::string>& argv) {
   resp::Reply reply;
   reply.raw = true;
   try {
-    if (upper(argv[0]) == "AI.TENSORGET") return tensor_get(argv);
-    reply.text = dispatch(argv);
+    const std::string command = upper(argv[0]);
+    if (command == "AI.TENSORGET") return tensor_get(argv);  // a reply in pieces: the tensor's bytes as they lie
+    reply.text = dispatch(command, argv);
   } catch (const redisai::CommandError& e) {
     reply.text = error(e.what());
   } catch (const client::ConnectionError& e) {
@@ -87,8 +88,7 @@ resp::Reply DoorSession::handle(std::vector<std::string>& argv) {
   return reply;
 }
 
-std::string DoorSession::dispatch(const std::vector<std::string>& argv) {
-  const std::string command = upper(argv[0]);
+std::string DoorSession::dispatch(const std::string& command, const std::vector<std::string>& argv) {
   if (command == "PING") return argv.size() > 1 ? bulk(argv[1]) : "+PONG\r\n";
   if (command == "AUTH" || command == "SELECT" || command == "CLIENT" || command == "READONLY") return ok();
   if (command == "QUIT") return ok();
@@ -115,7 +115,7 @@ std::string DoorSession::dispatch(const std::vector<std::string>& argv) {
     return error(
         "ERR ssim keeps its own records in the experiment's database (inference services, metrics): "
         "delete your keys instead of flushing it");
-  return pass_on(argv);
+  return pass_on(command, argv);
 }
 
 std::string DoorSession::tensor_set(const std::vector<std::string>& argv) {
@@ -313,10 +313,9 @@ std::string DoorSession::cluster(const std::vector<std::string>& argv) {
 }
 
 // Every other command: to the shard of its first key, or the first shard when it has none.
-std::string DoorSession::pass_on(const std::vector<std::string>& argv) {
+std::string DoorSession::pass_on(const std::string& command, const std::vector<std::string>& argv) {
   static const char* kKeyless[] = {"INFO",   "CONFIG", "DBSIZE", "TIME",      "SAVE", "BGSAVE", "LASTSAVE", "COMMAND",
                                    "MEMORY", "SCAN",   "KEYS",   "RANDOMKEY", "ECHO", "WAIT",   "LATENCY",  "SLOWLOG"};
-  const std::string command = upper(argv[0]);
   const bool keyless = argv.size() < 2 || std::any_of(std::begin(kKeyless), std::end(kKeyless),
                                                       [&](const char* word) { return command == word; });
   return keyless ? db().forward_to_first(views(argv)) : db().forward(argv[1], views(argv));

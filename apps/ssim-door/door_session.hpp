@@ -25,7 +25,7 @@ class DoorSession : public resp::Session {
   resp::Reply handle(std::vector<std::string>& argv) override;
 
  private:
-  std::string dispatch(const std::vector<std::string>& argv);
+  std::string dispatch(const std::string& command, const std::vector<std::string>& argv);  // command: upper case
   std::string tensor_set(const std::vector<std::string>& argv);
   resp::Reply tensor_get(const std::vector<std::string>& argv);
   std::string model_store(const std::vector<std::string>& argv);
@@ -40,7 +40,7 @@ class DoorSession : public resp::Session {
   std::string rename(const std::vector<std::string>& argv);
   std::string count_per_key(const std::vector<std::string>& argv);
   std::string cluster(const std::vector<std::string>& argv);
-  std::string pass_on(const std::vector<std::string>& argv);
+  std::string pass_on(const std::string& command, const std::vector<std::string>& argv);
   client::Client& db();
 
   const DoorContext& context_;

@@ -1,6 +1,7 @@
 #include "lib/client/resp_server.hpp"
 
 #include "lib/client/resp_request.hpp"
+#include "lib/client/resp_writer.hpp"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -34,19 +35,16 @@ bool write_all(int fd, std::string_view data) {
   return true;
 }
 
-std::string encode(const Reply& r) {
+void append_encoded(std::string& out, const Reply& r) {
   if (r.error) {
-    std::string line = r.text;
-    for (char& c : line)
-      if (c == '\r' || c == '\n') c = ' ';
-    return "-" +
-           (line.rfind("ERR", 0) == 0 || line.rfind("NOAUTH", 0) == 0 || line.rfind("WRONGPASS", 0) == 0
-                ? line
-                : "ERR " + line) +
-           "\r\n";
+    const bool prefixed =
+        r.text.rfind("ERR", 0) == 0 || r.text.rfind("NOAUTH", 0) == 0 || r.text.rfind("WRONGPASS", 0) == 0;
+    append_error(out, prefixed ? r.text : "ERR " + r.text);
+  } else if (r.bulk) {
+    append_bulk(out, r.text);
+  } else {
+    append_simple(out, r.text);
   }
-  if (r.bulk) return "$" + std::to_string(r.text.size()) + "\r\n" + r.text + "\r\n";
-  return "+" + r.text + "\r\n";
 }
 
 constexpr size_t kHoldBack = 1 << 16;  // replies gathered while a pipeline's requests wait
@@ -58,7 +56,7 @@ void serve_connection(int fd, std::unique_ptr<Session> session) {
   while (reader.next(argv)) {
     Reply r = session->handle(argv);
     if (!r.raw) {
-      out += encode(r);
+      append_encoded(out, r);
     } else if (r.payload.empty() && r.tail.empty() && out.empty()) {
       out = std::move(r.text);
     } else {
