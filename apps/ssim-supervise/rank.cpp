@@ -159,9 +159,33 @@ int meet_rank_zero(const RankOptions& o, int rank) {
 
 constexpr int kRankSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
 
+// Appends the rank's record to the entity's ends file, in one write (ranks' lines never mix).
+void append_end(const std::string& file, const ssim::state::RankEnd& e) {
+  const std::string line = ssim::state::encode_rank_end(e);
+  const int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) return;
+  (void)!write(fd, line.data(), line.size());
+  close(fd);
+}
+
+// Passes a signal the launcher sent on to the program, and says so in the ends file first:
+// a launcher ending a step (mpirun after another rank failed) may kill this wrapper's whole
+// group with SIGKILL a moment later, and the rank's end would not be recorded at all.
+void forward_signal(pid_t pid, const RankOptions& o, int rank) {
+  const int sig = g_forward;
+  g_forward = 0;
+  if (!sig) return;
+  if (!o.ends.empty()) {
+    ssim::state::RankEnd e;
+    e.rank = rank, e.signal = sig, e.end = now(), e.host = node_name(), e.asked = true;
+    append_end(o.ends, e);
+  }
+  kill(pid, sig);
+}
+
 // Copies the program's stderr through until it closes (or, once the program has ended,
 // until it is quiet: a daemon it left may hold it), keeping the last 16 KiB.
-void pass_stderr(int fd, pid_t pid, int& status, std::string& tail) {
+void pass_stderr(int fd, pid_t pid, int& status, std::string& tail, const RankOptions& o, int rank) {
   bool ended = false;
   char buf[4096];
   while (true) {
@@ -180,17 +204,11 @@ void pass_stderr(int fd, pid_t pid, int& status, std::string& tail) {
     } else if (ended) {
       break;
     }
-    if (g_forward) {
-      kill(pid, g_forward);
-      g_forward = 0;
-    }
+    if (!ended) forward_signal(pid, o, rank);
     if (!ended && waitpid(pid, &status, WNOHANG) == pid) ended = true;
   }
   if (!ended)
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-      if (g_forward) kill(pid, g_forward);
-      g_forward = 0;
-    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) forward_signal(pid, o, rank);
 }
 
 }  // namespace
@@ -263,7 +281,7 @@ int rank_main(int argc, char** argv) {
   int status = 0;
   std::string tail;
   if (capture) {
-    pass_stderr(pipe_fds[0], pid, status, tail);
+    pass_stderr(pipe_fds[0], pid, status, tail, o, r.rank);
     close(pipe_fds[0]);
   } else {
     while (waitpid(pid, &status, 0) < 0) {
@@ -278,12 +296,7 @@ int rank_main(int argc, char** argv) {
     ssim::state::RankEnd e;
     e.rank = r.rank, e.exit_code = code, e.signal = signal, e.end = now(), e.host = node_name();
     if (code != 0 || signal != 0) e.said = ssim::program_lines(tail, 1);  // its own line, not a banner
-    const std::string line = ssim::state::encode_rank_end(e);
-    const int fd = open(o.ends.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd >= 0) {
-      (void)!write(fd, line.data(), line.size());  // one write: ranks' lines never mix
-      close(fd);
-    }
+    append_end(o.ends, e);
   }
   if (signal) {  // ends as the program did, so the launcher reports the same
     std::signal(signal, SIG_DFL);

@@ -17,6 +17,7 @@ std::string encode_rank_end(const RankEnd& e) {
   std::string said = e.said.size() > 1000 ? e.said.substr(0, 1000) : e.said;
   nlohmann::json j = {{"rank", e.rank}, {"exit", e.exit_code}, {"signal", e.signal},
                       {"end", e.end},   {"host", e.host},      {"said", sanitized_utf8(said, false)}};
+  if (e.asked) j["asked"] = true;
   return j.dump() + "\n";
 }
 
@@ -32,15 +33,21 @@ std::vector<RankEnd> parse_rank_ends(const std::string& text) {
     e.end = j.value("end", 0.0);
     e.host = j.value("host", "");
     e.said = j.value("said", "");
-    out.push_back(std::move(e));
+    e.asked = j.value("asked", false);
+    const auto same = std::find_if(out.begin(), out.end(), [&](const RankEnd& o) { return o.rank == e.rank; });
+    if (same != out.end())
+      *same = std::move(e);
+    else
+      out.push_back(std::move(e));
   }
   return out;
 }
 
 namespace {
-// A rank that only lost its peer: what it says follows another rank's failure (clocks of
-// different nodes may stamp it first).
+// A rank that only lost its peer, or was being ended by its launcher: what it says follows
+// another rank's failure (clocks of different nodes may stamp it first).
 bool lost_its_peer(const RankEnd& e) {
+  if (e.asked) return true;
   for (const char* p : {"Connection closed by peer", "Connection reset by peer", "Broken pipe",
                         "remote process exited or there was a network error", "ECONNRESET"})
     if (e.said.find(p) != std::string::npos) return true;
@@ -69,6 +76,9 @@ std::optional<RankEnd> failed_before(const std::vector<RankEnd>& ends, double ti
 namespace {
 // "(exit 3, on n2)"
 std::string how_it_ended(const RankEnd& e) {
+  if (e.asked)
+    return "(sent signal " + std::to_string(e.signal) + " by its launcher" + (e.host.empty() ? "" : ", on " + e.host) +
+           ")";
   return "(" + (e.signal ? "signal " + std::to_string(e.signal) : "exit " + std::to_string(e.exit_code)) +
          (e.host.empty() ? "" : ", on " + e.host) + ")";
 }

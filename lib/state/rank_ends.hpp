@@ -22,11 +22,15 @@ struct RankEnd {
   double end = 0;  // seconds since the epoch
   std::string host;
   std::string said;  // the program's last stderr line, not a launcher's banner
+  // Its launcher asked it to end (`signal`, at `end`) and its own end was not seen: written
+  // when the signal came, since a launcher that kills the rank's whole group with SIGKILL
+  // a moment later leaves its wrapper no time. A later record of the rank replaces it.
+  bool asked = false;
   bool clean() const { return exit_code == 0 && signal == 0; }
 };
 
 std::string encode_rank_end(const RankEnd& e);
-// Lines that are not whole records are skipped.
+// Lines that are not whole records are skipped; a rank's later record replaces its earlier.
 std::vector<RankEnd> parse_rank_ends(const std::string& text);
 
 // The failed rank that ended first, when any failed; a rank whose own error is only that it

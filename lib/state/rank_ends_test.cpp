@@ -45,3 +45,27 @@ TEST_CASE("rank ends: clean ends, a single rank and torn lines say nothing of ra
   const std::string torn = encode_rank_end(end(0, 2, 5, "x"));
   CHECK(parse_rank_ends(torn.substr(0, torn.size() / 2) + "\n" + encode_rank_end(end(1, 0, 1, ""))).size() == 1);
 }
+
+TEST_CASE("rank ends: a rank its launcher was ending is recorded when the signal came, and its own end replaces that") {
+  RankEnd asked = end(0, 0, 100.5, "", 15);
+  asked.asked = true;
+  // Rank 1 failed; mpirun sent rank 0 SIGTERM, then killed its whole group: only the word
+  // written when the signal came is left of rank 0, and it never takes the blame.
+  const auto killed =
+      parse_rank_ends(encode_rank_end(end(1, 3, 100.4, "ValueError: bad input")) + encode_rank_end(asked));
+  REQUIRE(killed.size() == 2);
+  CHECK(killed[1].asked);
+  CHECK(first_failed_rank(killed)->rank == 1);
+  CHECK(describe_rank_failure(killed) ==
+        "rank 1 failed first (exit 3, on n2): ValueError: bad input; rank 0 ended after rank 1 failed");
+  CHECK(describe_rank_end(killed[1]) == "rank 0 (sent signal 15 by its launcher, on n1)");
+  // Rank 0 lived to see its own end: that record is the rank's, in the first one's place.
+  const auto seen = parse_rank_ends(encode_rank_end(asked) + encode_rank_end(end(1, 3, 100.4, "ValueError")) +
+                                    encode_rank_end(end(0, 0, 100.6, "", 15)));
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[0].rank == 0);
+  CHECK_FALSE(seen[0].asked);
+  CHECK(seen[0].end == 100.6);
+  // Only ranks being ended: the earliest is named, as with lost peers.
+  CHECK(first_failed_rank(parse_rank_ends(encode_rank_end(asked)))->rank == 0);
+}

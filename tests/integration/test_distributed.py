@@ -112,8 +112,14 @@ models:
         # Failed with rank 1's own exit code and words (whether mpirun had ended before the
         # stop or not), never cancelled by the stop.
         self.assertEqual((e["status"], e["exit_code"]), ("failed", 3), e)
-        self.assertTrue(e["last_error"].startswith("rank 1 (exit 3"), e["last_error"])
+        # Rank 0, which mpirun ended (SIGTERM, then SIGKILL to its whole group), is recorded
+        # too: the note says it ended after rank 1 failed (issue 52: its end was missing).
+        self.assertTrue(e["last_error"].startswith("rank 1 failed first (exit 3"), e["last_error"])
         self.assertIn("ValueError: bad input", e["last_error"])
+        self.assertIn("rank 0 ended after rank 1 failed", e["last_error"])
+        with open(ends) as f:
+            rank0 = [json.loads(line) for line in f if json.loads(line)["rank"] == 0]
+        self.assertEqual([(r["signal"], r.get("asked")) for r in rank0], [(15, True)], rank0)
 
     def test_a_lone_rank_and_a_program_that_sets_its_own(self):
         self.write("experiment.yaml", """
