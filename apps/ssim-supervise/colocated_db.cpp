@@ -430,6 +430,36 @@ void leave(const std::string& dir, bool ended_well, const sigset_t& waited) {
   }
 }
 
+// A wrapper killed with SIGKILL (kill -9, the OOM killer, a launcher's group kill) cannot
+// leave, and its node folder (holding the password) and perhaps its database would stay.
+// A small process of its own, out of the task's process group, waits on a pipe only the
+// wrapper holds: a byte there means the wrapper leaves itself; the pipe's end without one
+// means it died, and this process leaves for it. Returns the pipe's write end (-1: none).
+int start_leave_guard(const std::string& dir, const sigset_t& waited) {
+  int guard[2];
+  if (pipe2(guard, O_CLOEXEC) != 0) return -1;
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(guard[0]), close(guard[1]);
+    return -1;
+  }
+  if (pid > 0) {
+    close(guard[0]);
+    return guard[1];
+  }
+  close(guard[1]);
+  setpgid(0, 0);
+  const int null = open("/dev/null", O_RDWR | O_CLOEXEC);  // no launcher waits on its output
+  for (int fd : {0, 1, 2})
+    if (null >= 0) dup2(null, fd);
+  char said = 0;
+  ssize_t n;
+  while ((n = read(guard[0], &said, 1)) < 0 && errno == EINTR) {
+  }
+  if (n == 0) leave(dir, false, waited);
+  _exit(0);
+}
+
 std::string last_lines(const std::string& path) {
   const std::string text = read_text(path);
   return text.size() > 400 ? text.substr(text.size() - 400) : text;
@@ -471,10 +501,17 @@ int colocated_db_main(int argc, char** argv) {
   const std::string dir = node_dir();
   std::string password;
   const pid_t db = join(o, dir, password);
+  const int guard = start_leave_guard(dir, waited);
+  // The wrapper leaves itself when it can: the guard is told first, so that it never
+  // leaves a second time.
+  auto leave_self = [&](bool ended_well) {
+    if (guard >= 0) (void)!write(guard, "x", 1), close(guard);
+    leave(dir, ended_well, waited);
+  };
   const double deadline = seconds() + 30;
   while (!answers(o, dir, password)) {
     if (!alive(db) || seconds() > deadline) {
-      leave(dir, false, waited);
+      leave_self(false);
       die(std::string(alive(db) ? "no answer in 30 s" : "it ended") + "; its log (" + log_path(dir) + "):\n" +
           last_lines(log_path(dir)));
     }
@@ -484,7 +521,7 @@ int colocated_db_main(int argc, char** argv) {
   while (o.inference && access((dir + "/inference.json").c_str(), F_OK) != 0) {
     const pid_t service = recorded_database(dir, "/infer_pid");
     if (service == 0 || seconds() > deadline) {
-      leave(dir, false, waited);
+      leave_self(false);
       die(std::string(service ? "the inference service did not start in 30 s" : "the inference service ended") +
           "; its log (" + inference_log_path(dir) + "):\n" + last_lines(inference_log_path(dir)));
     }
@@ -501,7 +538,7 @@ int colocated_db_main(int argc, char** argv) {
   const int rc = posix_spawnp(&child, o.program[0], nullptr, &attr, o.program.data(), environ);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) {
-    leave(dir, false, waited);
+    leave_self(false);
     std::fprintf(stderr, "ssim: cannot start %s: %s\n", o.program[0], std::strerror(rc));
     return 127;
   }
@@ -514,7 +551,7 @@ int colocated_db_main(int argc, char** argv) {
     const int sig = sigtimedwait(&waited, &info, &tick);
     if (sig > 0 && sig != SIGCHLD) kill(child, sig), signalled = true;
   }
-  leave(dir, !signalled && WIFEXITED(status) && WEXITSTATUS(status) == 0, waited);
+  leave_self(!signalled && WIFEXITED(status) && WEXITSTATUS(status) == 0);
   if (WIFSIGNALED(status)) {  // end the same way, so the supervisor records the signal
     signal(WTERMSIG(status), SIG_DFL);
     sigprocmask(SIG_SETMASK, &none, nullptr);

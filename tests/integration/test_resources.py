@@ -382,6 +382,30 @@ models:
                 wait_for(lambda: not working_in(tmp, below=True), what="the database to end with the last task")
                 wait_for(lambda: not node_folder(), what="the node folder to go")
 
+    def test_a_task_killed_with_sigkill_leaves_no_node_folder_nor_database(self):
+        # kill -9 of the wrapper alone (it cannot leave), and of the task's whole group (a
+        # launcher's or the OOM killer's): the node folder holds the password, and stayed
+        # in $TMPDIR after each such kill (issue 52).
+        supervise, tmp, env = self.wrapper_env("killed")
+        base = os.path.join(tmp, f"ssim-{os.getuid()}")
+
+        def node_folders():
+            return os.listdir(base) if os.path.isdir(base) else []
+
+        for whole_group in (False, True):
+            with self.subTest(whole_group=whole_group):
+                task = subprocess.Popen([supervise, "--colocated-db", "--", "/bin/sleep", "60"], env=env, cwd=self.dir,
+                                        start_new_session=True)
+                self.addCleanup(kill_group, task)  # what is left of it, pass or fail
+                wait_for(lambda: node_folders() and working_in(tmp, below=True), what="the task's database")
+                if whole_group:
+                    os.killpg(task.pid, signal.SIGKILL)
+                else:
+                    task.kill()
+                task.wait(timeout=10)
+                wait_for(lambda: not working_in(tmp, below=True), what="the database to end with its killed task")
+                wait_for(lambda: not node_folders(), what="the node folder to go")
+
     def test_a_database_that_cannot_start_fails_its_entity_with_the_reason(self):
         self.write("experiment.yaml", "experiment: {name: broken}\nmodels:\n"
                    "  - {name: m, exe: /bin/true, colocated_db: {binary: /bin/false}}\n")
