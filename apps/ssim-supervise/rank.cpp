@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -38,8 +39,10 @@
 
 #include "apps/ssim-supervise/common.hpp"
 #include "apps/ssim-supervise/node_name.hpp"
+#include "lib/client/metrics_file.hpp"
 #include "lib/client/rank_info.hpp"
 #include "lib/state/rank_ends.hpp"
+#include "lib/state/stdout_stamps.hpp"
 #include "lib/util/node_address.hpp"
 #include "lib/util/program_errors.hpp"
 
@@ -183,30 +186,62 @@ void forward_signal(pid_t pid, const RankOptions& o, int rank) {
   kill(pid, sig);
 }
 
-// Copies the program's stderr through until it closes (or, once the program has ended,
-// until it is quiet: a daemon it left may hold it), keeping the last 16 KiB.
-void pass_stderr(int fd, pid_t pid, int& status, std::string& tail, const RankOptions& o, int rank) {
+// Writes all of `data` to `fd` (our own stdout or stderr: the launcher's).
+void write_through(int fd, const char* data, size_t size) {
+  for (size_t off = 0; off < size;) {
+    const ssize_t w = write(fd, data + off, size - off);
+    if (w <= 0 && errno != EINTR) return;
+    if (w > 0) off += static_cast<size_t>(w);
+  }
+}
+
+// The program's output as this wrapper reads it: stderr passed through, its last 16 KiB
+// kept for the record; stdout passed through, its metric lines stamped (when the run
+// directory is known).
+struct Output {
+  int err = -1;
+  int out = -1;
+  std::string tail;
+  std::optional<ssim::state::StdoutStamper> stamper;
+  std::string stamped_file;
+  void stamp(const std::string& lines) const {
+    if (!lines.empty()) ssim::metrics::append_locked(stamped_file, lines);
+  }
+};
+
+// Copies the program's output through until both streams close (or, once the program has
+// ended, until they are quiet: a daemon it left may hold them).
+void pass_output(Output& io, pid_t pid, int& status, const RankOptions& o, int rank) {
   bool ended = false;
-  char buf[4096];
-  while (true) {
-    pollfd p{fd, POLLIN, 0};
-    const int ready = poll(&p, 1, ended ? 100 : 200);
-    if (ready > 0) {
+  char buf[65536];
+  while (io.err >= 0 || io.out >= 0) {
+    pollfd p[2] = {{io.err, POLLIN, 0}, {io.out, POLLIN, 0}};
+    const int ready = poll(p, 2, ended ? 100 : 200);
+    if (ready == 0 && ended) break;
+    for (int i = 0; i < 2 && ready > 0; ++i) {
+      if (!p[i].revents) continue;
+      int& fd = i == 0 ? io.err : io.out;
       const ssize_t n = read(fd, buf, sizeof buf);
-      if (n <= 0) break;
-      for (ssize_t off = 0; off < n;) {
-        const ssize_t w = write(2, buf + off, static_cast<size_t>(n - off));
-        if (w <= 0) break;
-        off += w;
+      if (n <= 0) {
+        if (n < 0 && errno == EINTR) continue;
+        close(fd), fd = -1;
+        continue;
       }
-      tail.append(buf, static_cast<size_t>(n));
-      if (tail.size() > 32768) tail.erase(0, tail.size() - 16384);
-    } else if (ended) {
-      break;
+      const size_t size = static_cast<size_t>(n);
+      write_through(i == 0 ? 2 : 1, buf, size);
+      if (i == 0) {
+        io.tail.append(buf, size);
+        if (io.tail.size() > 32768) io.tail.erase(0, io.tail.size() - 16384);
+      } else if (io.stamper) {
+        io.stamp(io.stamper->take(std::string_view(buf, size), now()));
+      }
     }
     if (!ended) forward_signal(pid, o, rank);
     if (!ended && waitpid(pid, &status, WNOHANG) == pid) ended = true;
   }
+  for (int* fd : {&io.err, &io.out})
+    if (*fd >= 0) close(*fd), *fd = -1;
+  if (io.stamper) io.stamp(io.stamper->finish(now()));
   if (!ended)
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) forward_signal(pid, o, rank);
 }
@@ -257,11 +292,16 @@ int rank_main(int argc, char** argv) {
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   for (int sig : kRankSignals) sigaction(sig, &sa, nullptr);
-  int pipe_fds[2] = {-1, -1};
-  const bool capture = !o.ends.empty() && pipe2(pipe_fds, O_CLOEXEC) == 0;
+  // The program's stderr through this wrapper (for the rank's record), and its stdout
+  // (its metric lines stamped, stdout_stamps.hpp) when the run directory is known.
+  int err_pipe[2] = {-1, -1}, out_pipe[2] = {-1, -1};
+  const bool capture = !o.ends.empty() && pipe2(err_pipe, O_CLOEXEC) == 0;
+  const char* run_dir = std::getenv("SSIM_RUN_DIR");
+  const bool stamp = capture && run_dir && *run_dir && pipe2(out_pipe, O_CLOEXEC) == 0;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  if (capture) posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
+  if (capture) posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
+  if (stamp) posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   sigset_t defaults;
@@ -273,16 +313,22 @@ int rank_main(int argc, char** argv) {
   const int rc = posix_spawnp(&pid, o.program[0], &actions, &attr, o.program, environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
-  if (capture) close(pipe_fds[1]);
+  if (capture) close(err_pipe[1]);
+  if (stamp) close(out_pipe[1]);
   if (rc != 0) {
     std::fprintf(stderr, "ssim: cannot start %s: %s\n", o.program[0], std::strerror(rc));
     return 127;
   }
   int status = 0;
-  std::string tail;
+  Output io;
   if (capture) {
-    pass_stderr(pipe_fds[0], pid, status, tail, o, r.rank);
-    close(pipe_fds[0]);
+    io.err = err_pipe[0];
+    if (stamp) {
+      io.out = out_pipe[0];
+      io.stamper.emplace(r.rank);
+      io.stamped_file = ssim::state::stamped_metrics_path(run_dir, r.rank);
+    }
+    pass_output(io, pid, status, o, r.rank);
   } else {
     while (waitpid(pid, &status, 0) < 0) {
       if (errno != EINTR) return 127;
@@ -295,7 +341,7 @@ int rank_main(int argc, char** argv) {
   if (!o.ends.empty()) {
     ssim::state::RankEnd e;
     e.rank = r.rank, e.exit_code = code, e.signal = signal, e.end = now(), e.host = node_name();
-    if (code != 0 || signal != 0) e.said = ssim::program_lines(tail, 1);  // its own line, not a banner
+    if (code != 0 || signal != 0) e.said = ssim::program_lines(io.tail, 1);  // its own line, not a banner
     append_end(o.ends, e);
   }
   if (signal) {  // ends as the program did, so the launcher reports the same

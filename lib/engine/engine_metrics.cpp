@@ -56,13 +56,14 @@ void Engine::bound_metrics_ended(const state::EntityRecord& e) {
     files = state::rank_files(e.run_dir);
   if (long_run) bound_metrics_of(e, files.points);
   say_lost_metrics(e.name, files.losses);
-  // Several ranks share one stdout: lines their launcher ran together are points lost.
+  // Several ranks share one stdout: their wrappers stamped each rank's own lines; where
+  // they could not (an older ssim-supervise), lines their launcher ran together are lost.
   if (!one_rank)
-    if (const int garbled = state::garbled_metric_lines(e.run_dir + "/" + e.name + ".out"); garbled > 0)
+    if (const int garbled = state::unreadable_metric_lines(e.run_dir, e.name, files.points); garbled > 0)
       if (auto* r = m_.find(e.name)) {
         const std::string said = std::to_string(garbled) + " metric line" + (garbled == 1 ? "" : "s") +
-                                 " on stdout could not be read (ranks' output run together by their launcher; "
-                                 "ssim.metrics or the clients' log_metric lose none)";
+                                 " on stdout could not be read (not the documented form, or ranks' output run "
+                                 "together by their launcher; ssim.metrics or the clients' log_metric lose none)";
         log_->warn("{}: {}", r->name, said);
         emit(text_event(EventKind::Warning, r->name + ": " + said));
         r->reason = said + (r->reason.empty() ? "" : "; " + r->reason);

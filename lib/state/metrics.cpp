@@ -22,26 +22,11 @@
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/file_tail.hpp"
 #include "lib/util/utf8.hpp"
+#include "lib/state/stdout_stamps.hpp"
 
 namespace ssim::state {
 
 namespace {
-
-std::optional<long long> whole_number(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (*end != '\0') return std::nullopt;
-  return v;
-}
-
-std::optional<double> number(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (*end != '\0' || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
 
 void read_lines(const std::string& path, const std::function<void(const std::string&)>& each) {
   const auto text = read_run_file(path);  // a program's files: no link, FIFO or stranger's file
@@ -52,13 +37,6 @@ void read_lines(const std::string& path, const std::function<void(const std::str
 }
 
 }  // namespace
-
-bool valid_metric_name(const std::string& name) {
-  if (name.empty() || name.size() > 64 || !std::isalpha(static_cast<unsigned char>(name[0]))) return false;
-  for (char c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-' && c != '/') return false;
-  return true;
-}
 
 namespace {
 // The lines ssim's clients write are flat objects of plain strings and numbers. They are
@@ -113,7 +91,7 @@ Fast parse_flat_point(const std::string& line, MetricPoint& p) {
     return true;
   };
   // Each field as the full parser would leave it: the last occurrence of a key wins.
-  bool name_ok = false, value_ok = false;
+  bool name_ok = false, value_ok = false, via_stdout = false;
   skip();
   if (c >= end || *c++ != '{') return Fast::Unsure;
   skip();
@@ -144,6 +122,8 @@ Fast parse_flat_point(const std::string& line, MetricPoint& p) {
           p.rank = 0;
         else if (key == "time")
           p.time = 0;
+        else if (key == "via")
+          via_stdout = text == "stdout";
       } else {
         const char* start = c;
         bool integer = true;
@@ -168,6 +148,8 @@ Fast parse_flat_point(const std::string& line, MetricPoint& p) {
           integer ? void(p.epoch = n) : p.epoch.reset();
         else if (key == "rank")
           p.rank = integer ? static_cast<int>(n) : 0;
+        else if (key == "via")
+          via_stdout = false;
       }
       skip();
       if (c < end && *c == ',') {
@@ -184,7 +166,7 @@ Fast parse_flat_point(const std::string& line, MetricPoint& p) {
   skip();
   if (c != end) return Fast::Unsure;
   if (!name_ok || !value_ok || !valid_metric_name(p.name) || !std::isfinite(p.value)) return Fast::Rejected;
-  p.source = "client";
+  p.source = via_stdout ? "stdout" : "client";
   return Fast::Point;
 }
 }  // namespace
@@ -219,69 +201,8 @@ std::optional<MetricPoint> parse_metric_json_fully(const std::string& line) {
   if (j.contains("phase") && j["phase"].is_string()) p.phase = j["phase"].get<std::string>();
   if (j.contains("rank") && j["rank"].is_number_integer()) p.rank = j["rank"].get<int>();
   if (j.contains("time") && j["time"].is_number()) p.time = j["time"].get<double>();
-  p.source = "client";
+  p.source = j.contains("via") && j["via"] == "stdout" ? "stdout" : "client";
   return p;
-}
-
-namespace {
-constexpr std::string_view kMetricPrefix = "ssim:metric ";
-
-// One metric line's words (after the prefix); nullopt when they are not the documented form.
-std::optional<std::vector<MetricPoint>> parse_metric_words(std::string_view text) {
-  std::vector<std::pair<std::string, double>> values;
-  MetricPoint common;
-  common.source = "stdout";
-  std::istringstream words{std::string(text)};
-  std::string word;
-  while (words >> word) {
-    const size_t eq = word.find('=');
-    if (eq == std::string::npos || eq == 0) return std::nullopt;  // not the documented form
-    const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
-    if (key == "step" || key == "epoch" || key == "rank") {
-      const auto v = whole_number(value);
-      if (!v) return std::nullopt;
-      if (key == "step")
-        common.step = *v;
-      else if (key == "epoch")
-        common.epoch = *v;
-      else
-        common.rank = static_cast<int>(*v);
-    } else if (key == "phase") {
-      common.phase = value;
-    } else {
-      const auto v = number(value);
-      if (!v || !valid_metric_name(key)) return std::nullopt;
-      values.emplace_back(key, *v);
-    }
-  }
-  std::vector<MetricPoint> out;
-  for (const auto& [name, v] : values) {
-    MetricPoint p = common;
-    p.name = name;
-    p.value = v;
-    out.push_back(std::move(p));
-  }
-  return out;
-}
-}  // namespace
-
-std::vector<MetricPoint> parse_metric_stdout(const std::string& raw, int* garbled) {
-  std::string_view line = raw;
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  std::vector<MetricPoint> out;
-  // Each metric line starts at its prefix and runs to the next one (or the end).
-  size_t at = line.find(kMetricPrefix);
-  while (at != std::string_view::npos) {
-    const size_t from = at + kMetricPrefix.size();
-    const size_t next = line.find(kMetricPrefix, from);
-    const auto words = line.substr(from, next == std::string_view::npos ? std::string_view::npos : next - from);
-    if (auto points = parse_metric_words(words))
-      out.insert(out.end(), std::make_move_iterator(points->begin()), std::make_move_iterator(points->end()));
-    else if (garbled)
-      ++*garbled;
-    at = next;
-  }
-  return out;
 }
 
 int garbled_metric_lines(const std::string& out_file, long max_bytes) {
@@ -289,9 +210,21 @@ int garbled_metric_lines(const std::string& out_file, long max_bytes) {
   if (::lstat(out_file.c_str(), &st) != 0 || st.st_size == 0 || st.st_size > max_bytes) return 0;
   int garbled = 0;
   read_lines(out_file, [&](const std::string& line) {
-    if (line.find(kMetricPrefix) != std::string::npos) parse_metric_stdout(line, &garbled);
+    if (line.find(kMetricLinePrefix) != std::string::npos) parse_metric_stdout(line, &garbled);
   });
   return garbled;
+}
+
+int unreadable_metric_lines(const std::string& run_dir, const std::string& name,
+                            const std::vector<std::string>& files) {
+  int count = 0;
+  bool stamped = false;
+  for (const auto& f : files) {
+    if (!is_stamped_metrics_file(f)) continue;
+    stamped = true;
+    read_lines(f, [&](const std::string& line) { count += line.rfind("{\"unreadable\":", 0) == 0; });
+  }
+  return stamped ? count : garbled_metric_lines(run_dir + "/" + name + ".out");
 }
 
 RankFiles rank_files(const std::string& run_dir) {
@@ -331,10 +264,14 @@ std::vector<std::string> metric_losses(const std::vector<std::string>& lost_file
 
 std::vector<MetricPoint> read_metrics(const std::string& run_dir, const std::string& name) {
   std::vector<MetricPoint> out;
-  for (const auto& f : metric_files(run_dir))
+  bool stamped = false;  // its ranks' printed lines, stamped as they came: NAME.out adds nothing
+  for (const auto& f : metric_files(run_dir)) {
+    stamped = stamped || is_stamped_metrics_file(f);
     read_lines(f, [&](const std::string& line) {
       if (auto p = parse_metric_json(line)) out.push_back(std::move(*p));
     });
+  }
+  if (stamped) return out;
   read_lines(run_dir + "/" + name + ".out", [&](const std::string& line) {
     for (auto& p : parse_metric_stdout(line)) out.push_back(std::move(p));
   });

@@ -8,18 +8,9 @@
 #include <string>
 #include <vector>
 
-namespace ssim::state {
+#include "lib/state/metric_line.hpp"
 
-struct MetricPoint {
-  std::string name;
-  double value = 0;
-  std::optional<long long> step;
-  std::optional<long long> epoch;
-  std::string phase;  // "train", "val", ... when given
-  int rank = 0;
-  double time = 0;     // epoch seconds, when known (stdout lines have none)
-  std::string source;  // "client" or "stdout"
-};
+namespace ssim::state {
 
 // One line of a metrics file: {"name", "value", "step"?, "epoch"?, "phase"?, "rank"?,
 // "time"?}; nullopt for anything else (a torn last line after kill -9, garbage).
@@ -28,16 +19,14 @@ std::optional<MetricPoint> parse_metric_json(const std::string& line);
 // fast reader is unsure, and what it must always agree with (unit-tested).
 std::optional<MetricPoint> parse_metric_json_fully(const std::string& line);
 
-// "ssim:metric loss=0.31 acc=0.9 step=120 epoch=2 phase=val rank=1": one point per
-// metric; step, epoch, phase and rank apply to all of them. Empty for other lines.
-// Ranks' lines that their launcher's output forwarding ran together ("...rank=0ssim:metric
-// loss=0.4 ...", or a metric line after another rank's text) are read one by one; a
-// metric line that cannot be read whole (cut by another rank's bytes) counts in `garbled`.
-std::vector<MetricPoint> parse_metric_stdout(const std::string& line, int* garbled = nullptr);
-
 // How many metric lines of a program's stdout (NAME.out) could not be read: said at the
 // entity's end, since they are points lost. Files past `max_bytes` are not read (0).
 int garbled_metric_lines(const std::string& out_file, long max_bytes = 64L << 20);
+// The same for an entity whose ranks' wrappers stamped their printed lines
+// (stdout_stamps.hpp): the lines their own streams held that were not the documented
+// form, counted from the stamped files among `files` (its rank_files' points); from
+// RUN_DIR/NAME.out when there are none.
+int unreadable_metric_lines(const std::string& run_dir, const std::string& name, const std::vector<std::string>& files);
 
 // The files its ranks write in `run_dir`, sorted, from one listing: their points through
 // the client (metrics.RANK.ndjson), and what they could not write (metrics.RANK.lost, left
@@ -74,9 +63,6 @@ CurveSeries curve_series(const std::vector<MetricPoint>& points, double start, s
 // The latest point of each metric: its highest step (without steps: the last reported),
 // its value the mean of each rank's last value at that step (as the charts fold ranks).
 std::map<std::string, MetricPoint> latest_metrics(const std::vector<MetricPoint>& points);
-
-// A metric name: letters, digits, _ . - /, starting with a letter; at most 64 bytes.
-bool valid_metric_name(const std::string& name);
 
 // A model's or ensemble's `goal:` (docs/metrics.md): a metric reaching a value ("time to
 // accuracy"), and whether the member is stopped once it has.
