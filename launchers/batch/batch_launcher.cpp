@@ -152,7 +152,7 @@ std::vector<std::string> BatchLauncher::command_for(const plan::Step& step, cons
   MemberWrapping w = wrapping_for(i, step.run_dir, std::move(forward));
   // Several ranks get their wiring from the rank wrapper; a lone one has it in its
   // environment (plan::step_env).
-  if (needs_rank_wrapper(i.res)) w.rank_wrapper = RankAddress{false, interface_};
+  if (i.res.wrapped_ranks()) w.rank_wrapper = RankAddress{false, interface_};
   return member_command(step, supervisor_, w).argv;
 }
 

@@ -33,7 +33,7 @@ std::vector<std::string> local_command(const plan::Step& step, const HostFacts& 
   }
   // Every rank on this machine unless `hosts:` spreads them. A lone rank's wiring is in
   // its environment (plan::step_env).
-  if (needs_rank_wrapper(step.res)) w.rank_wrapper = RankAddress{step.res.hosts.empty(), ""};
+  if (step.res.wrapped_ranks()) w.rank_wrapper = RankAddress{step.res.hosts.empty(), ""};
   w.launcher = mpi == plan::MpiKind::Mpirun ? RankLauncher::Mpirun : RankLauncher::Mpiexec;
   w.res = step.res;
   w.context.is_root = host.is_root;

@@ -4,8 +4,6 @@
 
 namespace ssim::launchers {
 
-bool needs_rank_wrapper(const plan::Resources& res) { return res.ntasks > 1 || res.torchrun > 0; }
-
 std::vector<std::string> through_rank_wrapper(const std::string& supervisor, const plan::Step& step,
                                               const RankAddress& where, std::vector<std::string> program) {
   std::vector<std::string> argv = {supervisor, "--rank",

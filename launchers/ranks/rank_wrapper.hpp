@@ -16,10 +16,6 @@ struct RankAddress {
   std::string interface;  // orchestrator.interface, the rule the database's address follows
 };
 
-// Whether `step`'s tasks start through the wrapper: several ranks, or torchruns (whose
-// PET_* variables it sets). A lone plain rank has its wiring in its environment.
-bool needs_rank_wrapper(const plan::Resources& res);
-
 // `program` preceded by the wrapper and its options for `step`'s resources.
 std::vector<std::string> through_rank_wrapper(const std::string& supervisor, const plan::Step& step,
                                               const RankAddress& where, std::vector<std::string> program);

@@ -414,6 +414,7 @@ int Engine::run(const EngineHooks& hooks) {
     changed = poll() || changed;
     // Something ended while others wait for room: they start now, not at the next turn.
     if (changed && throttled_) start_ready();
+    stamp_printed_metrics();  // before the goals: they read what it stamped
     check_goals();
     check_rank_failures();
     bound_metrics();

@@ -16,6 +16,7 @@
 #include "lib/engine/control_requests.hpp"
 #include "lib/engine/database_control.hpp"
 #include "lib/engine/database_watch.hpp"
+#include "lib/engine/printed_metrics.hpp"
 #include "lib/engine/rank_watch.hpp"
 #include "lib/engine/event_log.hpp"
 #include "lib/engine/progress.hpp"
@@ -186,6 +187,10 @@ class Engine {
   RankWatch rank_watch_;
   std::chrono::steady_clock::time_point next_rank_check_{};
   std::map<std::string, std::string> rank_stopping_;  // entity -> the reason it fails with
+  // Metric lines a lone program prints, stamped about once a second (printed_metrics.hpp).
+  void stamp_printed_metrics();
+  PrintedMetrics printed_;
+  std::chrono::steady_clock::time_point next_printed_look_{};
   // Metrics files kept bounded (engine_metrics.cpp).
   void bound_metrics();
   void bound_metrics_ended(const state::EntityRecord& e);

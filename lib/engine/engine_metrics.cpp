@@ -41,6 +41,18 @@ void Engine::bound_metrics() {
     if (e.status == Status::Running) bound_metrics_of(e, state::metric_files(e.run_dir));
 }
 
+void Engine::stamp_printed_metrics() {
+  const auto now = clock_->steady();
+  if (now < next_printed_look_) return;
+  next_printed_look_ = now + std::chrono::seconds(1);
+  for (size_t i : started_) {
+    const auto& e = m_.entities[i];
+    const auto step = steps_.find(e.name);
+    if (e.status == Status::Running && step != steps_.end() && !step->second->res.wrapped_ranks())
+      printed_.look(e.name, e.run_dir, clock_->now());
+  }
+}
+
 void Engine::bound_metrics_ended(const state::EntityRecord& e) {
   if (!state::is_terminal(e.status)) return;
   // After a second's run, or of several ranks, one listing for its points and every
@@ -50,6 +62,9 @@ void Engine::bound_metrics_ended(const state::EntityRecord& e) {
   const bool one_rank = step != steps_.end() && step->second->res.ntasks <= 1 && step->second->res.nodes <= 1 &&
                         step->second->res.tasks_per_node <= 1 && step->second->res.torchrun == 0;
   const bool long_run = state::seconds_run(e, clock_->now()) >= 1;
+  // What a lone program printed since the last look; looked at only once it was looked at
+  // running (a member shorter than a second costs nothing more).
+  if (printed_.watching(e.name)) printed_.end(e.name, e.run_dir, clock_->now());
   state::RankFiles files;
   if (long_run || !one_rank || ::access((e.run_dir + "/metrics.0.lost").c_str(), F_OK) == 0 ||
       ::access((e.run_dir + "/metrics.0.ndjson").c_str(), F_OK) == 0)

@@ -33,6 +33,10 @@ struct Resources {
   std::vector<std::string> hosts;
   MpiKind mpi = MpiKind::Auto;
   std::vector<std::pair<std::string, std::string>> launcher_args;
+  // Whether its tasks start through ssim's rank wrapper (launchers/ranks/rank_wrapper.hpp):
+  // several ranks, or torchruns (whose PET_* variables it sets). A lone plain rank has its
+  // wiring in its environment.
+  bool wrapped_ranks() const { return ntasks > 1 || torchrun > 0; }
 };
 
 enum class StepKind { Model, Member };

@@ -1,6 +1,7 @@
 #include "lib/state/metric_line.hpp"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -116,10 +117,10 @@ std::string json_text(const std::string& text) {
   return out + "\"";
 }
 
-std::string number_text(double v) {
+std::string number_text(double v) {  // the shortest text that reads back as `v`
   char text[32];
-  std::snprintf(text, sizeof text, "%.17g", v);
-  return text;
+  const auto r = std::to_chars(text, text + sizeof text, v);
+  return std::string(text, r.ptr);
 }
 }  // namespace
 

@@ -264,17 +264,27 @@ std::vector<std::string> metric_losses(const std::vector<std::string>& lost_file
 
 std::vector<MetricPoint> read_metrics(const std::string& run_dir, const std::string& name) {
   std::vector<MetricPoint> out;
-  bool stamped = false;  // its ranks' printed lines, stamped as they came: NAME.out adds nothing
+  // Printed lines stamped as they came (stdout_stamps.hpp): by the ranks' wrappers, all of
+  // them (NAME.out adds nothing); by ssim run for a lone program, NAME.out up to the last
+  // offset it recorded (the rest is read from NAME.out, without a time).
+  bool stamped = false;
+  long long out_from = 0;
   for (const auto& f : metric_files(run_dir)) {
-    stamped = stamped || is_stamped_metrics_file(f);
+    const bool stamps = is_stamped_metrics_file(f);
+    stamped = stamped || stamps;
     read_lines(f, [&](const std::string& line) {
-      if (auto p = parse_metric_json(line)) out.push_back(std::move(*p));
+      if (auto p = parse_metric_json(line))
+        out.push_back(std::move(*p));
+      else if (const long long at = stamps ? out_offset_of(line) : -1; at >= 0)
+        out_from = at;
     });
   }
-  if (stamped) return out;
-  read_lines(run_dir + "/" + name + ".out", [&](const std::string& line) {
+  if (stamped && out_from == 0) return out;
+  const auto text = read_run_file(run_dir + "/" + name + ".out");
+  if (!text || static_cast<size_t>(out_from) >= text->size()) return out;
+  std::istringstream in(out_from > 0 ? text->substr(static_cast<size_t>(out_from)) : *text);
+  for (std::string line; std::getline(in, line);)
     for (auto& p : parse_metric_stdout(line)) out.push_back(std::move(p));
-  });
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "lib/state/stdout_stamps.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "lib/state/metric_line.hpp"
 
@@ -52,6 +53,14 @@ std::string stamped_metrics_path(const std::string& run_dir, int rank) {
 bool is_stamped_metrics_file(const std::string& path) {
   return path.size() > kStampedSuffix.size() &&
          path.compare(path.size() - kStampedSuffix.size(), kStampedSuffix.size(), kStampedSuffix) == 0;
+}
+
+long long out_offset_of(const std::string& line) {
+  constexpr std::string_view kRecord = "{\"out_offset\":";
+  if (line.rfind(kRecord, 0) != 0) return -1;
+  char* end = nullptr;
+  const long long offset = std::strtoll(line.c_str() + kRecord.size(), &end, 10);
+  return end && *end == '}' && offset >= 0 ? offset : -1;
 }
 
 }  // namespace ssim::state

@@ -19,6 +19,8 @@ class StdoutStamper {
   std::string take(std::string_view bytes, double now);
   // The same for a last line without a newline, at the end of the stream.
   std::string finish(double now);
+  // Bytes taken that are not a whole line yet.
+  size_t pending() const { return overlong_ ? 0 : partial_.size(); }
 
  private:
   std::string stamp(const std::string& line, double now) const;
@@ -32,5 +34,8 @@ inline constexpr size_t kLongestMetricLine = 64 * 1024;
 
 std::string stamped_metrics_path(const std::string& run_dir, int rank);  // RUN_DIR/metrics.RANK.stdout.ndjson
 bool is_stamped_metrics_file(const std::string& path);
+// A stamped file's {"out_offset": N} record (lib/engine/printed_metrics.hpp): N, or -1
+// for any other line.
+long long out_offset_of(const std::string& line);
 
 }  // namespace ssim::state
