@@ -24,15 +24,19 @@ YAML
 }
 
 experiment "$work/traced" "$n"
-strace -f -qq -o "$work/trace" -e trace=openat,open,creat,mkdir,mkdirat,rename,renameat,renameat2,unlink,unlinkat,rmdir,stat,lstat,newfstatat,statx,access,faccessat,faccessat2 \
+strace -f -ff -qq -o "$work/trace" -e trace=openat,open,creat,mkdir,mkdirat,rename,renameat,renameat2,unlink,unlinkat,rmdir,stat,lstat,newfstatat,statx,access,faccessat,faccessat2 \
   "$ssim" run "$work/experiment.yaml" > /dev/null 2>&1
 /usr/bin/python3 - "$work/trace" "$n" "$work/traced" <<'PY'
-import re, sys
+import glob, re, sys
 trace, n, exp = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 counts = {"created": 0, "renamed": 0, "unlinked": 0, "stat": 0}
 created_in_members = 0
-for line in open(trace):
-    m = re.match(r"\d+\s+(\w+)\((.*)\)\s+=\s+(-?\d+)", line)
+by_name = {}
+# One file per process (-ff): no call is split into "unfinished" and "resumed" halves,
+# which a shared file makes of calls that overlap, and which the pattern would not count.
+lines = (line for path in glob.glob(trace + ".*") for line in open(path))
+for line in lines:
+    m = re.match(r"(\w+)\((.*)\)\s+=\s+(-?\d+)", line)
     if not m or int(m.group(3)) < 0:
         continue
     call, args = m.group(1), m.group(2)
@@ -49,10 +53,13 @@ for line in open(trace):
     counts[kind] += 1
     if kind == "created" and f"{exp}/m/" in args:
         created_in_members += 1
+        name = re.sub(r"\d+", "N", args.split('"')[1].rsplit("/", 1)[-1])
+        by_name[name] = by_name.get(name, 0) + 1
 print(f"members {n}: per member (every process ssim started, the run's own files included)")
 for k, v in counts.items():
     print(f"  {k:9s} {v / n:6.2f}")
-print(f"  created under the members' folders: {created_in_members / n:.2f}")
+print(f"  created under the members' folders: {created_in_members / n:.2f}"
+      f" ({', '.join(f'{k} {v / n:.2f}' for k, v in sorted(by_name.items()))})")
 PY
 
 now() { date +%s.%N; }
