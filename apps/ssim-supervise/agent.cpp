@@ -98,7 +98,7 @@ bool claim(const Agent& a, const std::string& name, std::string& text) {
 // end with it (keep_job's tie), never running on beside their retries. It only leaves on
 // its own once they ended.
 void start_jobs(Agent& a, const std::vector<AgentJob>& jobs) {
-  for (const auto& job : jobs) a.pool->start(job.run_dir, job.name, {a.signals, a.inbox_watch});
+  for (const auto& job : jobs) a.pool->start(job, {a.signals, a.inbox_watch});
 }
 
 // As the local launcher does on its own machine: the program's group gets the signal.

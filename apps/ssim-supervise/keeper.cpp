@@ -40,14 +40,9 @@ struct Job {
 };
 
 Job g_job;                            // the one job this process watches
-std::vector<std::string> g_node_env;  // "K=V" entries that replace the job file's
+std::vector<std::string> g_node_env;  // "K=V" entries that replace the handed environment's
 
 ssim::state::StatusFile g_me;  // who writes the status files: supervisor pid and start, node, host
-
-// The job file this keeper started its job from. A later attempt (a retry on another
-// node after this one was given up) rewrites it: from then on the run directory's status
-// is that attempt's, and this keeper writes none.
-std::string g_job_spec;
 
 // Whether every reader of this job's status file shares this host's page cache, so the
 // final record may go over the first in place (rewrite_in_place): ssim run is here (the
@@ -57,30 +52,31 @@ std::string g_job_spec;
 // through a cache of its own, which a new file is sure to refresh.
 bool g_readers_here = true;
 
-// The job file as found just before it was read: where every reader shares this host's
-// page cache, the same inode, size and modification time mean the same file, and it is
-// not read again at the end (an attempt rewrites it in place, which changes the time).
-struct stat g_job_spec_stat {};
+// Whether this keeper's agent is a node agent: then a later attempt of its job may run
+// elsewhere while this one ends (its agent was given up), and that attempt's status is
+// the run directory's.
+bool g_node_agent = false;
+bool g_began = false;  // this attempt's first record is written
 
-bool same_file(const struct stat& a, const struct stat& b) {
-  return a.st_ino == b.st_ino && a.st_dev == b.st_dev && a.st_size == b.st_size &&
-         a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec;
-}
-
+// Whether the run directory's status is still this attempt's: the file this keeper began
+// names it. A later attempt's start removed it (ssim does, before a rerun) or wrote its
+// own; this keeper then writes none. Only a node agent's keepers ask (the local agent
+// starts an attempt only once the last one ended).
 bool still_this_attempt(const Job& job) {
-  if (g_job_spec.empty()) return true;  // not started from a job file (refused before)
-  struct stat now {};
-  if (g_readers_here && g_job_spec_stat.st_ino != 0 &&
-      stat(ssim::state::job_file_path(job.run_dir).c_str(), &now) == 0 && same_file(now, g_job_spec_stat))
-    return true;
-  bool ok = false;
-  const std::string now_there = read_all(ssim::state::job_file_path(job.run_dir), ok);
-  return !ok || now_there == g_job_spec;
+  if (!g_node_agent || !g_began) return true;
+  for (int attempt = 0; attempt < 3; ++attempt) {  // a cut text: another writer's, in place
+    bool ok = false;
+    const std::string text = read_all(ssim::state::status_file_path(job.run_dir), ok);
+    if (!ok) return false;
+    if (const auto st = ssim::state::decode_status_file(text))
+      return st->supervisor_pid == g_me.supervisor_pid && st->host == g_me.host;
+  }
+  return true;  // damaged, not replaced: ours to repair
 }
 
 // The job's status as `change` leaves it, on top of who writes it and when it began.
-// Only ever by the attempt it belongs to (the first record is written right after the
-// job file was read).
+// Only ever by the attempt it belongs to (the first record is written when the program
+// started).
 template <typename Change>
 bool write_status(const Job& job, Change change, bool first = false) {
   if (!first && !still_this_attempt(job)) return true;  // a newer attempt's directory: nothing of ours to save
@@ -88,7 +84,7 @@ bool write_status(const Job& job, Change change, bool first = false) {
   st.start = job.start;
   change(st);
   const std::string path = ssim::state::status_file_path(job.run_dir), text = ssim::state::encode_status_file(st);
-  if (first) return write_new(path, text);
+  if (first) return g_began = write_new(path, text);
   return g_readers_here ? rewrite_in_place(path, text) : write_atomically(path, text);
 }
 
@@ -113,7 +109,7 @@ void fail_start(Job& job, const std::string& message) {
   });
 }
 
-void start(Job& job) {
+void start(Job& job, const std::string& spec) {
   job.start = now();
   if (access((job.run_dir + "/.ssim-cancelled").c_str(), F_OK) == 0) {
     write_status(job, [&](ssim::state::StatusFile& st) {
@@ -121,15 +117,11 @@ void start(Job& job) {
     });
     return;
   }
-  if (stat(ssim::state::job_file_path(job.run_dir).c_str(), &g_job_spec_stat) != 0) g_job_spec_stat = {};
-  bool ok = false;
-  const std::string spec = read_all(ssim::state::job_file_path(job.run_dir), ok);
-  auto parsed = ok ? ssim::state::decode_job_file(spec) : std::nullopt;
+  auto parsed = ssim::state::decode_job_file(spec);
   if (!parsed) {
-    fail_start(job, "ssim: unreadable job file " + ssim::state::job_file_path(job.run_dir));
+    fail_start(job, "ssim: the job " + job.name + " was handed over damaged (no command)");
     return;
   }
-  g_job_spec = spec;
   std::vector<std::string>& argv = parsed->argv;
   std::vector<std::string>& env = parsed->env;
   for (const auto& kv : g_node_env) {  // the node's own view (an agent's), over ssim's
@@ -350,20 +342,20 @@ bool agent_silent(const std::string& agent_dir, double& silent_for) {
 }
 }  // namespace
 
-int supervise::keep_job(const std::string& run_dir, const std::string& name, const sigset_t& waited,
+int supervise::keep_job(const ssim::state::AgentJob& handed, const sigset_t& waited,
                         const std::vector<std::string>& node_env, const AgentTie& agent) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   static pid_t identified = 0;  // a pooled keeper keeps one job after another: asked once
   if (identified != getpid()) g_me = identity(), identified = getpid();
-  g_job = Job{run_dir, name, 0, 0, {}, 0, false};
-  g_job_spec.clear();
-  g_job_spec_stat = {};
+  g_job = Job{handed.run_dir, handed.name, 0, 0, {}, 0, false};
+  g_node_agent = agent.pid != 0;
+  g_began = false;
   g_agent_died.clear();
   g_node_env = node_env;
-  g_readers_here = agent.pid == 0 || on_local_file_system(run_dir);
+  g_readers_here = agent.pid == 0 || on_local_file_system(handed.run_dir);
   g_orphans.clear();  // a keeper of the local agent keeps one job after another
   g_end = {};
-  start(g_job);
+  start(g_job, handed.spec);
   bool terminating = false;
   double kill_at = 0;  // an attempt given up here (its agent lost): SIGKILL then, if it still runs
   bool woke = false;

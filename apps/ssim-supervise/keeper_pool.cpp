@@ -21,38 +21,27 @@ bool write_all(int fd, const std::string& text) {
   return true;
 }
 
-bool take_record(std::string& buffer, std::string& run_dir, std::string& name) {
-  const size_t end_dir = buffer.find('\0');
-  if (end_dir == std::string::npos) return false;
-  const size_t end_name = buffer.find('\0', end_dir + 1);
-  if (end_name == std::string::npos) return false;
-  run_dir = buffer.substr(0, end_dir);
-  name = buffer.substr(end_dir + 1, end_name - end_dir - 1);
-  buffer.erase(0, end_name + 1);
-  return true;
-}
-
 namespace {
 
 // A keeper's life: the job it was forked for, then each job its pipe brings, until the
 // pipe is closed.
-[[noreturn]] void keeper_loop(std::string run_dir, std::string name, int jobs, int idle, const sigset_t& waited,
+[[noreturn]] void keeper_loop(ssim::state::AgentJob job, int jobs, int idle, const sigset_t& waited,
                               const std::vector<std::string>& node_env, const AgentTie& tie) {
   std::string received;
   sigset_t none;
   sigemptyset(&none);
   while (true) {
-    const int code = keep_job(run_dir, name, waited, node_env, tie);
+    const int code = keep_job(job, waited, node_env, tie);
     if (code != 0) _exit(code);  // kExitUnsaved: the agent passes it on
     const std::string me = std::to_string(getpid()) + "\n";
     if (!write_all(idle, me)) _exit(0);
-    while (!take_record(received, run_dir, name)) {
+    while (!ssim::state::take_job_handoff(received, job)) {
       while (waitpid(-1, nullptr, WNOHANG) > 0) {
       }
       pollfd fd{jobs, POLLIN, 0};
       if (ppoll(&fd, 1, nullptr, &none) < 0 && errno != EINTR) _exit(0);
       if (!fd.revents) continue;
-      char buffer[4096];
+      char buffer[65536];
       const ssize_t n = read(jobs, buffer, sizeof buffer);
       if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) _exit(0);  // the agent is done
       if (n > 0) received.append(buffer, static_cast<size_t>(n));
@@ -67,10 +56,12 @@ KeeperPool::KeeperPool(const sigset_t& waited, std::vector<std::string> node_env
   if (pipe2(idle_, O_CLOEXEC) != 0) idle_[0] = idle_[1] = -1;
 }
 
-void KeeperPool::start(const std::string& run_dir, const std::string& name, const std::vector<int>& not_for_keepers) {
+void KeeperPool::start(const ssim::state::AgentJob& job, const std::vector<int>& not_for_keepers) {
+  const std::string& run_dir = job.run_dir;
+  const std::string handoff = ssim::state::encode_job_handoff(job);
   for (auto& [pid, k] : keepers_) {
     if (k.busy || k.jobs < 0) continue;
-    if (write_all(k.jobs, run_dir + std::string(1, '\0') + name + std::string(1, '\0'))) {
+    if (write_all(k.jobs, handoff)) {
       k.busy = true;
       k.run_dir = run_dir;
       return;
@@ -80,7 +71,7 @@ void KeeperPool::start(const std::string& run_dir, const std::string& name, cons
   }
   int pipe_fds[2];
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
-    fail_to_keep(run_dir, name, std::string("ssim: the agent cannot make a pipe: ") + std::strerror(errno));
+    fail_to_keep(run_dir, job.name, std::string("ssim: the agent cannot make a pipe: ") + std::strerror(errno));
     return;
   }
   const pid_t pid = fork();
@@ -94,14 +85,14 @@ void KeeperPool::start(const std::string& run_dir, const std::string& name, cons
     close(pipe_fds[1]);
     for (const auto& [other, k] : keepers_)
       if (k.jobs >= 0) close(k.jobs);
-    keeper_loop(run_dir, name, pipe_fds[0], idle_[1], waited_, node_env_, tie_);
+    keeper_loop(job, pipe_fds[0], idle_[1], waited_, node_env_, tie_);
   }
   close(pipe_fds[0]);
   if (pid > 0) {
     keepers_[pid] = PooledKeeper{pipe_fds[1], true, run_dir};
   } else {
     close(pipe_fds[1]);
-    fail_to_keep(run_dir, name, std::string("ssim: the agent cannot fork: ") + std::strerror(errno));
+    fail_to_keep(run_dir, job.name, std::string("ssim: the agent cannot fork: ") + std::strerror(errno));
   }
 }
 

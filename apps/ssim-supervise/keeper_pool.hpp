@@ -1,8 +1,8 @@
 #pragma once
 // Keepers that keep one job after another, for the local agent and the node agents. A
 // keeper is forked for a job; once that job (and what it detached) ended, it says
-// "PID\n" on the pool's idle pipe and waits on a pipe of its own for the next
-// "RUN_DIR\0NAME\0": a fork and an exit saved per member. A keeper whose pipe is closed
+// "PID\n" on the pool's idle pipe and waits on a pipe of its own for the next job
+// handoff (lib/state/agent_files.hpp): a fork and an exit saved per member. A keeper whose pipe is closed
 // leaves once idle; idle, it waits with every signal unblocked, so an outside SIGTERM
 // (which its agent passes on) ends it there and then.
 #include <signal.h>
@@ -36,7 +36,7 @@ class KeeperPool {
   // Hands the job to an idle keeper, or forks one that holds none of `not_for_keepers`
   // (descriptors whose end others must see); records the job as not kept when neither
   // can be done.
-  void start(const std::string& run_dir, const std::string& name, const std::vector<int>& not_for_keepers);
+  void start(const ssim::state::AgentJob& job, const std::vector<int>& not_for_keepers);
   // Takes what keepers said on the idle pipe: true when some job ended.
   bool read_idle();
   // A keeper that exited leaves the pool: its entry, or nullopt when it was not one.
@@ -58,8 +58,6 @@ class KeeperPool {
   std::string idle_said_;  // what was read of the idle pipe and is not yet a whole line
 };
 
-// "RUN_DIR\0NAME\0" at the front of `buffer`, taken off it; false while incomplete.
-bool take_record(std::string& buffer, std::string& run_dir, std::string& name);
 bool write_all(int fd, const std::string& text);
 
 }  // namespace supervise

@@ -34,12 +34,12 @@ struct LocalAgent {
   std::string to_ssim;  // "RUN_DIR\0" of jobs whose outcome is lost, not yet sent
 };
 
-// Jobs arrive as "RUN_DIR\0NAME\0": any byte but NUL may be in a path.
+// Jobs arrive as job handoffs (lib/state/agent_files.hpp).
 void take_jobs(LocalAgent& a) {
-  std::string run_dir, name;
+  ssim::state::AgentJob job;
   // A keeper holds neither ssim's socket (ssim must see the agent's end as the end) nor
   // the agent's signal descriptor.
-  while (take_record(a.received, run_dir, name)) a.pool->start(run_dir, name, {0, a.signals});
+  while (ssim::state::take_job_handoff(a.received, job)) a.pool->start(job, {0, a.signals});
 }
 
 void read_from_ssim(LocalAgent& a) {

@@ -16,7 +16,7 @@
 #include "lib/session/entity_names.hpp"
 #include "lib/session/experiment_ref.hpp"
 #include "apps/ssim/verbs.hpp"
-#include "lib/state/job_file.hpp"
+#include "lib/state/launch_log.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/state/manifest.hpp"
 #include "lib/util/atomic_file.hpp"
@@ -54,12 +54,11 @@ int run_with(const std::vector<std::pair<std::string, std::string>>& vars, const
   return 127;
 }
 
-// Key variables from the environment ssim gave the entity (its job file).
-void add_entity_keys(const state::EntityRecord& e, std::vector<std::pair<std::string, std::string>>& vars) {
-  const auto text = read_file(state::job_file_path(e.run_dir));
-  if (!text) throw UsageError(e.name + " has not started yet: its key variables are not known");
-  const auto job = state::decode_job_file(*text);
-  if (!job) throw EnvironmentError(state::job_file_path(e.run_dir) + " is damaged: its key variables are not known");
+// Key variables from the environment ssim gave the entity (the launch log).
+void add_entity_keys(const std::string& path, const state::EntityRecord& e,
+                     std::vector<std::pair<std::string, std::string>>& vars) {
+  const auto job = state::find_launch(state::launch_log_path(path), e.run_dir);
+  if (!job) throw UsageError(e.name + " has not started yet: its key variables are not known");
   for (const char* key : {"SSKEYOUT", "SSKEYIN"})
     if (const auto value = state::job_variable(*job, key)) vars.emplace_back(key, *value);
 }
@@ -111,7 +110,7 @@ Action add_env(CLI::App& app) {
     const std::string password = orchestrator::experiment_password(path);
     if (!password.empty()) vars.emplace_back("SSDB_PASSWORD", password);
     if (!entity.empty()) {
-      add_entity_keys(session::one_entity(m, entity), vars);
+      add_entity_keys(path, session::one_entity(m, entity), vars);
     }
     if (!program.empty()) return run_with(vars, program, o->smartredis);
     if (o->json) {

@@ -224,14 +224,14 @@ bool shows_token(const Dashboard& d, const Target& t, const std::string& authori
 }
 
 // /api/launch?exp=PATH&entity=NAME: {"entity", "command", "argv": [...], "env": [[name,
-// value], ...], "masked"}: what the entity was started with (its job file), secrets
+// value], ...], "masked"}: what the entity was started with (the launch log), secrets
 // masked; 404 before it started.
 HttpReply launch(const std::string& path, const Target& t) {
   const auto m = state::load_manifest(path);
   const auto entity = t.query.count("entity") ? t.query.at("entity") : "";
   const auto* e = m.find(entity);
   if (!e) return error(404, "no entity \"" + entity + "\"");
-  const auto r = session::launch_record(e->run_dir);
+  const auto r = session::launch_record(m.path, e->run_dir);
   if (!r) return error(404, entity + " has not started yet");
   nlohmann::json doc{
       {"entity", entity}, {"command", r->command}, {"argv", r->argv}, {"env", r->env}, {"masked", r->masked}};

@@ -83,13 +83,14 @@ std::vector<JobRef> BatchLauncher::start_via_agents(std::vector<LaunchRequest> r
   if (!without_agent.empty()) start_agents(without_agent);
   const auto task_env = scheduler_->agent_task_env();
   for (auto& r : requests) r.env.insert(r.env.end(), task_env.begin(), task_env.end());
-  write_job_files(requests);
+  const auto specs = prepare_jobs(requests);
   std::map<std::string, std::vector<state::AgentJob>> per_node;
   std::vector<JobRef> refs;
-  for (const auto& r : requests) {
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const auto& r = requests[i];
     const std::string& node = r.nodes.front();
     const AgentHub& hub = *agent_launches_[agent_of_node_.at(node)].hub;
-    per_node[node].push_back({r.run_dir, r.name});
+    per_node[node].push_back({r.run_dir, r.name, specs[i]});
     refs.push_back(JobRef{state::JobId::agent(hub.generation(), node), r.name, r.run_dir});
   }
   try {

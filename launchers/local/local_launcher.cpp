@@ -5,7 +5,9 @@
 #include "launchers/local/local_launcher.hpp"
 
 #include "lib/util/file_tail.hpp"
+#include "lib/state/agent_files.hpp"
 #include "lib/state/job_file.hpp"
+#include "lib/state/launch_log.hpp"
 #include "lib/state/rank_ends.hpp"
 #include "lib/state/status_file.hpp"
 
@@ -86,23 +88,10 @@ std::vector<PoolNode> LocalLauncher::pool(const plan::Plan& plan) const {
 }
 
 namespace {
-// The job file the supervisor reads: "ARGC\0arg...\0ENVC\0K=V...\0", with the
-// environment complete (this process's, plus the job's additions).
+// The job file its keeper runs: the command, and the environment complete (this
+// process's, plus the job's additions).
 std::string job_text(const LaunchRequest& r, const std::vector<std::string>& base_env) {
-  std::vector<std::string> env;
-  env.reserve(base_env.size() + r.env.size());
-  for (const auto& kv : base_env) {
-    const std::string key = kv.substr(0, kv.find('='));
-    bool replaced = false;
-    for (const auto& [k, v] : r.env) replaced = replaced || k == key;
-    if (!replaced) env.push_back(kv);
-  }
-  for (size_t i = 0; i < r.env.size(); ++i) {
-    bool later = false;  // later entries win
-    for (size_t j = i + 1; j < r.env.size(); ++j) later = later || r.env[j].first == r.env[i].first;
-    if (!later) env.push_back(r.env[i].first + "=" + r.env[i].second);
-  }
-  return state::encode_job_file({r.argv, std::move(env), r.time_limit});
+  return state::encode_job_file({r.argv, state::merged_environment(base_env, r.env), r.time_limit});
 }
 
 std::vector<std::string> current_environment() {
@@ -113,7 +102,7 @@ std::vector<std::string> current_environment() {
 }  // namespace
 
 std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests) {
-  write_job_files(requests);
+  const auto specs = prepare_jobs(requests);
   for (const auto& r : requests) unrecorded_.erase(r.run_dir);
   if (wake_[1] >= 0)  // their keepers will say when they start and end
     for (const auto& r : requests) quiet_[r.run_dir] = JobStatus{.status = Status::Pending};
@@ -122,10 +111,9 @@ std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests
   for (int attempt = 0; attempt < 2 && agent_ready(); ++attempt) {
     static const std::string here = host_name();
     const auto id = state::JobId::supervisor(agent_.pid, agent_.ticks, here);
-    for (const auto& r : requests) {
-      agent_.unsent.append(r.run_dir).push_back('\0');
-      agent_.unsent.append(r.name).push_back('\0');
-      refs.push_back(JobRef{id, r.name, r.run_dir});
+    for (size_t i = 0; i < requests.size(); ++i) {
+      agent_.unsent += state::encode_job_handoff({requests[i].run_dir, requests[i].name, specs[i]});
+      refs.push_back(JobRef{id, requests[i].name, requests[i].run_dir});
     }
     if (send_to_agent()) return refs;
     // What it was sent earlier and did not start is reported as never recorded by its
@@ -134,13 +122,18 @@ std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests
     agent_.socket = -1;
     refs.clear();
   }
-  for (size_t i = 0; i < requests.size(); i += kJobsPerSupervisor)
-    spawn_supervisor(requests.subspan(i, std::min(kJobsPerSupervisor, requests.size() - i)), refs);
+  for (size_t i = 0; i < requests.size(); i += kJobsPerSupervisor) {
+    const size_t n = std::min(kJobsPerSupervisor, requests.size() - i);
+    spawn_supervisor(requests.subspan(i, n), std::span<const std::string>(specs).subspan(i, n), refs);
+  }
   return refs;
 }
 
-void write_job_files(std::span<const LaunchRequest> requests) {
+std::vector<std::string> prepare_jobs(std::span<const LaunchRequest> requests) {
   const auto base_env = current_environment();
+  std::vector<std::string> specs;
+  specs.reserve(requests.size());
+  std::map<std::string, std::vector<state::LaunchEntry>> logged;  // by launch log
   for (const auto& r : requests) {
     // A rerun (--resume, a retry) must not read the previous attempt's files.
     if (r.earlier_attempts) {
@@ -148,14 +141,15 @@ void write_job_files(std::span<const LaunchRequest> requests) {
       ::unlink(cancel_marker(r.run_dir).c_str());
       state::forget_last_attempt(r.run_dir);
     }
-    try {
-      // Written in place, not through a temporary and a rename (a third of the files a
-      // member costs on ext4): nothing reads it before the job is handed over, after this.
-      write_file_directly(state::job_file_path(r.run_dir), job_text(r, base_env), 0600);  // may hold SSDB_PASSWORD
-    } catch (const std::exception& e) {
-      throw EnvironmentError(std::string("cannot prepare ") + r.name + ": " + e.what());
-    }
+    specs.push_back(job_text(r, base_env));
+    if (!r.launch_log.empty()) logged[r.launch_log].push_back({r.run_dir, r.argv, r.env, r.time_limit});
   }
+  try {
+    for (const auto& [log, entries] : logged) state::append_launches(log, base_env, entries);
+  } catch (const std::exception& e) {
+    throw EnvironmentError(std::string("cannot record the launch of ") + requests.front().name + ": " + e.what());
+  }
+  return specs;
 }
 
 state::JobId LocalLauncher::spawn_supervisor_process(const std::vector<std::string>& args, int input) {
@@ -182,16 +176,30 @@ state::JobId LocalLauncher::spawn_supervisor_process(const std::vector<std::stri
   return state::JobId::supervisor(pid, start_ticks(pid), here);
 }
 
-void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::vector<JobRef>& refs) {
-  std::vector<std::string> args;
-  for (const auto& r : batch) {
-    args.push_back(r.run_dir);
-    args.push_back(r.name);
-  }
+void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::span<const std::string> specs,
+                                     std::vector<JobRef>& refs) {
+  // An agent of its own for these jobs: handed them all, then told no more will come (it
+  // leaves once they ended).
+  int pair[2] = {-1, -1};
   try {
-    const auto id = spawn_supervisor_process(args, -1);
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+      throw bp::process_error(std::error_code(errno, std::system_category()), "socketpair");
+    const auto id = spawn_supervisor_process({"--local-agent"}, pair[1]);
+    ::close(pair[1]);
+    std::string handoffs;
+    for (size_t i = 0; i < batch.size(); ++i)
+      handoffs += state::encode_job_handoff({batch[i].run_dir, batch[i].name, specs[i]});
+    for (size_t done = 0; done < handoffs.size();) {
+      const ssize_t n = ::send(pair[0], handoffs.data() + done, handoffs.size() - done, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;  // it died: its jobs are reported as never recorded, when polled
+      done += static_cast<size_t>(n);
+    }
+    ::close(pair[0]);
     for (const auto& r : batch) refs.push_back(JobRef{id, r.name, r.run_dir});
   } catch (const bp::process_error& e) {
+    for (int fd : pair)
+      if (fd >= 0) ::close(fd);
     // Reported through the jobs' status files, like any other failure to start.
     state::StatusFile failed;
     failed.exited = true, failed.exit_code = 127;

@@ -14,9 +14,9 @@ using namespace ssim::launch;
 // Runs jobs on this machine under ssim-supervise (apps/ssim-supervise): the program
 // leads its own session and process group, and the supervisor writes
 // <run_dir>/.ssim-status.json when it starts and when it ends. Status is read from those
-// files, so it needs no live ssim process. The command and environment of each job are
-// written to <run_dir>/.ssim-job first: the supervisor reads them there, and they stay as
-// a record of exactly what ran.
+// files, so it needs no live ssim process. The command and environment of each job travel
+// with it to its keeper (a job handoff, lib/state/agent_files.hpp), and are recorded in
+// the experiment's launch log (lib/state/launch_log.hpp).
 class LocalLauncher : public Launcher {
  public:
   explicit LocalLauncher(std::string supervisor = default_supervisor());
@@ -49,7 +49,9 @@ class LocalLauncher : public Launcher {
   static std::string default_supervisor();
 
  private:
-  void spawn_supervisor(std::span<const LaunchRequest> batch, std::vector<JobRef>& refs);
+  // An agent for one batch of jobs (SSIM_AGENTS=0, or the run's agent cannot start).
+  void spawn_supervisor(std::span<const LaunchRequest> batch, std::span<const std::string> specs,
+                        std::vector<JobRef>& refs);
   // The run's agent, started when first needed (again if it died); false: none.
   bool agent_ready();
   // Sends what the agent has not taken yet; false when it is gone.
@@ -81,7 +83,7 @@ class LocalLauncher : public Launcher {
   struct Agent {
     int pid = 0;
     std::string ticks;
-    int socket = -1;     // ssim's end: jobs as "RUN_DIR\0NAME\0"
+    int socket = -1;     // ssim's end: job handoffs (lib/state/agent_files.hpp)
     std::string unsent;  // what the socket did not take yet
     std::string heard;   // what it said and is not yet a whole "RUN_DIR\0"
   };
@@ -89,10 +91,11 @@ class LocalLauncher : public Launcher {
   bool agent_wanted_ = true;  // SSIM_AGENTS=0: a supervisor per batch
 };
 
-// Each job's job file (.ssim-job: its command and whole environment, this process's
-// plus its own), with what an earlier attempt left (status, cancel marker) removed.
-// Throws EnvironmentError when one cannot be written.
-void write_job_files(std::span<const LaunchRequest> requests);
+// Each job's job file (its command and whole environment, this process's plus its own:
+// what its keeper is handed), with what an earlier attempt left (status, cancel marker)
+// removed and the launch recorded in its launch log. Throws EnvironmentError when the log
+// cannot be written.
+std::vector<std::string> prepare_jobs(std::span<const LaunchRequest> requests);
 
 // Whether this run may use agents (the local one, and node agents inside allocations):
 // yes unless SSIM_AGENTS=0 (docs/launchers.md).
@@ -101,7 +104,6 @@ bool agents_allowed();
 // Files the supervisor and `cancel` leave in a run directory.
 std::string status_file(const std::string& run_dir);
 std::string cancel_marker(const std::string& run_dir);
-std::string job_file(const std::string& run_dir);
 // What the supervisor wrote in `run_dir` (running, or how the program ended), read
 // without asking whether the supervisor lives; nullopt when it wrote nothing (readable).
 std::optional<JobStatus> read_job_status(const std::string& run_dir);

@@ -1,6 +1,7 @@
 // Starting entities: what each launch request holds (its command, environment and the
 // outcomes of what it waits for), and one launcher call for every entity started in a pass.
 #include "lib/engine/engine.hpp"
+#include "lib/state/launch_log.hpp"
 #include "lib/util/split.hpp"
 
 #include <climits>
@@ -37,6 +38,7 @@ using state::Status;
 launch::LaunchRequest Engine::request_for(const state::EntityRecord& r) {
   launch::LaunchRequest req{r.name, r.run_dir, {}, {}, nullptr};
   req.earlier_attempts = r.attempt > 0;  // resumed and restarted entities keep their count
+  req.launch_log = state::launch_log_path(plan_.path);
   if (is_database(r)) {
     int index = 0;
     for (const auto& shard : orchestrator::shards_of(*plan_.database)) {

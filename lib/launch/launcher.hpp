@@ -32,6 +32,9 @@ struct LaunchRequest {
   // records), which the launcher removes first. False for an entity's first attempt:
   // six lookups per member spared in a large ensemble.
   bool earlier_attempts = true;
+  // Where the launch is recorded (lib/state/launch_log.hpp): the experiment's launch log;
+  // "" records nothing.
+  std::string launch_log;
 };
 
 struct JobRef {

@@ -93,8 +93,7 @@ Env launch_env(const Step& s, const std::string& experiment_id, int attempt) {
   if (s.container)
     for (auto& kv : container_env(*s.container)) env.push_back(std::move(kv));
   env.emplace_back("SSIM_EXPERIMENT_ID", experiment_id);
-  // Which attempt this is (1 on the first): a program may read it, and its keeper writes
-  // the run directory's status only while the job file there is still its attempt's.
+  // Which attempt this is (1 on the first): a program may read it.
   env.emplace_back("SSIM_ATTEMPT", std::to_string(attempt));
   return env;
 }

@@ -4,16 +4,14 @@
 #include <cctype>
 
 #include "lib/session/secrets.hpp"
-#include "lib/state/job_file.hpp"
+#include "lib/state/launch_log.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/shell_quote.hpp"
 
 namespace ssim::session {
 
-std::optional<LaunchRecord> launch_record(const std::string& run_dir) {
-  const auto text = read_file(state::job_file_path(run_dir));
-  if (!text) return std::nullopt;
-  const auto job = state::decode_job_file(*text);
+std::optional<LaunchRecord> launch_record(const std::string& experiment_path, const std::string& run_dir) {
+  const auto job = state::find_launch(state::launch_log_path(experiment_path), run_dir);
   if (!job) return std::nullopt;
   LaunchRecord r;
   r.argv = job->argv;

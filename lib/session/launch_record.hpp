@@ -1,8 +1,8 @@
 #pragma once
 // What an entity was started with, for the dashboard's detail: its command line and the
-// whole environment it got, read from its job file (lib/state/job_file.hpp), with the
-// values of secrets masked (the dashboard is read-only and shared with a browser; the
-// job file itself stays 0600).
+// whole environment it got, read from the experiment's launch log (lib/state/launch_log.hpp),
+// with the values of secrets masked (the dashboard is read-only and shared with a browser;
+// the log itself stays 0600).
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,7 +19,7 @@ struct LaunchRecord {
   int masked = 0;                                        // how many values were
 };
 
-// nullopt when the entity has not started (no job file yet) or the file is cut short.
-std::optional<LaunchRecord> launch_record(const std::string& run_dir);
+// Its last launch; nullopt when the entity has not started (nothing in the log yet).
+std::optional<LaunchRecord> launch_record(const std::string& experiment_path, const std::string& run_dir);
 
 }  // namespace ssim::session

@@ -2,8 +2,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "lib/state/job_file.hpp"
-#include "lib/util/atomic_file.hpp"
+#include <filesystem>
+
+#include "lib/state/launch_log.hpp"
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;
@@ -30,16 +31,26 @@ TEST_CASE("a URL keeps everything but its password") {
 
 TEST_CASE("an entity's launch record: its command line quoted, its environment sorted and masked") {
   test::TempDir dir;
-  state::JobFile job;
-  job.argv = {"/usr/bin/python3", "train.py", "--name", "two words"};
-  job.env = {"SSDB=127.0.0.1:6380", "SSDB_PASSWORD=hunter2", "A=1"};
-  write_file_atomically(state::job_file_path(dir.path.string()), state::encode_job_file(job));
-  const auto r = launch_record(dir.path.string());
+  const std::string exp = dir.path.string();
+  std::filesystem::create_directories(dir.path / ".ssim");
+  const std::string log = state::launch_log_path(exp);
+  // The launching ssim's environment, and what the job added to it (one replaced).
+  state::append_launches(log, {"A=1", "SSDB=old"},
+                         {{exp + "/train",
+                           {"/usr/bin/python3", "train.py", "--name", "two words"},
+                           {{"SSDB", "127.0.0.1:6380"}, {"SSDB_PASSWORD", "hunter2"}},
+                           0}});
+  const auto r = launch_record(exp, exp + "/train");
   REQUIRE(r);
   CHECK(r->command == "/usr/bin/python3 train.py --name 'two words'");
   REQUIRE(r->env.size() == 3);
   CHECK(r->env[0] == std::pair<std::string, std::string>{"A", "1"});
+  CHECK(r->env[1] == std::pair<std::string, std::string>{"SSDB", "127.0.0.1:6380"});
   CHECK(r->env[2] == std::pair<std::string, std::string>{"SSDB_PASSWORD", "********"});
   CHECK(r->masked == 1);
-  CHECK_FALSE(launch_record((dir.path / "nowhere").string()));
+  CHECK_FALSE(launch_record(exp, exp + "/nowhere"));
+  // A later attempt's launch is the one shown.
+  state::append_launches(log, {"A=1", "SSDB=old"}, {{exp + "/train", {"/bin/true"}, {}, 5}});
+  CHECK(launch_record(exp, exp + "/train")->command == "/bin/true");
+  CHECK(state::find_launch(log, exp + "/train")->time_limit == 5);
 }

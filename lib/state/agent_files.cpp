@@ -1,5 +1,7 @@
 #include "lib/state/agent_files.hpp"
 
+#include <cstdlib>
+
 namespace ssim::state {
 
 namespace {
@@ -21,20 +23,44 @@ std::string agent_inbox(const std::string& agents_dir, const std::string& node) 
   return agent_node_dir(agents_dir, node) + "/inbox";
 }
 
+std::string encode_job_handoff(const AgentJob& job) {
+  return job.run_dir + '\0' + job.name + '\0' + std::to_string(job.spec.size()) + '\0' + job.spec;
+}
+
+bool take_job_handoff(std::string& buffer, AgentJob& job) {
+  const size_t end_dir = buffer.find('\0');
+  if (end_dir == std::string::npos) return false;
+  const size_t end_name = buffer.find('\0', end_dir + 1);
+  if (end_name == std::string::npos) return false;
+  const size_t end_size = buffer.find('\0', end_name + 1);
+  if (end_size == std::string::npos) return false;
+  const std::string size_text = buffer.substr(end_name + 1, end_size - end_name - 1);
+  char* end = nullptr;
+  const unsigned long long size = std::strtoull(size_text.c_str(), &end, 10);
+  const bool number = !size_text.empty() && *end == '\0';
+  if (number && buffer.size() - end_size - 1 < size) return false;
+  job.run_dir = buffer.substr(0, end_dir);
+  job.name = buffer.substr(end_dir + 1, end_name - end_dir - 1);
+  job.spec = number ? buffer.substr(end_size + 1, size) : std::string();
+  buffer.erase(0, end_size + 1 + (number ? size : 0));
+  return true;
+}
+
 std::string encode_agent_start(const std::vector<AgentJob>& jobs) {
   std::string out;
-  for (const auto& j : jobs) out += j.run_dir + '\0' + j.name + '\0';
+  for (const auto& j : jobs) out += encode_job_handoff(j);
   return out;
 }
 
 std::optional<std::vector<AgentJob>> decode_agent_start(const std::string& text) {
-  const auto f = fields(text);
-  if (f.empty() || f.size() % 2 != 0) return std::nullopt;
+  std::string rest = text;
   std::vector<AgentJob> jobs;
-  for (size_t i = 0; i < f.size(); i += 2) {
-    if (f[i].empty() || f[i + 1].empty()) return std::nullopt;
-    jobs.push_back({f[i], f[i + 1]});
+  AgentJob job;
+  while (take_job_handoff(rest, job)) {
+    if (job.run_dir.empty() || job.name.empty()) return std::nullopt;
+    jobs.push_back(job);
   }
+  if (jobs.empty() || !rest.empty()) return std::nullopt;  // cut short
   return jobs;
 }
 

@@ -2,7 +2,7 @@
 // The folder through which ssim and its per-node agents (ssim-supervise --agent) talk,
 // one per run inside an allocation: <experiment>/.ssim/agents/<generation>/. The one
 // owner of its layout and formats:
-//   NODE/inbox/NAME.start   jobs for that node's agent: "RUN_DIR\0ENTITY\0" pairs
+//   NODE/inbox/NAME.start   jobs for that node's agent, each a job handoff (below)
 //   NODE/inbox/NAME.cancel  jobs to stop: "TERM\0" or "KILL\0", then "RUN_DIR\0" each
 //   NODE/alive              rewritten by the agent every second: its heartbeat (mtime)
 //   NODE/ended              touched by the agent when a job ends (ssim watches it)
@@ -25,10 +25,20 @@ inline constexpr double kAgentSilenceSeconds = 15;
 // With ssim silent this long (killed), an idle agent leaves: its jobs all ended.
 inline constexpr double kEngineSilenceSeconds = 60;
 
+// A job handed to a keeper: its run directory, its name, and its job file's text
+// (lib/state/job_file.hpp: the command and the whole environment), which travels with it
+// instead of lying in the run directory. One format wherever jobs are handed over: ssim
+// to the local agent (its socket), an agent to its keepers (their pipes), ssim to a node
+// agent (a start file): "RUN_DIR\0NAME\0SIZE\0" then SIZE bytes of the job file.
 struct AgentJob {
   std::string run_dir;
   std::string name;
+  std::string spec;
 };
+std::string encode_job_handoff(const AgentJob& job);
+// The handoff at the front of `buffer`, taken off it; false while incomplete. A damaged
+// one (no number where the size goes) is taken off with an empty spec: its keeper says so.
+bool take_job_handoff(std::string& buffer, AgentJob& job);
 
 struct AgentCancel {
   bool force = false;  // KILL, else TERM

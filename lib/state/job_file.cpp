@@ -4,7 +4,23 @@
 
 namespace ssim::state {
 
-std::string job_file_path(const std::string& run_dir) { return run_dir + "/.ssim-job"; }
+std::vector<std::string> merged_environment(const std::vector<std::string>& base,
+                                            const std::vector<std::pair<std::string, std::string>>& additions) {
+  std::vector<std::string> env;
+  env.reserve(base.size() + additions.size());
+  for (const auto& kv : base) {
+    const std::string key = kv.substr(0, kv.find('='));
+    bool replaced = false;
+    for (const auto& [k, v] : additions) replaced = replaced || k == key;
+    if (!replaced) env.push_back(kv);
+  }
+  for (size_t i = 0; i < additions.size(); ++i) {
+    bool later = false;  // later entries win
+    for (size_t j = i + 1; j < additions.size(); ++j) later = later || additions[j].first == additions[i].first;
+    if (!later) env.push_back(additions[i].first + "=" + additions[i].second);
+  }
+  return env;
+}
 
 std::string encode_job_file(const JobFile& job) {
   std::string out = std::to_string(job.argv.size()) + '\0';

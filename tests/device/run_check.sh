@@ -70,7 +70,21 @@ metrics=$(ls "$work"/run/device_check/trainer/metrics.*.ndjson 2>/dev/null | hea
 [ -n "$metrics" ] || verdict FAIL "the trainer reported no metrics"
 points=$(wc -l <"$metrics")
 # 3. The device it saw is the one ssim gave it, and only that one.
-given=$(tr '\0' '\n' <"$work/run/device_check/trainer/.ssim-job" | sed -n 's/^CUDA_VISIBLE_DEVICES=//p' | tail -1)
+# What ssim started the trainer with: the experiment's launch log (docs/layout.md).
+given=$("$py" - "$work/run/device_check" <<'PY'
+import json, os, sys
+exp = sys.argv[1]
+bases, env = {}, {}
+for line in open(os.path.join(exp, ".ssim/launches.ndjson")):
+    r = json.loads(line)
+    if "run_dir" not in r:
+        bases[r["base"]] = r["env"]
+    elif os.path.basename(r["run_dir"]) == "trainer":
+        env = dict(kv.split("=", 1) for kv in bases[r["base"]])
+        env.update(dict(r["env"]))
+print(env.get("CUDA_VISIBLE_DEVICES", ""))
+PY
+)
 result=$("$py" - "$seen" "$given" "$gpu" <<'PY'
 import json, subprocess, sys
 seen, given, gpu = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3] == "1"

@@ -187,6 +187,24 @@ class SsimTestCase(unittest.TestCase):
             return json.load(f)
 
 
+def launched(experiment_dir, run_dir):
+    """What the job of `run_dir` was last started with, from the experiment's launch log
+    (docs/layout.md): (argv, environment as a dict)."""
+    bases, last = {}, None
+    with open(os.path.join(experiment_dir, ".ssim", "launches.ndjson")) as f:
+        for line in f:
+            record = json.loads(line)
+            if "run_dir" not in record:
+                bases[record["base"]] = record["env"]
+            elif os.path.realpath(record["run_dir"]) == os.path.realpath(run_dir):
+                last = record
+    if last is None:
+        raise AssertionError(f"no launch of {run_dir} in {experiment_dir}")
+    env = dict(kv.split("=", 1) for kv in bases[last["base"]])
+    env.update(dict(last["env"]))
+    return last["argv"], env
+
+
 def free_port(span=1):
     """A base port with `span` consecutive free ports (and their +10000 bus ports).
     From 10000 to 19999: below the kernel's ephemeral range (a port free now but in that

@@ -185,7 +185,9 @@ class NeverHang(SsimTestCase):
 
     def test_a_full_disk_ends_the_run_with_a_reason(self):
         # The member that filled the disk keeps its outcome (its final status goes over its
-        # first, in the space that one holds); the one after it cannot be prepared.
+        # first, in the space that one holds); the one after it has no room for its record
+        # (its command travels to its keeper in memory, so it runs, but its outcome cannot
+        # be written down): failed, saying why.
         self.small_disk("512k")
         self.write("experiment.yaml", "experiment:\n  name: full\n  path: disk/full\nmodels:\n"
                    "  - {name: filler, exe: /bin/sh, args: [-c, 'sleep 0.3; cat /dev/zero > fill 2>/dev/null; exit 0']}\n"
@@ -195,7 +197,7 @@ class NeverHang(SsimTestCase):
         e = {x["name"]: x for x in json.loads(p.stdout)["entities"]}
         self.assertEqual((e["filler"]["status"], e["filler"]["exit_code"]), ("completed", 0), p.stderr)
         self.assertEqual(e["next"]["status"], "failed")
-        self.assertIn("full (No space left on device)", e["next"]["reason"])
+        self.assertIn("could not be written: the disk is full", e["next"]["reason"])
 
     def test_a_final_status_the_disk_refuses_is_an_end_with_a_reason(self):
         # Its first status gone and the disk full: the final one has nowhere to go. The

@@ -11,7 +11,7 @@ import tempfile
 import time
 import unittest
 
-from ssimtest import SSIM, SsimTestCase, free_port, kill_group_if_of, processes_with_env, wait_for
+from ssimtest import SSIM, SsimTestCase, free_port, kill_group_if_of, launched, processes_with_env, wait_for
 
 FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures/fake-sched"))
 # What every entity prints to say where it ran: Slurm's node name, or the fake host.
@@ -329,9 +329,10 @@ class Fake(Schedulers):
                 self.env[k] = v
 
     def database_host(self):
-        with open(os.path.join(self.dir, self.status()[1]["orchestrator"]["run_dir"], ".ssim-job"), "rb") as f:
-            argv = f.read().split(b"\0")
-        return argv[argv.index(b"--host") + 1].decode().split(":")[0]
+        doc, status = self.status()
+        run_dir = os.path.join(self.dir, status["orchestrator"]["run_dir"])
+        argv, _ = launched(os.path.join(self.dir, doc["path"]), run_dir)
+        return argv[argv.index("--host") + 1].split(":")[0]
 
     def cancel(self, job):
         sh([self.kill_command, job], env=self.env, check=False)

@@ -5,12 +5,14 @@
 using namespace ssim::state;
 
 TEST_CASE("agent files: jobs and stops round-trip, with any byte but NUL in a path") {
-  const std::vector<AgentJob> jobs = {{"/runs/e/m_0", "m_0"}, {"/runs/with space\nand newline/m_1", "m_1"}};
+  const std::vector<AgentJob> jobs = {{"/runs/e/m_0", "m_0", std::string("1\0/bin/true\0", 12)},
+                                      {"/runs/with space\nand newline/m_1", "m_1", ""}};
   const auto back = decode_agent_start(encode_agent_start(jobs));
   REQUIRE(back);
   REQUIRE(back->size() == 2);
   CHECK((*back)[1].run_dir == jobs[1].run_dir);
   CHECK((*back)[1].name == "m_1");
+  CHECK((*back)[0].spec == jobs[0].spec);  // NULs and all
   const auto stop = decode_agent_cancel(encode_agent_cancel({true, {"/a", "/b"}}));
   REQUIRE(stop);
   CHECK(stop->force);
@@ -25,4 +27,24 @@ TEST_CASE("agent files: a file cut short or of another kind is refused, not half
   CHECK_FALSE(decode_agent_start(""));
   CHECK_FALSE(decode_agent_cancel(std::string("STOP\0/a\0", 8)));
   CHECK_FALSE(decode_agent_cancel(text));
+}
+
+TEST_CASE("agent files: a job handoff is taken whole from a stream that brings it a byte at a time") {
+  const AgentJob job{"/runs/e/m_7", "m_7",
+                     std::string("2\0/bin/sh\0-c\0\0"
+                                 "1\0A=B\0",
+                                 22)};
+  const std::string stream = encode_job_handoff(job) + encode_job_handoff({"/r/x", "x", ""});
+  std::string buffer;
+  std::vector<AgentJob> taken;
+  for (char c : stream) {
+    buffer.push_back(c);
+    AgentJob next;
+    while (take_job_handoff(buffer, next)) taken.push_back(next);
+  }
+  REQUIRE(taken.size() == 2);
+  CHECK(taken[0].run_dir == job.run_dir);
+  CHECK(taken[0].spec == job.spec);
+  CHECK(taken[1].name == "x");
+  CHECK(buffer.empty());
 }

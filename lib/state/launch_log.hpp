@@ -1,0 +1,38 @@
+#pragma once
+// <experiment>/.ssim/launches.ndjson: every job ssim handed to a keeper, as it ran. A job's
+// command and environment travel with it (agent_files.hpp); this log is the record of
+// them, one file per experiment instead of a file in every run directory. One JSON object
+// a line, appended:
+//   {"base": KEY, "env": ["K=V", ...]}       the launching ssim's own environment, once
+//                                            per process (KEY: its pid and start)
+//   {"run_dir", "argv", "env": [[K, V], ...], "base": KEY, "time_limit"?}
+//                                            a job: what it adds to that environment
+// Mode 0600: the additions may hold the database's password.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lib/state/job_file.hpp"
+
+namespace ssim::state {
+
+std::string launch_log_path(const std::string& experiment_path);
+
+struct LaunchEntry {
+  std::string run_dir;
+  std::vector<std::string> argv;
+  std::vector<std::pair<std::string, std::string>> additions;
+  long time_limit = 0;
+};
+
+// Appends `jobs` (and, the first time this process writes to `log`, `base`) in one write,
+// through a descriptor the process keeps open.
+// Throws std::runtime_error when the log cannot be written.
+void append_launches(const std::string& log, const std::vector<std::string>& base,
+                     const std::vector<LaunchEntry>& jobs);
+
+// The last job the log records for `run_dir`, its environment whole; nullopt when none.
+std::optional<JobFile> find_launch(const std::string& log, const std::string& run_dir);
+
+}  // namespace ssim::state
