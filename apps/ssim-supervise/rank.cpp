@@ -204,6 +204,18 @@ struct Output {
   std::string tail;
   std::optional<ssim::state::StdoutStamper> stamper;
   std::string stamped_file;
+  // Stdout read and not passed on yet: passed on by whole lines, each in one write, so that
+  // the launcher's forwarding does not cut a line the program wrote piece by piece (an
+  // unbuffered Python writes each word of a print on its own) into another rank's. What
+  // has no newline yet goes on once the program is quiet for a moment, or past 64 KiB.
+  std::string out_pending;
+  void pass_stdout(bool all) {
+    const size_t nl = out_pending.rfind('\n');
+    const size_t upto = all || out_pending.size() > 65536 ? out_pending.size() : nl == std::string::npos ? 0 : nl + 1;
+    if (upto == 0) return;
+    write_through(1, out_pending.data(), upto);
+    out_pending.erase(0, upto);
+  }
   void stamp(const std::string& lines) const {
     if (!lines.empty()) ssim::metrics::append_locked(stamped_file, lines);
   }
@@ -217,6 +229,7 @@ void pass_output(Output& io, pid_t pid, int& status, const RankOptions& o, int r
   while (io.err >= 0 || io.out >= 0) {
     pollfd p[2] = {{io.err, POLLIN, 0}, {io.out, POLLIN, 0}};
     const int ready = poll(p, 2, ended ? 100 : 200);
+    if (ready == 0) io.pass_stdout(true);  // quiet: a line without its newline yet goes on
     if (ready == 0 && ended) break;
     for (int i = 0; i < 2 && ready > 0; ++i) {
       if (!p[i].revents) continue;
@@ -228,12 +241,14 @@ void pass_output(Output& io, pid_t pid, int& status, const RankOptions& o, int r
         continue;
       }
       const size_t size = static_cast<size_t>(n);
-      write_through(i == 0 ? 2 : 1, buf, size);
       if (i == 0) {
+        write_through(2, buf, size);
         io.tail.append(buf, size);
         if (io.tail.size() > 32768) io.tail.erase(0, io.tail.size() - 16384);
-      } else if (io.stamper) {
-        io.stamp(io.stamper->take(std::string_view(buf, size), now()));
+      } else {
+        io.out_pending.append(buf, size);
+        io.pass_stdout(false);
+        if (io.stamper) io.stamp(io.stamper->take(std::string_view(buf, size), now()));
       }
     }
     if (!ended) forward_signal(pid, o, rank);
@@ -241,6 +256,7 @@ void pass_output(Output& io, pid_t pid, int& status, const RankOptions& o, int r
   }
   for (int* fd : {&io.err, &io.out})
     if (*fd >= 0) close(*fd), *fd = -1;
+  io.pass_stdout(true);
   if (io.stamper) io.stamp(io.stamper->finish(now()));
   if (!ended)
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) forward_signal(pid, o, rank);
