@@ -1,6 +1,7 @@
 #include "apps/ssim-supervise/keeper.hpp"
 
 #include "apps/ssim-supervise/common.hpp"
+#include "apps/ssim-supervise/end_record.hpp"
 #include "apps/ssim-supervise/node_name.hpp"
 #include "apps/ssim-supervise/read_all.hpp"
 #include "apps/ssim-supervise/spawn_program.hpp"
@@ -29,6 +30,14 @@ using namespace supervise;
 
 namespace {
 
+struct Orphan {
+  pid_t pid;
+  std::string ticks;
+};
+
+// Everything about the one job a keeper keeps, from its handoff to its recorded end: a
+// value made for each job (a pooled keeper keeps one job after another), nothing of it
+// left in globals for the next.
 struct Job {
   std::string run_dir;
   std::string name;
@@ -37,33 +46,33 @@ struct Job {
   bool unsaved = false;  // a final status the disk refused so far, retried
   long time_limit = 0;   // seconds (run.time); SIGTERM then, SIGKILL after kTimeLimitGrace
   bool timed_out = false;
+  std::vector<std::string> node_env;  // "K=V" entries that replace the handed environment's
+  // Whether every reader of this job's status file shares this host's page cache, so the
+  // final record may go over the first in place (rewrite_in_place): ssim run is here (the
+  // local launcher's keepers), or the run folder is on a local file system (a node agent's
+  // keepers read by a batch host on the same machine, as in the test cluster). A node
+  // agent's keepers on a network file system replace the file: the batch host reads it
+  // through a cache of its own, which a new file is sure to refresh.
+  bool readers_here = true;
+  // Whether its keeper's agent is a node agent: then a later attempt of the job may run
+  // elsewhere while this one ends (its agent was given up), and that attempt's status is
+  // the run directory's.
+  bool node_agent = false;
+  bool began = false;           // this attempt's first record is written
+  std::vector<Orphan> orphans;  // adopted processes not yet reaped
+  ssim::state::StatusFile end;  // the outcome, kept until it is on disk (a full disk is retried)
+  std::string agent_died;       // why its keeper ended it on its own (its node agent was lost)
 };
 
-Job g_job;                            // the one job this process watches
-std::vector<std::string> g_node_env;  // "K=V" entries that replace the handed environment's
-
-ssim::state::StatusFile g_me;  // who writes the status files: supervisor pid and start, node, host
-
-// Whether every reader of this job's status file shares this host's page cache, so the
-// final record may go over the first in place (rewrite_in_place): ssim run is here (the
-// local launcher's keepers), or the run folder is on a local file system (a node agent's
-// keepers read by a batch host on the same machine, as in the test cluster). A node
-// agent's keepers on a network file system replace the file: the batch host reads it
-// through a cache of its own, which a new file is sure to refresh.
-bool g_readers_here = true;
-
-// Whether this keeper's agent is a node agent: then a later attempt of its job may run
-// elsewhere while this one ends (its agent was given up), and that attempt's status is
-// the run directory's.
-bool g_node_agent = false;
-bool g_began = false;  // this attempt's first record is written
+// Who writes the status files (this keeper process: its pid and start, node, host).
+ssim::state::StatusFile g_me;
 
 // Whether the run directory's status is still this attempt's: the file this keeper began
 // names it. A later attempt's start removed it (ssim does, before a rerun) or wrote its
 // own; this keeper then writes none. Only a node agent's keepers ask (the local agent
 // starts an attempt only once the last one ended).
 bool still_this_attempt(const Job& job) {
-  if (!g_node_agent || !g_began) return true;
+  if (!job.node_agent || !job.began) return true;
   for (int attempt = 0; attempt < 3; ++attempt) {  // a cut text: another writer's, in place
     bool ok = false;
     const std::string text = read_all(ssim::state::status_file_path(job.run_dir), ok);
@@ -78,14 +87,14 @@ bool still_this_attempt(const Job& job) {
 // Only ever by the attempt it belongs to (the first record is written when the program
 // started).
 template <typename Change>
-bool write_status(const Job& job, Change change, bool first = false) {
+bool write_status(Job& job, Change change, bool first = false) {
   if (!first && !still_this_attempt(job)) return true;  // a newer attempt's directory: nothing of ours to save
   ssim::state::StatusFile st = g_me;
   st.start = job.start;
   change(st);
   const std::string path = ssim::state::status_file_path(job.run_dir), text = ssim::state::encode_status_file(st);
-  if (first) return g_began = write_new(path, text);
-  return g_readers_here ? rewrite_in_place(path, text) : write_atomically(path, text);
+  if (first) return job.began = write_new(path, text);
+  return job.readers_here ? rewrite_in_place(path, text) : write_atomically(path, text);
 }
 
 std::vector<char*> pointers(std::vector<std::string>& v) {
@@ -124,7 +133,7 @@ void start(Job& job, const std::string& spec) {
   }
   std::vector<std::string>& argv = parsed->argv;
   std::vector<std::string>& env = parsed->env;
-  for (const auto& kv : g_node_env) {  // the node's own view (an agent's), over ssim's
+  for (const auto& kv : job.node_env) {  // the node's own view (an agent's), over ssim's
     const std::string key = kv.substr(0, kv.find('=') + 1);
     env.erase(std::remove_if(env.begin(), env.end(), [&](const std::string& e) { return e.rfind(key, 0) == 0; }),
               env.end());
@@ -179,8 +188,8 @@ void start(Job& job, const std::string& spec) {
   // ssim is woken for "running" by keep_job, kRunningWakeDelay later.
 }
 
-void forward_to_job(int sig) {
-  if (g_job.pid > 0) kill(-g_job.pid, sig);
+void forward_to_job(const Job& job, int sig) {
+  if (job.pid > 0) kill(-job.pid, sig);
 }
 
 // --- The job, and what it leaves behind -----------------------------------------
@@ -194,46 +203,23 @@ constexpr double kTimeLimitGrace = 5;  // between SIGTERM and SIGKILL when run.t
 // status file itself is written at the start, for `ssim stop` and readers in other shells.
 constexpr double kRunningWakeDelay = 0.02;
 
-struct Orphan {
-  pid_t pid;
-  std::string ticks;
-};
-std::vector<Orphan> g_orphans;  // adopted processes not yet reaped
-
-// The outcome, kept on the job until it is on disk (a full disk is retried).
-ssim::state::StatusFile g_end;
-
-// Why the job was ended when its keeper did it on its own (its node agent died).
-std::string g_agent_died;
-
 void record_end(Job& job, int status) {
-  ssim::state::StatusFile st = g_me;
-  st.error = g_agent_died;
-  st.agent_lost = !g_agent_died.empty();
-  st.start = job.start;
-  st.exited = true;
-  st.time_limit_reached = job.timed_out;
-  st.pid = job.pid;
-  st.end = now();
-  if (WIFSIGNALED(status))
-    st.signal = WTERMSIG(status);
-  else
-    st.exit_code = WEXITSTATUS(status);
-  g_end = st;
+  job.end = end_record(g_me, {job.start, job.pid, job.timed_out, job.agent_died}, status, now());
   job.pid = -job.pid;
-  job.unsaved = !write_status(job, [&](ssim::state::StatusFile& out) { out = g_end; });
+  job.unsaved = !write_status(job, [&](ssim::state::StatusFile& out) { out = job.end; });
 }
 
-void reap_children() {
+void reap_children(Job& job) {
   int status = 0;
   pid_t pid;
   while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-    if (pid == g_job.pid) {
-      record_end(g_job, status);
+    if (pid == job.pid) {
+      record_end(job, status);
       continue;
     }
-    g_orphans.erase(std::remove_if(g_orphans.begin(), g_orphans.end(), [&](const Orphan& o) { return o.pid == pid; }),
-                    g_orphans.end());
+    auto& orphans = job.orphans;
+    orphans.erase(std::remove_if(orphans.begin(), orphans.end(), [&](const Orphan& o) { return o.pid == pid; }),
+                  orphans.end());
   }
 }
 
@@ -267,15 +253,14 @@ std::vector<pid_t> children() {
 // A newly adopted process is written to <run_dir>/.ssim-detached ("PID START_TICKS"
 // lines): this watcher runs one job, so whatever it adopts came from that job, with or
 // without its environment, and `ssim stop EXP ENTITY` can end it.
-void note_orphans() {
-  const Job& job = g_job;
+void note_orphans(Job& job) {
   for (pid_t pid : children()) {
     if (pid == job.pid) continue;
     bool known = false;
-    for (const auto& o : g_orphans) known = known || o.pid == pid;
+    for (const auto& o : job.orphans) known = known || o.pid == pid;
     if (known) continue;
-    g_orphans.push_back({pid, start_ticks(std::to_string(pid))});
-    const std::string line = std::to_string(pid) + " " + g_orphans.back().ticks + "\n";
+    job.orphans.push_back({pid, start_ticks(std::to_string(pid))});
+    const std::string line = std::to_string(pid) + " " + job.orphans.back().ticks + "\n";
     const int fd = open((job.run_dir + "/.ssim-detached").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0) continue;
     if (write(fd, line.data(), line.size()) < 0) {
@@ -286,16 +271,16 @@ void note_orphans() {
 
 // SIGTERM to every adopted process (and its group), SIGKILL after a grace period; what
 // they leave behind is adopted in turn and ends the same way.
-void end_orphans() {
+void end_orphans(Job& job) {
   const double kill_at = now() + kOrphanGraceSeconds;
   const double give_up = kill_at + 2;
   std::vector<pid_t> termed;
   while (now() < give_up) {
-    reap_children();
-    note_orphans();
-    if (g_orphans.empty()) return;
+    reap_children(job);
+    note_orphans(job);
+    if (job.orphans.empty()) return;
     const bool force = now() >= kill_at;
-    for (const auto& o : g_orphans) {
+    for (const auto& o : job.orphans) {
       if (force) {
         kill(-o.pid, SIGKILL), kill(o.pid, SIGKILL);
       } else if (std::find(termed.begin(), termed.end(), o.pid) == termed.end()) {
@@ -347,25 +332,23 @@ int supervise::keep_job(const ssim::state::AgentJob& handed, const sigset_t& wai
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   static pid_t identified = 0;  // a pooled keeper keeps one job after another: asked once
   if (identified != getpid()) g_me = identity(), identified = getpid();
-  g_job = Job{handed.run_dir, handed.name, 0, 0, {}, 0, false};
-  g_node_agent = agent.pid != 0;
-  g_began = false;
-  g_agent_died.clear();
-  g_node_env = node_env;
-  g_readers_here = agent.pid == 0 || on_local_file_system(handed.run_dir);
-  g_orphans.clear();  // a keeper of the local agent keeps one job after another
-  g_end = {};
-  start(g_job, handed.spec);
+  Job job;
+  job.run_dir = handed.run_dir;
+  job.name = handed.name;
+  job.node_agent = agent.pid != 0;
+  job.node_env = node_env;
+  job.readers_here = agent.pid == 0 || on_local_file_system(handed.run_dir);
+  start(job, handed.spec);
   bool terminating = false;
   double kill_at = 0;  // an attempt given up here (its agent lost): SIGKILL then, if it still runs
   bool woke = false;
   double saving_deadline = 0;
   int code = 0;
-  const double limit_at = g_job.time_limit > 0 ? g_job.start + g_job.time_limit : 0;
-  double running_wake_at = g_job.pid > 0 ? g_job.start + kRunningWakeDelay : 0;
+  const double limit_at = job.time_limit > 0 ? job.start + job.time_limit : 0;
+  double running_wake_at = job.pid > 0 ? job.start + kRunningWakeDelay : 0;
   for (bool first_turn = true;; first_turn = false) {
-    reap_children();
-    Job& j = g_job;
+    reap_children(job);
+    Job& j = job;
     if (running_wake_at > 0 && (j.pid <= 0 || now() >= running_wake_at)) {
       if (j.pid > 0) wake_ssim(j.run_dir);  // still running: said now (an end says itself)
       running_wake_at = 0;
@@ -380,7 +363,7 @@ int supervise::keep_job(const ssim::state::AgentJob& handed, const sigset_t& wai
       j.timed_out = true;
     }
     if (j.unsaved) {
-      if (write_status(j, [&](ssim::state::StatusFile& out) { out = g_end; })) {
+      if (write_status(j, [&](ssim::state::StatusFile& out) { out = j.end; })) {
         j.unsaved = false;
       } else {
         if (saving_deadline == 0) saving_deadline = now() + kSaveRetrySeconds;
@@ -389,15 +372,15 @@ int supervise::keep_job(const ssim::state::AgentJob& handed, const sigset_t& wai
     }
     // Right after the start nothing can be adopted yet that the next turn (20 ms later at
     // most) would not find, unless the program already ended.
-    if (!first_turn || j.pid <= 0) note_orphans();
+    if (!first_turn || j.pid <= 0) note_orphans(j);
     if (j.pid <= 0 && !j.unsaved && !woke) wake_ssim(j.run_dir), woke = true;
     if (j.pid <= 0 && !j.unsaved) {
-      if (g_orphans.empty()) break;
+      if (j.orphans.empty()) break;
       // Stopped by ssim (its marker, written before the program was signalled): what it
       // detached ends too. Asked of the file, not by a signal to this process, which may
       // be keeping another job by the time a signal meant for this one would arrive.
       if (terminating || access((j.run_dir + "/.ssim-cancelled").c_str(), F_OK) == 0) {
-        end_orphans();
+        end_orphans(j);
         break;
       }
     }
@@ -415,24 +398,24 @@ int supervise::keep_job(const ssim::state::AgentJob& handed, const sigset_t& wai
     const int sig = sigtimedwait(&waited, &info, &tick);
     if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) {
       terminating = true;
-      forward_to_job(sig);
+      forward_to_job(j, sig);
     } else if (agent.pid > 0 && !terminating && getppid() != agent.pid) {
       // Its agent died. Said first (ssim retires the node and retries elsewhere as soon as
       // it sees this job end), then the job ends, with the reason in its record.
       terminating = true;
       write_new(agent.dir + "/died", std::to_string(now()) + "\n");
-      g_agent_died = "the ssim agent on " + g_me.node + " died: this attempt was ended";
-      forward_to_job(SIGTERM);
+      j.agent_died = "the ssim agent on " + g_me.node + " died: this attempt was ended";
+      forward_to_job(j, SIGTERM);
       kill_at = now() + kTimeLimitGrace;
     } else if (double silent = 0; agent.pid > 0 && !terminating && agent_silent(agent.dir, silent)) {
       // Its agent lives but is silent (SIGSTOPped, starved) as long as ssim waits before it
       // gives up on the node and reruns this member elsewhere: ended here too, so that no
       // two attempts of it run at once, whatever becomes of the agent.
       terminating = true;
-      g_agent_died = "the ssim agent on " + g_me.node + " was not heard from for " +
+      j.agent_died = "the ssim agent on " + g_me.node + " was not heard from for " +
                      std::to_string(static_cast<int>(silent)) + " s (ssim gave up on the node): this attempt was ended";
-      forward_to_job(SIGTERM);
-      if (g_job.pid > 0) kill(-g_job.pid, SIGCONT);
+      forward_to_job(j, SIGTERM);
+      if (job.pid > 0) kill(-job.pid, SIGCONT);
       kill_at = now() + kTimeLimitGrace;
     }
   }
@@ -440,7 +423,10 @@ int supervise::keep_job(const ssim::state::AgentJob& handed, const sigset_t& wai
 }
 
 void supervise::fail_to_keep(const std::string& run_dir, const std::string& name, const std::string& message) {
-  Job job{run_dir, name, 0, now(), {}, 0, false};
+  Job job;
+  job.run_dir = run_dir;
+  job.name = name;
+  job.start = now();
   fail_start(job, message);
   wake_ssim(run_dir);
 }
