@@ -37,7 +37,7 @@ std::vector<std::string> through_step_recorder(const std::string& supervisor, co
 struct MemberWrapping {
   std::optional<RankAddress> rank_wrapper;  // several ranks or torchrun: ssim's wiring
   std::optional<StepRecorder> recorder;     // a scheduler that names its steps
-  RankLauncher launcher = RankLauncher::Plain;
+  RankLauncher launcher = RankLauncher::None;
   plan::Resources res;  // as placed (a grant's tasks per node)
   Placement placement;
   RankContext context;

@@ -87,7 +87,7 @@ RankLauncher BatchLauncher::launcher_for(const plan::Resources& res, const Place
   const RankLauncher l = rank_launcher_for(res.mpi, fallback);
   // Alone in a job of its own, a single task needs no launcher to reach its host.
   const bool plain_ok = res.mpi == plan::MpiKind::Auto || res.mpi == plan::MpiKind::None;
-  if (placement.nodes.empty() && res.ntasks == 1 && plain_ok && l != RankLauncher::Srun) return RankLauncher::Plain;
+  if (placement.nodes.empty() && res.ntasks == 1 && plain_ok && l != RankLauncher::Srun) return RankLauncher::None;
   return l;
 }
 

@@ -6,41 +6,8 @@
 
 namespace ssim::launchers {
 
-std::string to_string(RankLauncher launcher) {
-  switch (launcher) {
-    case RankLauncher::Plain:
-      return "plain";
-    case RankLauncher::Srun:
-      return "srun";
-    case RankLauncher::Mpirun:
-      return "mpirun";
-    case RankLauncher::Mpiexec:
-      return "mpiexec";
-    case RankLauncher::Aprun:
-      return "aprun";
-    case RankLauncher::Jsrun:
-      return "jsrun";
-  }
-  return "plain";
-}
-
 RankLauncher rank_launcher_for(plan::MpiKind mpi, RankLauncher scheduler_default) {
-  switch (mpi) {
-    case plan::MpiKind::Srun:
-      return RankLauncher::Srun;
-    case plan::MpiKind::Mpirun:
-      return RankLauncher::Mpirun;
-    case plan::MpiKind::Mpiexec:
-      return RankLauncher::Mpiexec;
-    case plan::MpiKind::Aprun:
-      return RankLauncher::Aprun;
-    case plan::MpiKind::Jsrun:
-      return RankLauncher::Jsrun;
-    case plan::MpiKind::Auto:
-    case plan::MpiKind::None:
-      return scheduler_default;
-  }
-  return scheduler_default;
+  return mpi == plan::MpiKind::Auto || mpi == plan::MpiKind::None ? scheduler_default : mpi;
 }
 
 int tasks_per_node(const plan::Resources& res, int nodes) {
@@ -54,7 +21,7 @@ StepLaunch rank_command(RankLauncher launcher, const std::string& name, const pl
                         const std::vector<std::string>& program) {
   StepLaunch out;
   switch (launcher) {
-    case RankLauncher::Plain:
+    case RankLauncher::None:
       break;
     case RankLauncher::Srun:
       out.argv = srun_command(context.allocation_id, name, res, placement, {});

@@ -12,8 +12,9 @@
 
 namespace ssim::launchers {
 
-enum class RankLauncher { Plain, Srun, Mpirun, Mpiexec, Aprun, Jsrun };
-std::string to_string(RankLauncher launcher);
+// How a step's ranks start, resolved: never Auto; None is the program itself (plain).
+// The same kind, with the same names (plan::to_string), as what `mpi:` asks for.
+using RankLauncher = plan::MpiKind;
 
 struct RankContext;
 // How mpirun reaches a step's placed nodes, when the scheduler's MPI integration needs

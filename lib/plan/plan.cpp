@@ -18,23 +18,16 @@ namespace ssim::plan {
 
 namespace fs = std::filesystem;
 
+const std::vector<std::pair<std::string, MpiKind>>& mpi_kind_names() {
+  static const std::vector<std::pair<std::string, MpiKind>> names = {
+      {"auto", MpiKind::Auto},       {"none", MpiKind::None},   {"srun", MpiKind::Srun},  {"mpirun", MpiKind::Mpirun},
+      {"mpiexec", MpiKind::Mpiexec}, {"aprun", MpiKind::Aprun}, {"jsrun", MpiKind::Jsrun}};
+  return names;
+}
+
 std::string to_string(MpiKind kind) {
-  switch (kind) {
-    case MpiKind::Auto:
-      return "auto";
-    case MpiKind::None:
-      return "none";
-    case MpiKind::Srun:
-      return "srun";
-    case MpiKind::Mpirun:
-      return "mpirun";
-    case MpiKind::Mpiexec:
-      return "mpiexec";
-    case MpiKind::Aprun:
-      return "aprun";
-    case MpiKind::Jsrun:
-      return "jsrun";
-  }
+  for (const auto& [name, k] : mpi_kind_names())
+    if (k == kind) return name;
   return "auto";
 }
 

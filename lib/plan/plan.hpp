@@ -15,7 +15,11 @@
 
 namespace ssim::plan {
 
+// How a step's ranks start: what `mpi:` asks for (Auto: the launcher's own way), and,
+// resolved by the launchers (launchers/ranks/rank_command.hpp), how they do start (None:
+// the program itself). One name table: `mpi:`'s words, the dry run's and the docs'.
 enum class MpiKind { Auto, None, Srun, Mpirun, Mpiexec, Aprun, Jsrun };
+const std::vector<std::pair<std::string, MpiKind>>& mpi_kind_names();
 std::string to_string(MpiKind kind);
 
 struct Resources {

@@ -33,13 +33,12 @@ int to_int(const std::string& file, const std::string& field, const spec::Text& 
 }
 
 MpiKind to_mpi(const std::string& file, const std::string& field, const spec::Text& raw, const std::string& value) {
-  static const std::vector<std::pair<std::string, MpiKind>> kinds = {
-      {"auto", MpiKind::Auto},       {"none", MpiKind::None},   {"srun", MpiKind::Srun},  {"mpirun", MpiKind::Mpirun},
-      {"mpiexec", MpiKind::Mpiexec}, {"aprun", MpiKind::Aprun}, {"jsrun", MpiKind::Jsrun}};
-  for (const auto& [name, kind] : kinds)
+  std::string choices;
+  for (const auto& [name, kind] : mpi_kind_names()) {
     if (name == value) return kind;
-  throw SpecError(file, raw.loc, field,
-                  "expected one of auto | none | srun | mpirun | mpiexec | aprun | jsrun, got \"" + value + "\"");
+    choices += (choices.empty() ? "" : " | ") + name;
+  }
+  throw SpecError(file, raw.loc, field, "expected one of " + choices + ", got \"" + value + "\"");
 }
 
 }  // namespace

@@ -60,7 +60,7 @@ TEST_CASE("ranks: aprun, jsrun, srun and plain") {
   CHECK(
       rank_command(RankLauncher::Srun, "s", tasks(1), {{"n1"}, false}, {"5", false}, {"a"}).argv ==
       V{"srun", "--jobid=5", "--job-name=s", "--nodelist=n1", "--nodes=1", "--ntasks=1", "--kill-on-bad-exit=1", "a"});
-  CHECK(rank_command(RankLauncher::Plain, "s", tasks(1), {}, {}, {"a", "b"}).argv == V{"a", "b"});
+  CHECK(rank_command(RankLauncher::None, "s", tasks(1), {}, {}, {"a", "b"}).argv == V{"a", "b"});
 }
 
 TEST_CASE("ranks: node agents under mpirun, one per node in order, unbound, independent of each other") {
