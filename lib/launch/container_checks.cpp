@@ -101,8 +101,35 @@ std::string program_missing(const plan::Step& s, const plan::Container& c) {
          kImagePath + " and the PATH passed in)";
 }
 
+bool under_tmp(const std::string& target) { return target == "/tmp" || target.rfind("/tmp/", 0) == 0; }
+
 // ch-run binds /tmp itself (unless --private-tmp): what is under it needs no place.
-bool needs_mount_point(const std::string& target) { return !(target == "/tmp" || target.rfind("/tmp/", 0) == 0); }
+bool needs_mount_point(const std::string& target) { return !under_tmp(target); }
+
+// What ch-run binds as the container's /tmp: the host's $TMPDIR, or /tmp without one.
+std::string ch_run_tmp() {
+  const char* tmpdir = std::getenv("TMPDIR");
+  if (!tmpdir || !*tmpdir) return "/tmp";
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(tmpdir, ec);
+  return ec ? tmpdir : real.string();
+}
+
+// A folder under /tmp that ch-run is to bind cannot be made under its own /tmp when that
+// is another folder of the host ($TMPDIR elsewhere): ch-run fails at the start with
+// "can't mkdir ... under existing bind-mount". Said before anything starts.
+void check_tmp_binds(const spec::ExperimentSpec& spec, const plan::Container& c, const std::vector<plan::Bind>& binds) {
+  if (c.runtime != ContainerRuntime::Charliecloud) return;
+  const std::string tmp = ch_run_tmp();
+  std::error_code ec;
+  if (tmp == "/tmp" || fs::weakly_canonical("/tmp", ec).string() == tmp) return;
+  for (const auto& b : binds)
+    if (under_tmp(b.target) && b.target != "/tmp")
+      fail(spec, c, c.loc, "",
+           "ch-run makes $TMPDIR (" + spec::printable(tmp) + ") the container's /tmp, so " + spec::printable(b.target) +
+               " cannot be bound inside it: put experiment.path outside /tmp, or run " +
+               "ssim with TMPDIR unset or /tmp");
+}
 
 // Each shard's run directory (lib/orchestrator's shards_of): the orchestrator's, or one
 // per shard beneath it.
@@ -142,6 +169,7 @@ void check_containers(const spec::ExperimentSpec& spec, const plan::Plan& plan) 
     const plan::Container& c = *plan.database->container;
     check_runtime(spec, c, !plan.setup.empty());
     check_image(spec, c);
+    for (const auto& shard : orchestrator_run_dirs(plan)) check_tmp_binds(spec, c, {{shard, shard, false}});
     plan::Step server;
     server.exe = plan.database->binary;
     if (is_directory_image(c) && plan.setup.empty())
@@ -161,6 +189,7 @@ void check_containers(const spec::ExperimentSpec& spec, const plan::Plan& plan) 
     if (first) {
       check_runtime(spec, c, !s.setup.empty());
       check_image(spec, c);
+      check_tmp_binds(spec, c, mounts_for(s, python_package_dir()).binds);
     }
     if (!new_program) continue;
     if (const std::string why = program_missing(s, c); !why.empty())

@@ -175,6 +175,26 @@ models:
         p = self.ssim("validate", "experiment.yaml", check=2)
         self.assertIn('experiment.yaml:2:49: orchestrator.container: no program "keydb-server" in the image', p.stderr)
 
+    def test_a_run_folder_under_tmp_with_tmpdir_elsewhere_is_refused_before_it_starts(self):
+        # ch-run binds the host's $TMPDIR as the container's /tmp: a run folder under the
+        # host's /tmp cannot be bound there, and ch-run failed at the start ("can't mkdir
+        # ... under existing bind-mount"). Said by validate instead, with the way out.
+        if not os.path.realpath(self.dir).startswith("/tmp/"):
+            self.skipTest("the test folder is not under /tmp")
+        elsewhere = os.path.join(self.dir, "..", os.path.basename(self.dir) + "-tmpdir")
+        os.makedirs(elsewhere)
+        self.addCleanup(shutil.rmtree, elsewhere, True)
+        self.experiment(f"  - {{name: m, exe: python3, container: {{runtime: charliecloud, image: {IMAGE}}}}}\n")
+        self.env["TMPDIR"] = os.path.realpath(elsewhere)
+        for verb in ("validate", "run"):
+            p = self.ssim(verb, "experiment.yaml", check=2)
+            self.assertIn("experiment.yaml:4:40: models[0].container: ch-run makes $TMPDIR (" +
+                          os.path.realpath(elsewhere) + ") the container's /tmp, so ", p.stderr)
+            self.assertIn("put experiment.path outside /tmp, or run ssim with TMPDIR unset or /tmp", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "ct")))  # nothing written
+        del self.env["TMPDIR"]
+        self.ssim("validate", "experiment.yaml", check=0)
+
     def test_stop_ends_what_runs_inside(self):
         self.experiment(f"""
   - name: sleeper
