@@ -16,7 +16,7 @@
 #include "launchers/agent/agent_hub.hpp"
 #include "lib/util/clock.hpp"
 #include "launchers/batch/merge_status.hpp"
-#include "launchers/batch/placement.hpp"
+#include "launchers/placement/placement.hpp"
 #include "launchers/batch/scheduler.hpp"
 #include "launchers/batch/scheduler_allocation.hpp"
 #include "lib/launch/command_runner.hpp"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "launchers/batch/allocation.hpp"
+#include "launchers/placement/allocation.hpp"
 #include "launchers/batch/batch_job.hpp"
 #include "lib/launch/command_runner.hpp"
 #include "lib/launch/launcher.hpp"

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "launchers/batch/allocation.hpp"
-#include "launchers/batch/placement.hpp"
+#include "launchers/placement/allocation.hpp"
+#include "launchers/placement/placement.hpp"
 #include "launchers/batch/scheduler.hpp"
 #include "lib/launch/command_runner.hpp"
 #include "lib/launch/job_allocation.hpp"

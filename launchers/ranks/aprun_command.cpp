@@ -1,5 +1,5 @@
 // aprun (Cray ALPS): -n PEs, -N PEs per node, -d CPUs per PE, -L the placed nodes.
-#include "launchers/batch/allocation.hpp"
+#include "launchers/placement/allocation.hpp"
 #include "launchers/ranks/rank_command.hpp"
 
 namespace ssim::launchers {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "launchers/batch/placement.hpp"
+#include "launchers/placement/placement.hpp"
 #include "lib/plan/plan.hpp"
 
 namespace ssim::launchers {

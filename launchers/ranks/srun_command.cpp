@@ -1,6 +1,6 @@
 #include "launchers/ranks/srun_command.hpp"
 
-#include "launchers/batch/allocation.hpp"
+#include "launchers/placement/allocation.hpp"
 
 namespace ssim::launchers {
 using namespace ssim::launch;

@@ -1,6 +1,6 @@
 #include "launchers/slurm/slurm_mpirun.hpp"
 
-#include "launchers/batch/allocation.hpp"
+#include "launchers/placement/allocation.hpp"
 
 namespace ssim::launchers::slurm {
 

@@ -1,5 +1,5 @@
 #include "launchers/slurm/slurm_scheduler.hpp"
-#include "launchers/batch/allocation.hpp"
+#include "launchers/placement/allocation.hpp"
 #include "lib/util/split.hpp"
 
 #include "launchers/slurm/slurm_mpirun.hpp"

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "launchers/batch/placement.hpp"
+#include "launchers/placement/placement.hpp"
 #include "tests/unit/helpers.hpp"
 
 using namespace ssim;

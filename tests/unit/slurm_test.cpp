@@ -4,7 +4,7 @@
 #include "lib/util/errors.hpp"
 
 #include "launchers/slurm/hostlist.hpp"
-#include "launchers/batch/placement.hpp"
+#include "launchers/placement/placement.hpp"
 #include "launchers/ranks/srun_command.hpp"
 #include "launchers/slurm/sacct.hpp"
 #include "launchers/slurm/sbatch_script.hpp"

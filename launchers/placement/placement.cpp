@@ -1,4 +1,4 @@
-#include "launchers/batch/placement.hpp"
+#include "launchers/placement/placement.hpp"
 
 #include "launchers/batch/whole_nodes.hpp"
 

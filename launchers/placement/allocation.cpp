@@ -1,4 +1,4 @@
-#include "launchers/batch/allocation.hpp"
+#include "launchers/placement/allocation.hpp"
 #include "lib/util/split.hpp"
 
 #include <sstream>

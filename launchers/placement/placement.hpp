@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "launchers/batch/allocation.hpp"
+#include "launchers/placement/allocation.hpp"
 #include "lib/launch/node_pool.hpp"
 #include "lib/plan/plan.hpp"
 
