@@ -4,9 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-
 #include "lib/client/metrics_file.hpp"
+#include "lib/util/file_tail.hpp"
+#include "lib/util/split.hpp"
 
 namespace ssim::engine {
 
@@ -15,18 +15,9 @@ std::string out_offset_record(long long offset) { return "{\"out_offset\":" + st
 namespace {
 // The last offset of NAME.out a run stamped (0: none).
 long long stamped_so_far(const std::string& run_dir) {
-  const int fd = ::open(state::stamped_metrics_path(run_dir, 0).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return 0;
-  std::string text;
-  char buffer[65536];
-  for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<size_t>(n));
-  ::close(fd);
   long long offset = 0;
-  for (size_t at = 0; at < text.size();) {
-    const size_t nl = std::min(text.find('\n', at), text.size());
-    if (const long long o = state::out_offset_of(text.substr(at, nl - at)); o >= 0) offset = o;
-    at = nl + 1;
-  }
+  for (const auto& line : split(read_run_file(state::stamped_metrics_path(run_dir, 0)).value_or(""), '\n'))
+    if (const long long o = state::out_offset_of(line); o >= 0) offset = o;
   return offset;
 }
 }  // namespace
