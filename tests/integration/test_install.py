@@ -221,31 +221,36 @@ models:
                         lonely)
         return lonely, {k: v for k, v in self.env.items() if k != "SSIM_SUPERVISE"}
 
-    def test_without_the_door_smartredis_is_refused_before_anything(self):
+    def refused_alone(self, check):
+        """`validate` and `run` of experiment.yaml by an ssim alone in a folder: each exits 2
+        with one line, which `check` reads; returns that ssim's folder and environment."""
         lonely, env = self.lonely_ssim()
-        self.write("experiment.yaml", "experiment: {name: sr}\norchestrator: {port: auto}\n"
-                   "models:\n  - {name: m, exe: /bin/true, smartredis: true}\n")
         for verb in ("validate", "run"):
             p = subprocess.run([os.path.join(lonely, "ssim"), verb, "experiment.yaml"], cwd=self.dir,
                                capture_output=True, text=True, env=env)
             self.assertEqual(p.returncode, 2, p.stderr)
-            self.assertIn("experiment.yaml:4:43: models[0].smartredis: this ssim has no SmartRedis door", p.stderr)
             self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+            check(p.stderr)
+        return lonely, env
+
+    def test_without_the_door_smartredis_is_refused_before_anything(self):
+        self.write("experiment.yaml", "experiment: {name: sr}\norchestrator: {port: auto}\n"
+                   "models:\n  - {name: m, exe: /bin/true, smartredis: true}\n")
+        self.refused_alone(lambda said: self.assertIn(
+            "experiment.yaml:4:43: models[0].smartredis: this ssim has no SmartRedis door", said))
         self.assertFalse(os.path.exists(os.path.join(self.dir, "sr")))
 
     def test_without_the_inference_service_inference_is_refused_before_anything_and_doctor_says_how(self):
-        lonely, env = self.lonely_ssim()
         self.write("experiment.yaml", "experiment: {name: inf}\norchestrator:\n  port: auto\n  inference: true\n"
                    "models:\n  - {name: m, exe: /bin/true}\n")
-        for verb in ("validate", "run"):
-            p = subprocess.run([os.path.join(lonely, "ssim"), verb, "experiment.yaml"], cwd=self.dir,
-                               capture_output=True, text=True, env=env)
-            self.assertEqual(p.returncode, 2, p.stderr)
-            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
-            self.assertIn("experiment.yaml:4:", p.stderr)
-            self.assertIn("orchestrator.inference", p.stderr)
-            self.assertIn("apt-get install libtorch-dev, then build ssim again", p.stderr)
+
+        def said_how(said):
+            self.assertIn("experiment.yaml:4:", said)
+            self.assertIn("orchestrator.inference", said)
+            self.assertIn("apt-get install libtorch-dev, then build ssim again", said)
             self.assertEqual(sorted(os.listdir(self.dir)), ["experiment.yaml", "lonely"])
+
+        lonely, env = self.refused_alone(said_how)
         doctor = subprocess.run([os.path.join(lonely, "ssim"), "doctor", "--json"], capture_output=True, text=True,
                                 env=env)
         part = {p["name"]: p for p in json.loads(doctor.stdout)["parts"]}["ssim-infer"]
