@@ -546,7 +546,10 @@ models:
         _, s = self.status()
         self.assertEqual(s["bad"]["status"], "failed")
         self.assertEqual(s["bad"]["exit_code"], 3)
-        self.assertEqual(sacct([s["bad"]["native_id"]])[s["bad"]["native_id"]][2], "FAILED")
+        step = s["bad"]["native_id"]
+        # srun returns before slurmdbd has the step's end: accounting catches up on its own.
+        wait_for(lambda: sacct([step])[step][2] != "RUNNING", timeout=30, what="sacct to record the end")
+        self.assertEqual(sacct([step])[step][2], "FAILED")
         with open(os.path.join(s["bad"]["run_dir"], ".ssim-step-ends")) as f:
             self.assertEqual(f.read(), "0 3\n")  # the task's own record
 
