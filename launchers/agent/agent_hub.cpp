@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 
+#include "launchers/job_files.hpp"
 #include "launchers/local/local_launcher.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/clock.hpp"

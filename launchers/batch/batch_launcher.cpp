@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "launchers/batch/merge_status.hpp"
+#include "launchers/job_files.hpp"
 #include "launchers/ranks/rank_wrapper.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/clock.hpp"

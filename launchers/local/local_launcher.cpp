@@ -3,6 +3,7 @@
 // (measured: 1.6 ms vs 2.5 ms per start here). glibc provides vfork, so turn it on.
 #define BOOST_POSIX_HAS_VFORK 1
 #include "launchers/local/local_launcher.hpp"
+#include "launchers/job_files.hpp"
 
 #include "lib/util/file_tail.hpp"
 #include "lib/state/agent_files.hpp"
@@ -45,9 +46,6 @@ using namespace ssim::launch;
 namespace bp = boost::process;
 namespace fs = std::filesystem;
 using state::Status;
-
-std::string status_file(const std::string& run_dir) { return state::status_file_path(run_dir); }
-std::string cancel_marker(const std::string& run_dir) { return state::cancel_marker_path(run_dir); }
 
 std::string LocalLauncher::default_supervisor() {
   const std::string found = find_supervisor();
@@ -259,58 +257,6 @@ bool LocalLauncher::send_to_agent() {
 
 namespace {
 
-// A cut text is read again: a keeper writes its final record over its first in place
-// (ssim-supervise's rewrite_in_place), a copy of a few hundred bytes that a reader may
-// meet halfway. Still cut after that: not written yet (or the disk refused it).
-std::optional<state::StatusFile> read_status(const std::string& run_dir) {
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    const auto text = read_run_file(status_file(run_dir));
-    if (!text) return std::nullopt;
-    if (auto status = state::decode_status_file(*text)) return status;
-  }
-  return std::nullopt;
-}
-
-// The time ssim asked the job to stop (the cancel marker's), or 0.
-double cancel_time(const std::string& run_dir) {
-  struct stat st {};
-  if (::stat(cancel_marker(run_dir).c_str(), &st) != 0) return 0;
-  return static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9;
-}
-
-// How a job ended. It counts as cancelled only when it ended after ssim asked it to
-// stop: a member that had already exited 0 stays completed.
-JobStatus from_exit(const state::StatusFile& j, double cancelled_at) {
-  JobStatus s;
-  s.start = j.start;
-  s.end = j.end;
-  s.pid = j.pid;
-  s.nodes = j.node;
-  s.exit_code = j.exit_code;
-  s.signal = j.signal;
-  s.reason = j.error;
-  // Its keeper ended it because its node agent was lost: the node's loss is why, whoever
-  // noticed first (the keeper, or ssim giving up on the node's silent agent).
-  if (j.agent_lost && !j.node.empty()) s.reason = "node " + j.node + " lost: " + s.reason;
-  const bool cancelled = cancelled_at > 0 && (s.end == 0 || s.end >= cancelled_at);
-  if (cancelled) {
-    s.status = Status::Cancelled;
-    if (s.reason.empty()) s.reason = "stopped by ssim";
-  } else if (j.time_limit_reached) {
-    s.status = Status::Failed;  // even if it exited 0 on SIGTERM: it did not finish in time
-    s.reason = "time limit (run.time) reached";
-  } else if (s.exit_code && *s.exit_code == 0) {
-    s.status = Status::Completed;
-  } else {
-    s.status = Status::Failed;
-    if (s.signal && s.reason.empty())
-      s.reason = std::string("killed by ") + signal_name(*s.signal);
-    else if (s.exit_code && s.reason.empty())
-      s.reason = "exit code " + std::to_string(*s.exit_code);
-  }
-  return s;
-}
-
 // Less than a few KiB left where the job's files go: why a status may not have been written.
 bool disk_full(const std::string& run_dir) {
   struct statvfs st {};
@@ -430,31 +376,6 @@ JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<in
 }
 
 }  // namespace
-
-JobStatus status_from_file(const std::string& run_dir) {
-  const auto j = read_status(run_dir);
-  if (j && j->exited) return from_exit(*j, cancel_time(run_dir));
-  JobStatus s;
-  s.status = j ? Status::Running : Status::Pending;
-  if (j) {
-    s.start = j->start;
-    s.pid = j->pid;
-    s.nodes = j->node;
-  }
-  return s;
-}
-
-std::optional<JobStatus> read_job_status(const std::string& run_dir) {
-  const auto j = read_status(run_dir);
-  if (!j) return std::nullopt;
-  if (j->exited) return from_exit(*j, 0);
-  JobStatus s;
-  s.status = Status::Running;
-  s.pid = j->pid;
-  s.start = j->start;
-  s.nodes = j->node;
-  return s;
-}
 
 void LocalLauncher::reap_supervisors() {
   for (auto it = supervisors_.begin(); it != supervisors_.end();) {

@@ -101,16 +101,6 @@ std::vector<std::string> prepare_jobs(std::span<const LaunchRequest> requests);
 // yes unless SSIM_AGENTS=0 (docs/launchers.md).
 bool agents_allowed();
 
-// Files the supervisor and `cancel` leave in a run directory.
-std::string status_file(const std::string& run_dir);
-std::string cancel_marker(const std::string& run_dir);
-// What the supervisor wrote in `run_dir` (running, or how the program ended), read
-// without asking whether the supervisor lives; nullopt when it wrote nothing (readable).
-std::optional<JobStatus> read_job_status(const std::string& run_dir);
-// The job's status from its files alone (a supervisor on another host, or a node's
-// agent): how it ended (a stop asked before it ended makes it cancelled), else running
-// once its status file exists, else pending.
-JobStatus status_from_file(const std::string& run_dir);
 // The supervisor's exit code when it could not write a job's final status.
 inline constexpr int kSupervisorUnsaved = 75;
 // How long detached processes get between SIGTERM and SIGKILL at the end of a run.

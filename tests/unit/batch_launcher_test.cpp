@@ -14,6 +14,7 @@
 #include "launchers/batch/batch_launcher.hpp"
 #include "tests/unit/fake_launcher.hpp"
 #include "launchers/batch/merge_status.hpp"
+#include "launchers/job_files.hpp"
 #include "launchers/lsf/lsf_scheduler.hpp"
 #include "launchers/pbs/pbs_scheduler.hpp"
 #include "launchers/registry.hpp"

@@ -1,0 +1,32 @@
+#pragma once
+// What a job's keeper and ssim's cancel leave in its run directory (docs/layout.md), and
+// how a launcher reads a job's fate from them. One place for the local launcher, batch
+// steps and jobs, and node agents.
+#include <optional>
+#include <string>
+
+#include "lib/launch/launcher.hpp"
+#include "lib/state/status_file.hpp"
+
+namespace ssim::launchers {
+
+// Files the supervisor and `cancel` leave in a run directory.
+std::string status_file(const std::string& run_dir);
+std::string cancel_marker(const std::string& run_dir);
+// What the supervisor wrote in `run_dir` (running, or how the program ended), read
+// without asking whether the supervisor lives; nullopt when it wrote nothing (readable).
+std::optional<launch::JobStatus> read_job_status(const std::string& run_dir);
+// The job's status from its files alone (a supervisor on another host, or a node's
+// agent): how it ended (a stop asked before it ended makes it cancelled), else running
+// once its status file exists, else pending.
+launch::JobStatus status_from_file(const std::string& run_dir);
+// The status file as written, read again when met halfway through a rewrite; nullopt
+// when there is none or it stays cut.
+std::optional<state::StatusFile> read_status(const std::string& run_dir);
+// When ssim asked the job to stop (the cancel marker's time), or 0.
+double cancel_time(const std::string& run_dir);
+// How a job ended, by its status record: cancelled only when it ended after ssim asked
+// (`cancelled_at`, 0: never asked), a member that had exited 0 stays completed.
+launch::JobStatus from_exit(const state::StatusFile& j, double cancelled_at);
+
+}  // namespace ssim::launchers
