@@ -38,6 +38,7 @@ JobStatus status_from_pbs(const std::string& state, std::optional<int> exit_stat
     s.status = Status::Pending;
     if (!comment.empty()) s.reason = "pending: " + comment;  // "Can Never Run: ..." says why
     s.never_runs = comment.rfind("Can Never Run", 0) == 0;
+    if (s.never_runs) s.never_reason = comment.rfind("Can Never Run: ", 0) == 0 ? comment.substr(15) : comment;
     return s;
   }
   if (comment.find("terminated by") != std::string::npos) {

@@ -98,6 +98,7 @@ void add_pending_reason(JobStatus& s, const std::string& reason) {
   if (s.status != Status::Pending || reason.empty() || reason == "None") return;
   s.reason = "pending: " + reason;
   s.never_runs = reason_never_runs(reason);
+  if (s.never_runs) s.never_reason = reason;
 }
 
 std::map<std::string, JobStatus> parse_sacct(const std::string& output) {

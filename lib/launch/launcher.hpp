@@ -62,12 +62,13 @@ struct JobStatus {
   std::string reason;
   double start = 0;
   double end = 0;
-  int pid = 0;              // local: the program's pid (its process group), once known
-  std::string native_id;    // the scheduler's id (Slurm: JOB.STEP or JOB), once known
-  std::string nodes;        // where it runs, when the scheduler says ("n[2-3]")
-  bool never_runs = false;  // pending, and the scheduler says it can never start (PBS "Can Never Run")
-  bool forgotten = false;   // the scheduler answered that it does not know the job (PBS "Unknown Job Id",
-                            // LSF "is not found"): one it knew has ended and left no history
+  int pid = 0;               // local: the program's pid (its process group), once known
+  std::string native_id;     // the scheduler's id (Slurm: JOB.STEP or JOB), once known
+  std::string nodes;         // where it runs, when the scheduler says ("n[2-3]")
+  bool never_runs = false;   // pending, and the scheduler says it can never start (PBS "Can Never Run")
+  std::string never_reason;  // then the scheduler's why, its own prefixes left out
+  bool forgotten = false;    // the scheduler answered that it does not know the job (PBS "Unknown Job Id",
+                             // LSF "is not found"): one it knew has ended and left no history
   // Concluded from a record that is missing (its supervisor gone and no end written), not
   // read from one: only the run that tracks the job may act on it (engine::refresh's judge).
   bool judged = false;

@@ -120,7 +120,9 @@ TEST_CASE("pbs: pbsnodes -a gives the CPUs of the smallest host") {
 TEST_CASE("pbs: a job that can never run is marked so, a queued one is only pending") {
   CHECK(status_from_pbs("Q", std::nullopt, "Can Never Run: Insufficient amount of resource: ncpus (R: 64 A: 32 T: 32)")
             .never_runs);
-  CHECK(status_from_pbs("Q", std::nullopt, "Can Never Run: Not enough total nodes available").never_runs);
+  const auto never = status_from_pbs("Q", std::nullopt, "Can Never Run: Not enough total nodes available");
+  CHECK(never.never_runs);
+  CHECK(never.never_reason == "Not enough total nodes available");  // PBS's prefix left out where it is parsed
   const auto queued = status_from_pbs("Q", std::nullopt, "Not Running: Insufficient amount of resource: ncpus");
   CHECK(queued.status == Status::Pending);
   CHECK_FALSE(queued.never_runs);

@@ -71,6 +71,7 @@ TEST_CASE("slurm: pending reasons, and the ones that mean the job can never run"
   CHECK(s.at("40").reason == "pending: Priority");
   CHECK_FALSE(s.at("40").never_runs);
   CHECK(s.at("41").never_runs);
+  CHECK(s.at("41").never_reason == "PartitionNodeLimit");
   CHECK(s.at("41").reason == "pending: PartitionNodeLimit");
   CHECK(s.at("42").reason.empty());
   CHECK_FALSE(s.at("42").never_runs);
