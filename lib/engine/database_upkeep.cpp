@@ -1,141 +1,48 @@
-// The engine's database phase: start the shards as launcher steps, wait for their
-// address reports and an authenticated PING (forming the cluster when several), watch
-// them while the entities run, and shut them down at the end.
+#include "lib/engine/database_upkeep.hpp"
+
 #include <algorithm>
-#include <cstdlib>
 
 #include "lib/engine/engine.hpp"
-#include "lib/engine/refresh.hpp"
 #include "lib/engine/stop.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/orchestrator/shard_samples.hpp"
-#include "lib/util/clock.hpp"
-#include "lib/util/errors.hpp"
 
 namespace ssim::engine {
 
 using state::Status;
 
-namespace {
-std::chrono::milliseconds database_timeout() {
-  const char* s = std::getenv("SSIM_DB_TIMEOUT");
-  const double seconds = s && *s ? std::atof(s) : 30.0;
-  return std::chrono::milliseconds(static_cast<long>(seconds * 1000));
-}
-}  // namespace
-
-void Engine::start_database() {
-  const auto t0 = clock_->steady();
-  password_ = orchestrator::ensure_password(plan_);
-  m_.database_snapshot = plan_.database->snapshot;
-  if (plan_.database->external()) {  // running already, and not ours to start or stop
-    try {
-      db_->check_external(plan_.database->address, password_, std::chrono::milliseconds(5000));
-    } catch (const EnvironmentError& e) {
-      log_->error("{}", e.what());
-      progress_->finish();
-      throw;
-    }
-    ssdb_ = plan_.database->address;
-    orchestrator::record_ssdb(plan_, ssdb_);
-    log_->info("using the external database at {}", ssdb_);
-    emit(text_event(EventKind::Info, "using the database at " + ssdb_ + " (orchestrator.address)"));
-    return;
-  }
-  if (!plan_.database->password)
-    emit(text_event(EventKind::Warning,
-                    "the database has no password (password: none); anyone who can reach it can use it"));
-  std::vector<state::EntityRecord*> shards;
-  for (auto& r : m_.entities)
-    if (is_database(r)) shards.push_back(&r);
-  // --resume of a persist: true experiment: the shards kept from the earlier run (still
-  // running, see resume_manifest) are used as they are, data and all.
-  const bool reused = std::all_of(shards.begin(), shards.end(), [](auto* r) { return r->status == Status::Running; });
-  if (!reused) {
-    orchestrator::write_shard_configs(plan_, password_);
-    start_batch(shards);
-    save();
-  }
-
-  // Between tries: notice a shard that ended (bad config, port taken) and Ctrl-C.
-  auto check = [&] {
-    poll();
-    for (auto* r : shards)
-      if (state::is_terminal(r->status))
-        throw EnvironmentError(
-            "database " + r->name + " " + describe(*r) +
-            (r->status == Status::Completed
-                 ? " at once: " + plan_.database->binary + " (orchestrator.binary) is not a server that keeps running"
-                 : "") +
-            orchestrator::last_log_lines(r->run_dir, r->name, 5));
-    const std::string sig = wait_for_signal(0);
-    if (!sig.empty()) throw Interrupted{sig};
-  };
-  try {
-    const auto addresses = db_->wait_until_ready(plan_, password_, database_timeout(), check);
-    ssdb_ = orchestrator::ssdb_value(addresses);
-    orchestrator::record_ssdb(plan_, ssdb_);
-  } catch (const EnvironmentError& e) {
-    log_->error("{}", e.what());
-    stop_entities(m_, launcher_, {}, "the database did not come up", std::chrono::milliseconds(2000), *clock_, *db_);
-    m_.finished = clock_->now();
-    save();
-    progress_->finish();
-    throw;
-  }
-  // How long the shards took to answer (not the wait below, which is ssim's own).
-  const double ms = std::chrono::duration<double, std::milli>(clock_->steady() - t0).count();
-  // They answer, so they run; their records say so once their keepers have (a keeper tells
-  // ssim a job runs only after its first moments, ssim-supervise's keeper.cpp): looked at
-  // until then, briefly, so that no shard is still "pending" to the rest of the run.
-  const auto settled = clock_->steady() + std::chrono::seconds(2);
-  poll();
-  while (clock_->steady() < settled &&
-         std::any_of(shards.begin(), shards.end(), [](auto* r) { return r->status == Status::Pending; })) {
-    if (const std::string sig = wait_for_signal(5); !sig.empty()) throw Interrupted{sig};
-    poll();
-  }
-  log_->info("database {} at {} in {:.0f} ms", reused ? "reused" : "ready", ssdb_, ms);
-  Event ready = text_event(EventKind::DatabaseReady, "");
-  ready.detail = ssdb_;
-  ready.millis = ms;
-  ready.reused = reused;
-  emit(ready);
-  save();
-}
-
 // The watch's findings, in ssim.log and as events.
-void Engine::say(const std::vector<Event>& found) {
+void DatabaseUpkeep::say(RunContext& run, const std::vector<Event>& found) {
   for (const auto& e : found) {
     if (e.kind == EventKind::Error)
-      log_->error("{}", e.text);
+      run.log.error("{}", e.text);
     else
-      log_->info("{}", e.text);
-    emit(e);
+      run.log.info("{}", e.text);
+    run.emit(e);
   }
 }
 
-void Engine::watch_database() {
-  auto found = db_watch_.look(*plan_.database, password_, m_);
-  if (!found.samples.empty()) orchestrator::append_samples(m_.path, found.samples);
-  say(found.said);
+void DatabaseUpkeep::watch(RunContext& run) {
+  auto found = watch_.look(*plan_.database, password_, run.m);
+  if (!found.samples.empty()) orchestrator::append_samples(run.m.path, found.samples);
+  say(run, found.said);
 }
 
-void Engine::stop_database() {
+void DatabaseUpkeep::stop(RunContext& run) {
   if (plan_.database->external()) return;
-  orchestrator::append_samples(m_.path, db_watch_.sample(password_, m_));  // the state it ends in
+  orchestrator::append_samples(run.m.path, watch_.sample(password_, run.m));  // the state it ends in
   if (plan_.database->persist) {
-    log_->info("database left running (persist: true) at {}", ssdb_);
-    emit(text_event(EventKind::Info, "database left running at " + ssdb_ + " (persist: true); ssim stop ends it"));
+    run.log.info("database left running (persist: true) at {}", ssdb_);
+    run.emit(text_event(EventKind::Info, "database left running at " + ssdb_ + " (persist: true); ssim stop ends it"));
     return;
   }
   std::vector<std::string> names;
-  for (const auto& r : m_.entities)
+  for (const auto& r : run.m.entities)
     if (is_database(r) && !state::is_terminal(r.status)) names.push_back(r.name);
   if (names.empty()) return;
-  stop_databases(m_, launcher_, names, kStopGrace, *clock_, *db_);
-  report_failed_snapshots();
-  for (auto& r : m_.entities) {
+  stop_databases(run.m, launcher_, names, kStopGrace, run.clock, db_);
+  report_failed_snapshots(run);
+  for (auto& r : run.m.entities) {
     if (!is_database(r) || std::find(names.begin(), names.end(), r.name) == names.end()) continue;
     if (snapshot_failed(r)) continue;  // left running, said above
     // A shard that shut down on request completed its job; it was not cancelled.
@@ -145,23 +52,23 @@ void Engine::stop_database() {
     }
     if (r.status == Status::Completed) continue;
     // It had to be signalled: the entities' outcome stands, the run is not failed for it.
-    if (!state::is_terminal(r.status)) r.status = Status::Cancelled, r.end = clock_->now();
+    if (!state::is_terminal(r.status)) r.status = Status::Cancelled, r.end = run.clock.now();
     r.reason = std::string(kStoppedAtEnd) + " (it did not shut down when asked; " +
                (r.signal ? "killed by signal " + std::to_string(*r.signal) : std::string("stopped")) + ")";
-    log_->warn("{}: {}", r.name, r.reason);
-    emit(text_event(EventKind::Warning, "database " + r.name + " " + r.reason));
+    run.log.warn("{}: {}", r.name, r.reason);
+    run.emit(text_event(EventKind::Warning, "database " + r.name + " " + r.reason));
   }
-  log_->info("database stopped");
+  run.log.info("database stopped");
 }
 
 // A shard that could not save its snapshot is left running with the only copy of its
 // data: said as an error, and the run's exit code is 3 (the environment failed).
-void Engine::report_failed_snapshots() {
-  for (const auto& r : m_.entities) {
+void DatabaseUpkeep::report_failed_snapshots(RunContext& run) {
+  for (const auto& r : run.m.entities) {
     if (!snapshot_failed(r)) continue;
-    environment_failed_ = true;
-    log_->error("{}: {}", r.name, r.reason);
-    emit(text_event(EventKind::Error, "database " + r.name + ": " + r.reason));
+    snapshots_failed_ = true;
+    run.log.error("{}: {}", r.name, r.reason);
+    run.emit(text_event(EventKind::Error, "database " + r.name + ": " + r.reason));
   }
 }
 

@@ -13,12 +13,18 @@
 
 #include "lib/launch/launcher.hpp"
 #include "lib/launch/node_pool.hpp"
+#include "lib/engine/attempts.hpp"
 #include "lib/engine/control_requests.hpp"
 #include "lib/engine/database_control.hpp"
-#include "lib/engine/database_watch.hpp"
-#include "lib/engine/printed_metrics.hpp"
-#include "lib/engine/rank_watch.hpp"
+#include "lib/engine/database_upkeep.hpp"
+#include "lib/engine/goal_stops.hpp"
+#include "lib/engine/manifest_saver.hpp"
+#include "lib/engine/metrics_upkeep.hpp"
+#include "lib/engine/node_changes.hpp"
+#include "lib/engine/rank_stops.hpp"
+#include "lib/engine/run_context.hpp"
 #include "lib/engine/event_log.hpp"
+#include "lib/engine/live_index.hpp"
 #include "lib/engine/progress.hpp"
 #include "lib/engine/schedule.hpp"
 #include "lib/engine/waiter.hpp"
@@ -26,6 +32,7 @@
 #include "lib/state/manifest.hpp"
 #include "lib/state/start_journal.hpp"
 #include "lib/util/clock.hpp"
+#include "lib/util/every.hpp"
 
 namespace ssim::engine {
 
@@ -82,46 +89,13 @@ class Engine {
  private:
   // Every event goes to .ssim/events.ndjson and to the progress display.
   void emit(const Event& e);
-  // The nodes an entity is placed on (its grant), or this host on the local launcher;
-  // "" when the scheduler decides.
-  std::string where_it_runs(const state::EntityRecord& r) const;
-  static void keep_earlier_output(const state::EntityRecord& r);
   // The database phase (engine_database.cpp).
   void start_database();
-  void watch_database();
-  void stop_database();
-  void report_failed_snapshots();
-  bool is_database(const state::EntityRecord& r) const { return r.type == state::EntityKind::Database; }
-  // The job of `ssim run --batch` this run is inside: tracked, never started here.
-  bool is_outer_batch(const state::EntityRecord& r) const { return r.type == state::EntityKind::Batch; }
 
   bool start_ready();
-  void tell_outcomes(const state::EntityRecord& r, plan::Env& env);
-  void start_batch(const std::vector<state::EntityRecord*>& records);
-  launch::LaunchRequest request_for(const state::EntityRecord& r);
-  void begin_attempt(state::EntityRecord& r);
   bool poll();
-  bool retire_lost_nodes();
-  // What the loops of every tick walk, by index, so that a tick costs what runs, not
-  // every entity (100,000 members: issue 43): started_, the entities started and not
-  // ended for good (running, or failed with retries left); waiting_, those not started
-  // yet, in order (the schedule's candidates; entries that started meanwhile are dropped
-  // from the front and skipped elsewhere). Kept by update_live at the top of each tick.
-  void update_live();
-  bool ended_for_good(const state::EntityRecord& r) const;
-  std::vector<size_t> started_;
-  std::vector<size_t> waiting_;
-  size_t left_waiting_ = 0;  // started since waiting_ was last swept whole
-  size_t live_of_ = 0;       // how many entities there were when the lists were made
-  bool live_stale_ = true;   // an entity that had ended runs again (ssim start): made anew
-  void end_with_allocation(const launch::JobAllocation::Ended& ended);
-  bool schedule_retries();
-  // A whole-node step that ended for good gives its nodes to the pool (launcher's
-  // nodes_freed_by): the packed members run there too. Returns true when some joined.
-  bool take_freed_nodes(const std::vector<std::string>& ended);
   // A gang's member that failed for good ends the rest of its gang (engine_gangs.cpp).
   bool end_gangs_of_failed(const std::vector<std::string>& ended);
-  void release_room();
   void interrupted(const std::string& why);
   std::string wall_time_spent() const;
   double began_ = 0;  // when run() began (epoch seconds)
@@ -136,18 +110,13 @@ class Engine {
   bool waits_on_held(const state::EntityRecord& r, int depth = 0) const;
   bool finished(bool open) const;
   void cancel_held();
-  void save();
-  void save_soon();
-  void report_counts(bool final = false);
-  int exit_code() const;
   // Returns the signal name when SIGINT/SIGTERM arrived within `timeout_ms`.
   std::string wait_for_signal(int timeout_ms);
 
   const plan::Plan& plan_;
   state::Manifest& m_;
   launch::Launcher& launcher_;
-  EventLog events_;              // the experiment's events.ndjson, open for the run
-  state::StartJournal journal_;  // its .ssim/starts, open for the run
+  EventLog events_;  // the experiment's events.ndjson, open for the run
   Progress* progress_;
   std::shared_ptr<spdlog::logger> log_;
   const Clock* clock_;
@@ -155,49 +124,26 @@ class Engine {
   Waiter* waiter_;
   DatabaseControl* db_;
   std::map<std::string, const plan::Step*> steps_;
+  LiveIndex live_;                      // what each tick walks (live_index.hpp), kept at the top of each tick
   std::deque<plan::Plan> added_plans_;  // the file read again by `ssim start`: their steps are in steps_
   std::string ssdb_;
   std::string password_;
-  bool save_failed_ = false;
-  bool environment_failed_ = false;                  // an entity could not even be started (disk full, ...)
-  bool throttled_ = false;                           // max_running holds entities back
-  bool throttled_by_room_ = false;                   // an entity waits for CPUs or GPUs
-  bool dirty_ = false;                               // changes not saved yet (save_soon)
-  std::chrono::steady_clock::duration save_cost_{};  // how long the last save took
-  std::chrono::steady_clock::time_point last_save_{};
-  std::chrono::steady_clock::time_point last_counts_{};  // the progress display's last counts
-  bool counted_once_ = false;
-  Schedule schedule_;       // what may start: readiness, room on the node pool, gangs (schedule.hpp)
-  DatabaseWatch db_watch_;  // the database while the entities run (database_watch.hpp)
-  void say(const std::vector<Event>& found);
+  bool environment_failed_ = false;                     // the database could not even be started
+  bool throttled_ = false;                              // max_running holds entities back
+  bool throttled_by_room_ = false;                      // an entity waits for CPUs or GPUs
+  Every counts_every_{std::chrono::milliseconds(100)};  // the display needs counts no more often
+  Schedule schedule_;  // what may start: readiness, room on the node pool, gangs (schedule.hpp)
+  Attempts attempts_{plan_, launcher_, schedule_, m_.path, ssdb_, password_};  // starts, retries (attempts.hpp)
+  NodeChanges nodes_{schedule_, launcher_};  // nodes freed, lost and back (node_changes.hpp)
+  DatabaseUpkeep database_{plan_,   launcher_, *db_,
+                           *clock_, ssdb_,     password_};  // watched, stopped (database_upkeep.hpp)
   int polls_ = 0;
-  ControlRequests control_;              // ssim stop and ssim start from outside (control_requests.hpp)
-  std::set<std::string> retired_nodes_;  // out of the pool until the launcher stops naming them
-  std::set<std::string> freed_by_;       // whole-node steps whose nodes joined the pool
-  // stop_on_goal (engine_goals.cpp): running entities whose goal is checked every second,
-  // and those stopped because they reached it (recorded completed when they end).
-  void check_goals();
-  void settle_goal_stop(state::EntityRecord& r);
-  std::chrono::steady_clock::time_point next_goal_check_{};
-  std::set<std::string> goal_stopping_;
-  // Ranks that failed while their step runs on (engine_ranks.cpp, rank_watch.hpp): the
-  // step is ended, and the entity recorded failed with the ranks' own reason.
-  void check_rank_failures();
-  void settle_rank_stop(state::EntityRecord& r);
-  RankWatch rank_watch_;
-  std::chrono::steady_clock::time_point next_rank_check_{};
-  std::map<std::string, std::string> rank_stopping_;  // entity -> the reason it fails with
-  // Metric lines a lone program prints, stamped about once a second (printed_metrics.hpp).
-  void stamp_printed_metrics();
-  PrintedMetrics printed_;
-  std::chrono::steady_clock::time_point next_printed_look_{};
-  // Metrics files kept bounded (engine_metrics.cpp).
-  void bound_metrics();
-  void bound_metrics_ended(const state::EntityRecord& e);
-  void bound_metrics_of(const state::EntityRecord& e, const std::vector<std::string>& files);
-  void say_lost_metrics(const std::string& name, const std::vector<std::string>& lost_files);
-  std::uintmax_t metrics_limit();
-  std::chrono::steady_clock::time_point next_metrics_bound_{};
+  ControlRequests control_;  // ssim stop and ssim start from outside (control_requests.hpp)
+  RunContext ctx_;           // what the phases below read and do (run_context.hpp)
+  GoalStops goals_;          // stop_on_goal (goal_stops.hpp)
+  RankStops rank_stops_;     // a failed rank's step ended (rank_stops.hpp)
+  MetricsUpkeep metrics_;    // printed metrics stamped, files bounded (metrics_upkeep.hpp)
+  ManifestSaver saver_;      // when the manifest is written (manifest_saver.hpp)
 };
 
 }  // namespace ssim::engine

@@ -63,7 +63,7 @@ bool Engine::handle_stop_requests() {
       }
       if (e.status != before[i].second) emit(entity_event(e.name, to_string(e.type), e.status, e.exit_code, e.reason));
     }
-    save();
+    saver_.save(ctx_);
     control_.acknowledge(state::RequestKind::Stop, r.id);
   }
   if (!everything) return false;
@@ -84,7 +84,7 @@ bool Engine::handle_start_requests(const EngineHooks& hooks) {
       refusal = e.what();
     }
     if (!refusal.empty()) log_->warn("ssim start refused: {}", refusal);
-    save();
+    saver_.save(ctx_);
     control_.acknowledge(state::RequestKind::Start, r.id, refusal);
   }
   return !requests.empty();
@@ -113,7 +113,7 @@ std::string Engine::start_entities(const std::vector<std::string>& names, const 
     e.reason.clear();
     e.retry_at = 0;
   }
-  if (!d.again.empty()) live_stale_ = true;  // they left the live list when they ended
+  if (!d.again.empty()) live_.make_anew();  // they left the live list when they ended
   std::vector<size_t> started = d.release;
   started.insert(started.end(), d.again.begin(), d.again.end());
   std::sort(started.begin(), started.end());  // said in the file's order
@@ -199,8 +199,8 @@ void Engine::interrupted(const std::string& why) {
         e.status = Status::Failed;
     }
   for (auto& e : m_.entities) e.held = false;
-  report_failed_snapshots();
-  save();
+  database_.report_failed_snapshots(ctx_);
+  saver_.save(ctx_);
 }
 
 }  // namespace ssim::engine

@@ -13,7 +13,7 @@ bool Engine::end_gangs_of_failed(const std::vector<std::string>& ended) {
   bool changed = false;
   for (const auto& name : ended) {
     const auto* failed = m_.find(name);
-    if (!failed || failed->status != Status::Failed || !ended_for_good(*failed)) continue;
+    if (!failed || failed->status != Status::Failed || !live_.ended_for_good(*failed)) continue;
     const auto mates = schedule_.gang_mates_left(m_, name);
     if (mates.empty()) continue;
     std::string why = state::entity_last_error(failed->run_dir, failed->name, 1);
@@ -32,10 +32,10 @@ bool Engine::end_gangs_of_failed(const std::vector<std::string>& ended) {
       }
       if (e.status != before[i]) emit(entity_event(e.name, to_string(e.type), e.status, e.exit_code, e.reason));
     }
-    live_stale_ = true;
+    live_.make_anew();
     changed = true;
   }
-  if (changed) save();
+  if (changed) saver_.save(ctx_);
   return changed;
 }
 

@@ -10,9 +10,6 @@ using state::Status;
 
 namespace {
 
-bool is_database(const state::EntityRecord& r) { return r.type == state::EntityKind::Database; }
-bool is_outer_batch(const state::EntityRecord& r) { return r.type == state::EntityKind::Batch; }
-
 // One task of one CPU and no device: when that does not fit, no packed step does.
 bool is_smallest(const plan::Resources& r) {
   return r.ntasks <= 1 && r.cpus_per_task <= 1 && r.gpus_per_task == 0 && r.node_cpus == 0 && r.nodes <= 1;

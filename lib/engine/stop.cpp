@@ -31,15 +31,13 @@ std::vector<launch::JobRef> live_jobs(const state::Manifest& m, const std::vecto
   return refs;
 }
 
-bool is_database_record(const state::EntityRecord& e) { return e.type == state::EntityKind::Database; }
-
 // SIGTERM to the jobs, up to `deadline` for them to end, then SIGKILL.
 void end_jobs(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names, bool databases,
               std::chrono::steady_clock::time_point deadline, const Clock& clock, bool own_job = true) {
   auto live = [&] {
     std::vector<launch::JobRef> refs;
     for (const auto& r : live_jobs(m, names, own_job))
-      if (is_database_record(*m.find(r.name)) == databases) refs.push_back(r);
+      if (is_database(*m.find(r.name)) == databases) refs.push_back(r);
     return refs;
   };
   auto jobs = live();
@@ -62,7 +60,7 @@ void end_jobs(state::Manifest& m, launch::Launcher& launcher, const std::vector<
 }  // namespace
 
 bool snapshot_failed(const state::EntityRecord& e) {
-  return is_database_record(e) && !state::is_terminal(e.status) && e.reason.rfind(kSnapshotFailed, 0) == 0;
+  return is_database(e) && !state::is_terminal(e.status) && e.reason.rfind(kSnapshotFailed, 0) == 0;
 }
 
 void stop_entities(state::Manifest& m, launch::Launcher& launcher, const std::vector<std::string>& names,
@@ -109,7 +107,7 @@ void stop_entities(state::Manifest& m, launch::Launcher& launcher, const std::ve
 void end_detached(const state::Manifest& m, launch::Launcher& launcher) {
   std::vector<launch::JobRef> jobs;
   for (const auto& e : m.entities)
-    if (!e.job_id.empty() && !is_database_record(e) && e.type != state::EntityKind::Batch) jobs.push_back(job_of(e));
+    if (!e.job_id.empty() && !is_database(e) && e.type != state::EntityKind::Batch) jobs.push_back(job_of(e));
   launcher.end_detached(jobs);
 }
 
@@ -121,14 +119,14 @@ void stop_databases(state::Manifest& m, launch::Launcher& launcher, const std::v
   // into a kill.
   std::vector<std::string> dirs;
   for (const auto& e : m.entities)
-    if (is_database_record(e) && selected(names, e) && !state::is_terminal(e.status)) dirs.push_back(e.run_dir);
+    if (is_database(e) && selected(names, e) && !state::is_terminal(e.status)) dirs.push_back(e.run_dir);
   if (dirs.empty()) return;
   const auto deadline = clock.steady() + grace;
   const auto outcome = database.shutdown(dirs, orchestrator::read_password(m.path), m.database_snapshot);
   // What is to end: the selected shards, but those that could not save (left running).
   std::vector<std::string> ending;
   for (auto& e : m.entities) {
-    if (!is_database_record(e) || !selected(names, e) || state::is_terminal(e.status)) continue;
+    if (!is_database(e) || !selected(names, e) || state::is_terminal(e.status)) continue;
     const auto failed = outcome.save_failed.find(e.run_dir);
     if (failed == outcome.save_failed.end()) {
       ending.push_back(e.name);

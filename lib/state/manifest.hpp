@@ -54,6 +54,10 @@ struct EntityRecord {
   std::shared_ptr<const GoalReached> reached;  // the goal as the engine saw it reached (stop_on_goal)
 };
 
+inline bool is_database(const EntityRecord& r) { return r.type == EntityKind::Database; }
+// The job of `ssim run --batch` a run is inside: tracked, never started by that run.
+inline bool is_outer_batch(const EntityRecord& r) { return r.type == EntityKind::Batch; }
+
 // `name` selects `e`: its own name, or its ensemble's (what ssim stop, start, logs and
 // metrics take).
 inline bool selects(const std::string& name, const EntityRecord& e) { return name == e.name || name == e.ensemble; }

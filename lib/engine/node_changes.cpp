@@ -1,8 +1,4 @@
-// The node pool as nodes come and go during a run: the nodes a whole-node step held
-// join the pool once it ended for good; nodes the scheduler or a silent agent takes out
-// of use are retired (what no longer fits anywhere fails, and says why) and placed on
-// again once back; and when the allocation itself ended, nothing more runs.
-#include "lib/engine/engine.hpp"
+#include "lib/engine/node_changes.hpp"
 #include "lib/state/agent_files.hpp"
 #include "lib/util/split.hpp"
 
@@ -10,11 +6,11 @@ namespace ssim::engine {
 
 using state::Status;
 
-bool Engine::take_freed_nodes(const std::vector<std::string>& ended) {
+bool NodeChanges::take_freed(RunContext& run, const std::vector<std::string>& ended) {
   if (schedule_.pool().empty()) return false;  // nothing is packed: no pool to grow
   bool grew = false;
   for (const auto& name : ended) {
-    const auto* r = m_.find(name);
+    const auto* r = run.m.find(name);
     // Ended for good: a failure to be retried went back to new (schedule_retries) and
     // keeps its nodes for the next attempt.
     if (!r || !state::is_terminal(r->status) || freed_by_.count(name)) continue;
@@ -23,7 +19,7 @@ bool Engine::take_freed_nodes(const std::vector<std::string>& ended) {
       if (schedule_.pool().add(node)) joined.push_back(node.name);
     freed_by_.insert(name);
     if (joined.empty()) continue;
-    log_->info("{} ended: its nodes {} join the pool, packed members run there too", name, join(joined, ","));
+    run.log.info("{} ended: its nodes {} join the pool, packed members run there too", name, join(joined, ","));
     grew = true;
   }
   return grew;
@@ -31,7 +27,7 @@ bool Engine::take_freed_nodes(const std::vector<std::string>& ended) {
 
 // A node found dead gets nothing more; what no longer fits anywhere fails, and says why.
 // A node the launcher no longer reports (a drained node resumed) is placed on again.
-bool Engine::retire_lost_nodes() {
+bool NodeChanges::retire_lost(RunContext& run) {
   bool retired = false, restored = false;
   const auto* scheduling = launcher_.scheduling();
   if (!scheduling) return false;  // the local machine is never out of use
@@ -39,19 +35,19 @@ bool Engine::retire_lost_nodes() {
   for (const auto& [node, why] : lost)
     if (schedule_.pool().retire(node)) {
       // why: "lost (its ssim agent ...)", "drained by slurm (bad dimm)"
-      log_->warn("node {} is {}: nothing more is placed there", node, why);
-      emit(text_event(EventKind::Warning, "node " + node + " is " + why + ": nothing more is placed there"));
-      retired_nodes_.insert(node);
+      run.log.warn("node {} is {}: nothing more is placed there", node, why);
+      run.emit(text_event(EventKind::Warning, "node " + node + " is " + why + ": nothing more is placed there"));
+      retired_.insert(node);
       retired = true;
     }
-  for (auto it = retired_nodes_.begin(); it != retired_nodes_.end();) {
+  for (auto it = retired_.begin(); it != retired_.end();) {
     if (lost.count(*it) || !schedule_.pool().restore(*it)) {
       ++it;
       continue;
     }
-    log_->info("node {} is back in service: members are placed there again", *it);
-    emit(text_event(EventKind::Info, "node " + *it + " is back in service: members are placed there again"));
-    it = retired_nodes_.erase(it);
+    run.log.info("node {} is back in service: members are placed there again", *it);
+    run.emit(text_event(EventKind::Info, "node " + *it + " is back in service: members are placed there again"));
+    it = retired_.erase(it);
     restored = true;
   }
   if (!retired) return restored;
@@ -61,26 +57,26 @@ bool Engine::retire_lost_nodes() {
   // every node went, it is asked again for a few seconds, nothing being able to run.
   if (const launch::JobAllocation* allocation = launcher_.allocation()) {
     auto ended = allocation->ended();
-    const auto give_up = clock_->steady() + std::chrono::seconds(5);
-    while (!ended && schedule_.pool().all_retired() && clock_->steady() < give_up) {
-      clock_->sleep(std::chrono::milliseconds(250));
+    const auto give_up = run.clock.steady() + std::chrono::seconds(5);
+    while (!ended && schedule_.pool().all_retired() && run.clock.steady() < give_up) {
+      run.clock.sleep(std::chrono::milliseconds(250));
       ended = allocation->ended();
     }
     if (ended) {
-      end_with_allocation(*ended);
+      end_with_allocation(run, *ended);
       return true;
     }
   }
-  for (auto& r : m_.entities) {
+  for (auto& r : run.m.entities) {
     const plan::Resources* ask = schedule_.ask(r.name);
     if (r.status != Status::New || !ask) continue;
     const std::string why = schedule_.pool().never_fits(*ask);
     if (why.empty()) continue;
     r.status = Status::Failed;
     r.reason = "cannot run: " + why;
-    r.end = clock_->now();
-    emit(entity_event(r.name, to_string(r.type), r.status, std::nullopt, r.reason));
-    log_->error("{} {}", r.name, r.reason);
+    r.end = run.clock.now();
+    run.emit(entity_event(r.name, to_string(r.type), r.status, std::nullopt, r.reason));
+    run.log.error("{} {}", r.name, r.reason);
   }
   return true;
 }
@@ -96,21 +92,28 @@ bool Engine::retire_lost_nodes() {
 // killed at the very moment of the end fell just outside it, and stayed "failed: killed
 // by SIGTERM" (test_slurm's outside scancel, now and then under load). A failure of
 // its own, with an exit code, keeps its reason.
-void Engine::end_with_allocation(const launch::JobAllocation::Ended& ended) {
+void NodeChanges::end_with_allocation(RunContext& run, const launch::JobAllocation::Ended& ended) {
   constexpr double kAllocationEndSeen = state::kAgentSilenceSeconds + 10;
-  const double now = clock_->now();
+  const double now = run.clock.now();
   const double since = ended.at > 0 ? ended.at - 1 : now - kAllocationEndSeen;
-  for (auto& r : m_.entities) {
+  for (auto& r : run.m.entities) {
     if (is_outer_batch(r)) continue;
     const bool killed_by_its_end = r.status == Status::Failed && r.end >= since && !r.exit_code.value_or(0);
     if (state::is_terminal(r.status) && !killed_by_its_end) continue;
     r.status = Status::Cancelled;
     r.reason = r.job_id.empty() ? "not started: " + ended.reason : ended.reason;
     if (r.end == 0) r.end = now;
-    emit(entity_event(r.name, to_string(r.type), r.status, r.exit_code, r.reason));
+    run.emit(entity_event(r.name, to_string(r.type), r.status, r.exit_code, r.reason));
   }
-  log_->warn("{}: every entity not ended is cancelled", ended.reason);
-  emit(text_event(EventKind::Warning, ended.reason + ": nothing more runs in it"));
+  run.log.warn("{}: every entity not ended is cancelled", ended.reason);
+  run.emit(text_event(EventKind::Warning, ended.reason + ": nothing more runs in it"));
+}
+
+void NodeChanges::release_room(const state::Manifest& m) {
+  for (const auto& name : schedule_.pool().holders()) {
+    const auto* r = m.find(name);
+    if (!r || state::is_terminal(r->status) || r->status == Status::New) schedule_.pool().release(name);
+  }
 }
 
 }  // namespace ssim::engine

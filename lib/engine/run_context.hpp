@@ -1,0 +1,34 @@
+#pragma once
+// What a phase of a run (engine.hpp) may read and do: the manifest, the plan's steps by
+// name, the clock, where it says things, and ending an entity's job. The engine makes one
+// for its phases; their unit tests give lambdas and a manifest, no launcher.
+#include <functional>
+#include <map>
+#include <string>
+
+#include <spdlog/logger.h>
+
+#include "lib/engine/event.hpp"
+#include "lib/plan/plan.hpp"
+#include "lib/state/manifest.hpp"
+#include "lib/util/clock.hpp"
+
+namespace ssim::engine {
+
+struct RunContext {
+  state::Manifest& m;
+  const std::map<std::string, const plan::Step*>& steps;
+  const Clock& clock;
+  spdlog::logger& log;
+  std::function<void(const Event&)> emit;                // to events.ndjson and the display
+  std::function<void(const state::EntityRecord&)> stop;  // ends the entity's job (not forced)
+  bool dirty = false;                                    // the manifest changed: the loop saves soon
+
+  // The step of entity `name`; nullptr for a database shard or the outer batch job.
+  const plan::Step* step(const std::string& name) const {
+    const auto it = steps.find(name);
+    return it == steps.end() ? nullptr : it->second;
+  }
+};
+
+}  // namespace ssim::engine

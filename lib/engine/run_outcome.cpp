@@ -1,0 +1,51 @@
+#include "lib/engine/run_outcome.hpp"
+
+#include <map>
+
+#include "lib/engine/engine.hpp"
+#include "lib/engine/run_context.hpp"
+#include "lib/launch/launcher.hpp"
+
+namespace ssim::engine {
+
+using state::Status;
+
+int run_exit_code(const state::Manifest& m, bool environment_failed) {
+  if (environment_failed) return 3;
+  // A job the scheduler can never run: the environment failed, not the workflow.
+  for (const auto& e : m.entities)
+    if (e.status == Status::Failed && (e.reason.find(launch::kNeverRuns) != std::string::npos ||
+                                       e.reason.find(launch::kSubmitRefused) != std::string::npos))
+      return 3;
+  for (const auto& e : m.entities) {
+    // A persistent database is still running, and that is what was asked.
+    if (is_database(e) && (e.status == Status::Running || e.status == Status::Completed)) continue;
+    // ssim had to kill it at the end, after every entity had ended: a warning, not a failure.
+    if (is_database(e) && e.reason.rfind(kStoppedAtEnd, 0) == 0) continue;
+    if (is_outer_batch(e)) continue;
+    if (e.status != Status::Completed || e.exit_code != 0) return 1;
+  }
+  return 0;
+}
+
+Tally tally_of(const state::Manifest& m) {
+  Tally t;
+  std::map<std::string, size_t> index;
+  const std::string* last = nullptr;  // members of an ensemble come one after another
+  size_t at = 0;
+  for (const auto& e : m.entities) {
+    if (is_database(e)) continue;  // the database is not an entity people wait for
+    t.counts[e.status]++;
+    if (e.ensemble.empty()) continue;
+    if (!last || *last != e.ensemble) {
+      auto [it, fresh] = index.emplace(e.ensemble, t.ensembles.size());
+      if (fresh) t.ensembles.push_back({e.ensemble, 0, 0});
+      last = &e.ensemble, at = it->second;
+    }
+    t.ensembles[at].total++;
+    t.ensembles[at].ended += state::is_terminal(e.status);
+  }
+  return t;
+}
+
+}  // namespace ssim::engine
