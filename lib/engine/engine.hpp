@@ -134,7 +134,7 @@ class Engine {
   Every counts_every_{std::chrono::milliseconds(100)};  // the display needs counts no more often
   Schedule schedule_;  // what may start: readiness, room on the node pool, gangs (schedule.hpp)
   Attempts attempts_{plan_, launcher_, schedule_, m_.path, ssdb_, password_};  // starts, retries (attempts.hpp)
-  NodeChanges nodes_{schedule_, launcher_};  // nodes freed, lost and back (node_changes.hpp)
+  NodeChanges nodes_{schedule_, node_sources_of(launcher_)};  // nodes freed, lost and back (node_changes.hpp)
   DatabaseUpkeep database_{plan_,   launcher_, *db_,
                            *clock_, ssdb_,     password_};  // watched, stopped (database_upkeep.hpp)
   int polls_ = 0;

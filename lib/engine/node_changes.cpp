@@ -6,6 +6,14 @@ namespace ssim::engine {
 
 using state::Status;
 
+NodeSources node_sources_of(const launch::Launcher& launcher) {
+  NodeSources s;
+  s.freed_by = [&launcher](const std::string& name) { return launcher.nodes_freed_by(name); };
+  if (const auto* scheduling = launcher.scheduling()) s.lost = [scheduling] { return scheduling->lost_nodes(); };
+  if (const auto* allocation = launcher.allocation()) s.allocation_ended = [allocation] { return allocation->ended(); };
+  return s;
+}
+
 bool NodeChanges::take_freed(RunContext& run, const std::vector<std::string>& ended) {
   if (schedule_.pool().empty()) return false;  // nothing is packed: no pool to grow
   bool grew = false;
@@ -15,7 +23,7 @@ bool NodeChanges::take_freed(RunContext& run, const std::vector<std::string>& en
     // keeps its nodes for the next attempt.
     if (!r || !state::is_terminal(r->status) || freed_by_.count(name)) continue;
     std::vector<std::string> joined;
-    for (const auto& node : launcher_.nodes_freed_by(name))
+    for (const auto& node : sources_.freed_by(name))
       if (schedule_.pool().add(node)) joined.push_back(node.name);
     freed_by_.insert(name);
     if (joined.empty()) continue;
@@ -29,9 +37,8 @@ bool NodeChanges::take_freed(RunContext& run, const std::vector<std::string>& en
 // A node the launcher no longer reports (a drained node resumed) is placed on again.
 bool NodeChanges::retire_lost(RunContext& run) {
   bool retired = false, restored = false;
-  const auto* scheduling = launcher_.scheduling();
-  if (!scheduling) return false;  // the local machine is never out of use
-  const auto lost = scheduling->lost_nodes();
+  if (!sources_.lost) return false;  // the local machine is never out of use
+  const auto lost = sources_.lost();
   for (const auto& [node, why] : lost)
     if (schedule_.pool().retire(node)) {
       // why: "lost (its ssim agent ...)", "drained by slurm (bad dimm)"
@@ -55,12 +62,12 @@ bool NodeChanges::retire_lost(RunContext& run) {
   // scheduler may say it a moment after its nodes went (sacct, which reads slurmdbd,
   // still said RUNNING a tenth of a second after a scancel on a loaded machine): when
   // every node went, it is asked again for a few seconds, nothing being able to run.
-  if (const launch::JobAllocation* allocation = launcher_.allocation()) {
-    auto ended = allocation->ended();
+  if (sources_.allocation_ended) {
+    auto ended = sources_.allocation_ended();
     const auto give_up = run.clock.steady() + std::chrono::seconds(5);
     while (!ended && schedule_.pool().all_retired() && run.clock.steady() < give_up) {
       run.clock.sleep(std::chrono::milliseconds(250));
-      ended = allocation->ended();
+      ended = sources_.allocation_ended();
     }
     if (ended) {
       end_with_allocation(run, *ended);

@@ -4,6 +4,9 @@
 // of use are retired (what no longer fits anywhere fails, and says why) and placed on
 // again once back; when the allocation itself ended, nothing more runs; and an entity
 // that ended (or waits to be retried) gives its CPUs and devices back.
+#include <functional>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,9 +17,20 @@
 
 namespace ssim::engine {
 
+// What NodeChanges asks of the launcher (node_sources_of gives a launcher's; tests, lambdas).
+struct NodeSources {
+  // The nodes a whole-node step that ended gives back (Launcher::nodes_freed_by).
+  std::function<std::vector<launch::PoolNode>(const std::string&)> freed_by;
+  // Nodes out of use now, each with why (BatchScheduling::lost_nodes); unset: none ever (this machine).
+  std::function<std::map<std::string, std::string>()> lost;
+  // Whether the allocation the run is in ended, and how (JobAllocation::ended); unset: none.
+  std::function<std::optional<launch::JobAllocation::Ended>()> allocation_ended;
+};
+NodeSources node_sources_of(const launch::Launcher& launcher);
+
 class NodeChanges {
  public:
-  NodeChanges(Schedule& schedule, const launch::Launcher& launcher) : schedule_(schedule), launcher_(launcher) {}
+  NodeChanges(Schedule& schedule, NodeSources sources) : schedule_(schedule), sources_(std::move(sources)) {}
 
   // The whole-node steps among `ended` that ended for good give their nodes to the pool
   // (Launcher::nodes_freed_by). Returns true when some joined.
@@ -30,7 +44,7 @@ class NodeChanges {
   void end_with_allocation(RunContext& run, const launch::JobAllocation::Ended& ended);
 
   Schedule& schedule_;
-  const launch::Launcher& launcher_;
+  NodeSources sources_;
   std::set<std::string> retired_;   // out of the pool until the launcher stops naming them
   std::set<std::string> freed_by_;  // whole-node steps whose nodes joined the pool
 };
