@@ -154,9 +154,7 @@ std::vector<JobStatus> BatchLauncher::poll(std::span<const JobRef> jobs) {
   // found with its id, and the id file is written before its launch command can end.
   auto step_status = local_.poll(steps);
   agents_.beat();
-  std::vector<std::string> pool_nodes;
-  for (const auto& n : allocation_.placement().pool) pool_nodes.push_back(n.name);
-  if (out_of_use_.check(pool_nodes)) agents_.revive(out_of_use_.nodes());
+  if (out_of_use_.check(allocation_.placement().pool)) agents_.revive(out_of_use_.nodes());
 
   std::vector<std::string> step_ids, ids;  // one query for every job and step
   for (const auto& j : jobs) {

@@ -10,7 +10,7 @@ bool NodesOutOfUse::take(const launch::CommandResult& answer) {
   return true;
 }
 
-bool NodesOutOfUse::check(const std::vector<std::string>& pool) {
+bool NodesOutOfUse::check(const std::vector<launch::PoolNode>& pool) {
   bool took = false;
   if (query_.valid()) {
     if (in_background_ && query_.wait_for(0s) != std::future_status::ready) return false;
@@ -19,7 +19,9 @@ bool NodesOutOfUse::check(const std::vector<std::string>& pool) {
   const auto* health = scheduler_.node_health();
   const auto now = clock_->steady();
   if (!health || pool.empty() || now < next_query_) return took;
-  const auto command = health->node_state_command(pool);
+  std::vector<std::string> nodes;
+  for (const auto& n : pool) nodes.push_back(n.name);
+  const auto command = health->node_state_command(nodes);
   next_query_ = now + kInterval;
   if (!in_background_) return take(runner_.run(command, 20s)) || took;
   query_ = std::async(std::launch::async, [runner = &runner_, command] { return runner->run(command, 20s); });

@@ -11,6 +11,7 @@
 
 #include "launchers/batch/scheduler.hpp"
 #include "lib/launch/command_runner.hpp"
+#include "lib/launch/node_pool.hpp"
 #include "lib/util/clock.hpp"
 
 namespace ssim::launchers {
@@ -22,8 +23,8 @@ class NodesOutOfUse {
     if (query_.valid()) query_.wait();  // its thread uses the runner
   }
 
-  // Asks about `pool` when it is time; returns true when an answer was taken now.
-  bool check(const std::vector<std::string>& pool);
+  // Asks about the nodes of `pool` when it is time; returns true when an answer was taken now.
+  bool check(const std::vector<launch::PoolNode>& pool);
   // Node -> why, per the last answer: the whole list of nodes out of use now, so one it
   // no longer names (resumed by an administrator) is in use again.
   const std::map<std::string, std::string>& nodes() const { return out_of_use_; }
