@@ -1,5 +1,7 @@
 #include "lib/state/entity_reader.hpp"
 
+#include "lib/state/quick_json.hpp"
+
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -179,6 +181,11 @@ EntityRecord entity_from_json(const json& e) {
 
 EntityRecord entity_from_text(std::string_view text) {
   EntityRecord r = blank_record();
+  {  // the quick reader first (quick_json.hpp): the text as ssim writes it
+    EntityEvents quick(r);
+    if (quick_sax_parse(text, quick)) return r;
+  }
+  r = blank_record();  // it gave up part way: nlohmann's parser, from the start
   EntityEvents events(r);
   if (json::sax_parse(text.begin(), text.end(), &events)) return r;
   return entity_from_json(json::parse(text));
