@@ -2,10 +2,12 @@
 // in the file since, in the run that tracks the experiment (session::start), then show
 // where they stand.
 #include <filesystem>
+#include <unistd.h>
+
 #include <iostream>
 #include <memory>
 
-#include "apps/ssim/status_table.hpp"
+#include "apps/ssim/run_summary.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/session/experiment_ref.hpp"
 #include "lib/session/start.hpp"
@@ -21,7 +23,7 @@ Action add_start(CLI::App& app) {
   return [words, json] {
     auto [path, names] = session::split_experiment_and_names(*words);
     const auto m = session::start(path, names);
-    print_where_they_stand(std::cout, m, *json);
+    print_where_they_stand(std::cout, m, *json, ::isatty(STDOUT_FILENO) != 0);
     return 0;
   };
 }

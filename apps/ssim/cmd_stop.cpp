@@ -1,9 +1,11 @@
 // ssim stop [EXP] [ENTITY ...]: stop the named entities, or everything, and leave no
 // process of the experiment behind (session::stop), then show where they stand.
+#include <unistd.h>
+
 #include <iostream>
 #include <memory>
 
-#include "apps/ssim/status_table.hpp"
+#include "apps/ssim/run_summary.hpp"
 #include "apps/ssim/verbs.hpp"
 #include "lib/session/experiment_ref.hpp"
 #include "lib/session/stop.hpp"
@@ -22,7 +24,7 @@ Action add_stop(CLI::App& app) {
     auto [path, names] = session::split_experiment_and_names(*words);
     const auto m = session::stop(
         path, names, [](const std::string& note) { std::cerr << "ssim: " << note << "\n"; }, !*no_save);
-    print_where_they_stand(std::cout, m, *json);
+    print_where_they_stand(std::cout, m, *json, ::isatty(STDOUT_FILENO) != 0);
     return 0;
   };
 }

@@ -5,6 +5,7 @@
 #include "lib/util/clock.hpp"
 
 #include "lib/state/entity_error.hpp"
+#include "lib/session/status_json.hpp"
 #include "lib/state/metrics.hpp"
 
 namespace ssim::app {
@@ -48,6 +49,13 @@ void print_run_end(std::ostream& out, const state::Manifest& m, const std::strin
   if (failed) out << "every failure: ssim status " << m.path << " --filter failed\n";
   out << "the whole run: ssim report " << m.path << " -o " << m.experiment << ".html\n";
   if (interrupted) out << "interrupted: ssim run " << file << " --resume runs what did not complete\n";
+}
+
+void print_where_they_stand(std::ostream& out, const state::Manifest& m, bool json, bool terminal) {
+  if (json)
+    out << session::status_json(m, std::nullopt).dump(2) << "\n";
+  else
+    print_run_end(out, m, m.file, terminal);
 }
 
 }  // namespace ssim::app

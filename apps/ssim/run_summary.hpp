@@ -19,5 +19,9 @@ inline constexpr int kListAbovePiped = 1000;
 
 // `file`: the experiment file as the user gave it, for the --resume pointer.
 void print_run_end(std::ostream& out, const state::Manifest& m, const std::string& file, bool terminal);
+// Where the entities stand after a verb acted (ssim start, ssim stop): as a run's end
+// prints them (the table, or past the same sizes the summary), or with `json` the
+// document of ssim status --json.
+void print_where_they_stand(std::ostream& out, const state::Manifest& m, bool json, bool terminal);
 
 }  // namespace ssim::app

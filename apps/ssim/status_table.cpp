@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "apps/ssim/status_format.hpp"
-#include "lib/session/status_json.hpp"
 #include <set>
 
 #include "lib/state/metrics.hpp"
@@ -134,13 +133,6 @@ void print_status_table(std::ostream& out, const state::Manifest& m) {
   std::vector<const state::EntityRecord*> rows;
   for (const auto& e : m.entities) rows.push_back(&e);
   print_status_table(out, rows);
-}
-
-void print_where_they_stand(std::ostream& out, const state::Manifest& m, bool json) {
-  if (json)
-    out << session::status_json(m, std::nullopt).dump(2) << "\n";
-  else
-    print_status_table(out, m);
 }
 
 }  // namespace ssim::app

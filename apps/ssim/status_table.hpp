@@ -27,8 +27,5 @@ struct SortedRow {
 std::vector<SortedRow> sorted_by(const std::vector<const state::EntityRecord*>& rows, const std::string& sort);
 // Every entity, the default fields.
 void print_status_table(std::ostream& out, const state::Manifest& m);
-// Where the entities stand after a verb acted (ssim start, ssim stop): the table, or
-// with `json` the document of ssim status --json.
-void print_where_they_stand(std::ostream& out, const state::Manifest& m, bool json);
 
 }  // namespace ssim::app

@@ -104,6 +104,25 @@ ensembles:
         self.assertLess(len(out.splitlines()), 20, out[:2000])
         self.assertRegex(out, r"m +1001 total: 1001 completed")
 
+    def test_stop_says_where_they_stand_as_a_run_s_end_does(self):
+        # A few entities: the table, a row each.
+        self.write("experiment.yaml", "experiment: {name: few}\n"
+                   "ensembles:\n  - {name: f, exe: /bin/sleep, args: ['100'], replicas: 3}\n")
+        run = self.run_until("few", "f_0")
+        out = self.ssim("stop", "experiment.yaml", check=0).stdout
+        self.assertEqual([line.split()[0] for line in out.splitlines()], ["NAME", "f_0", "f_1", "f_2"], out)
+        run.wait(timeout=60)
+        # Past 1,000 piped: the summary, not a row each (stopping a million members once printed 55 MB).
+        self.write("many.yaml", "experiment: {name: many}\n"
+                   "ensembles:\n  - {name: m, exe: /bin/sleep, args: ['100'], replicas: 1001}\n")
+        many = self.ssim_background("run", "many.yaml")
+        wait_for(lambda: os.path.exists(os.path.join(self.dir, "many", ".ssim/manifest.json")), what="manifest")
+        wait_for(lambda: self.status("many.yaml")[1]["m_0"]["status"] == "running", what="m_0 running")
+        out = self.ssim("stop", "many.yaml", check=0).stdout
+        self.assertLess(len(out.splitlines()), 20, out[:2000])
+        self.assertRegex(out, r"m +1001 total: 1001 cancelled")
+        many.wait(timeout=60)
+
     def test_run_regardless_sees_which_inputs_succeeded(self):
         self.write("experiment.yaml", """
 experiment: {name: anyway}
