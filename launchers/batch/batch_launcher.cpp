@@ -116,12 +116,13 @@ std::vector<JobRef> BatchLauncher::start(std::span<const LaunchRequest> requests
       state::forget_last_attempt(r.run_dir);  // rank ends, step ends, rank 0's address, a failed setup line
     }
     add_root_exports(r.env);
-    const StepInfo step = commands_.of(r.name);
     if (r.batch) {
+      const StepInfo step = commands_.of(r.name);  // a step's, or a database shard's
       refs[k] = scripts_.submit(r, step.res, step.setup);
       continue;
     }
-    if (commands_.info(r.name) && agents_.runs(step.res, r.nodes.size())) {
+    // Looked up, not copied: a member through an agent costs no copy of its step's setup.
+    if (const StepInfo* known = commands_.info(r.name); known && agents_.runs(known->res, r.nodes.size())) {
       agent.push_back(std::move(r));
       agent_index.push_back(k);
       continue;
