@@ -7,9 +7,7 @@ namespace ssim::engine {
 using state::Status;
 
 void GoalStops::check(RunContext& run) {
-  const auto now = run.clock.steady();
-  if (now < next_check_) return;
-  next_check_ = now + std::chrono::seconds(1);
+  if (!checks_.due(run.clock.steady())) return;
   for (auto& e : run.m.entities) {
     if (e.status != Status::Running || !e.goal || !e.goal->stop || stopping_.count(e.name)) continue;
     auto reached = state::goal_reached(*e.goal, state::read_metrics(e), e.start);

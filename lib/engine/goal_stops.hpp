@@ -6,6 +6,7 @@
 #include <string>
 
 #include "lib/engine/run_context.hpp"
+#include "lib/util/every.hpp"
 
 namespace ssim::engine {
 
@@ -18,7 +19,7 @@ class GoalStops {
   void settle(state::EntityRecord& r);
 
  private:
-  std::chrono::steady_clock::time_point next_check_{};
+  Every checks_{std::chrono::seconds(1)};
   std::set<std::string> stopping_;
 };
 

@@ -29,17 +29,13 @@ std::uintmax_t MetricsUpkeep::limit(RunContext& run) {
 
 void MetricsUpkeep::bound(RunContext& run) {
   limit(run);  // a bad SSIM_METRICS_LIMIT is said when the run starts
-  const auto now = run.clock.steady();
-  if (now < next_bound_) return;
-  next_bound_ = now + std::chrono::seconds(5);
+  if (!bounds_.due(run.clock.steady())) return;
   for (const auto& e : run.m.entities)
     if (e.status == Status::Running) bound_files(run, e, state::metric_files(e.run_dir));
 }
 
 void MetricsUpkeep::stamp(RunContext& run, const std::vector<size_t>& live) {
-  const auto now = run.clock.steady();
-  if (now < next_stamp_) return;
-  next_stamp_ = now + std::chrono::seconds(1);
+  if (!stamps_.due(run.clock.steady())) return;
   for (size_t i : live) {
     const auto& e = run.m.entities[i];
     const plan::Step* step = run.step(e.name);

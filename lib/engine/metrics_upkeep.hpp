@@ -13,6 +13,7 @@
 
 #include "lib/engine/printed_metrics.hpp"
 #include "lib/engine/run_context.hpp"
+#include "lib/util/every.hpp"
 
 namespace ssim::engine {
 
@@ -31,8 +32,8 @@ class MetricsUpkeep {
   void say_lost(RunContext& run, const std::string& name, const std::vector<std::string>& lost_files);
 
   PrintedMetrics printed_;
-  std::chrono::steady_clock::time_point next_stamp_{};
-  std::chrono::steady_clock::time_point next_bound_{};
+  Every stamps_{std::chrono::seconds(1)};
+  Every bounds_{std::chrono::seconds(5)};
 };
 
 }  // namespace ssim::engine

@@ -8,9 +8,7 @@ namespace ssim::engine {
 using state::Status;
 
 void RankStops::check(RunContext& run, const std::vector<size_t>& live, const Where& where) {
-  const auto now = run.clock.steady();
-  if (now < next_check_) return;
-  next_check_ = now + std::chrono::seconds(1);
+  if (!checks_.due(run.clock.steady())) return;
   for (size_t i : live) {
     auto& e = run.m.entities[i];
     if (e.status != Status::Running || stopping_.count(e.name)) continue;

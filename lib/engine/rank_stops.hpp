@@ -10,6 +10,7 @@
 
 #include "lib/engine/rank_watch.hpp"
 #include "lib/engine/run_context.hpp"
+#include "lib/util/every.hpp"
 
 namespace ssim::engine {
 
@@ -25,7 +26,7 @@ class RankStops {
 
  private:
   RankWatch watch_;
-  std::chrono::steady_clock::time_point next_check_{};
+  Every checks_{std::chrono::seconds(1)};
   std::map<std::string, std::string> stopping_;  // entity -> the reason it fails with
 };
 
