@@ -117,6 +117,17 @@ class QuickReader {
     }
   }
 
+  // After an item of an object or array: a comma (another item comes), its closing
+  // bracket (taken), or something else.
+  enum class After { More, Closed, Bad };
+  After after_item(char close) {
+    skip_space();
+    if (p_ == end_) return After::Bad;
+    if (*p_ == ',') return ++p_, After::More;
+    if (*p_ == close) return ++p_, After::Closed;
+    return After::Bad;
+  }
+
   bool object(int depth) {
     if (depth >= kMaxDepth) return false;
     ++p_;  // {
@@ -131,15 +142,7 @@ class QuickReader {
       if (p_ == end_ || *p_ != ':') return false;
       ++p_;
       if (!value(depth + 1)) return false;
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == ',') {
-        ++p_;
-        continue;
-      }
-      if (*p_ != '}') return false;
-      ++p_;
-      return sax_.end_object();
+      if (const After next = after_item('}'); next != After::More) return next == After::Closed && sax_.end_object();
     }
   }
 
@@ -151,15 +154,7 @@ class QuickReader {
     if (p_ < end_ && *p_ == ']') return ++p_, sax_.end_array();
     while (true) {
       if (!value(depth + 1)) return false;
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == ',') {
-        ++p_;
-        continue;
-      }
-      if (*p_ != ']') return false;
-      ++p_;
-      return sax_.end_array();
+      if (const After next = after_item(']'); next != After::More) return next == After::Closed && sax_.end_array();
     }
   }
 
