@@ -2,27 +2,19 @@
 // sources as lambdas (what the launcher would say), no launcher.
 #include "lib/engine/node_changes.hpp"
 
-#include <spdlog/sinks/null_sink.h>
-
 #include <catch2/catch.hpp>
 
 #include "lib/engine/engine.hpp"
-#include "tests/unit/fake_launcher.hpp"
 #include "tests/unit/helpers.hpp"
+#include "tests/unit/run_rig.hpp"
 
 using namespace ssim;
 using state::Status;
 
 namespace {
-struct Rig {
+struct Rig : test::RunRig {
   plan::Plan plan;
-  state::Manifest m;
   engine::Schedule schedule;
-  std::map<std::string, const plan::Step*> steps;
-  test::FakeClock clock;
-  spdlog::logger log{"test", std::make_shared<spdlog::sinks::null_sink_mt>()};
-  std::vector<engine::Event> said;
-  engine::RunContext run{m, steps, clock, log, [this](const engine::Event& e) { said.push_back(e); }, {}};
   std::map<std::string, std::string> lost;                     // what the scheduler says is out of use
   std::optional<launch::JobAllocation::Ended> ended;           // whether the allocation ended
   std::map<std::string, std::vector<launch::PoolNode>> frees;  // what a whole-node step gives back
