@@ -1,31 +1,18 @@
 #include "lib/engine/attempts.hpp"
-#include "lib/state/launch_log.hpp"
-#include "lib/util/split.hpp"
 
-#include <climits>
-
-#include <chrono>
-#include <nlohmann/json.hpp>
-#include <cstdlib>
+#include <algorithm>
 #include <filesystem>
-#include <unistd.h>
+#include <nlohmann/json.hpp>
 
-#include "lib/engine/event_log.hpp"
-#include "lib/engine/failure_pointer.hpp"
-#include "lib/engine/refresh.hpp"
-#include "lib/state/start_journal.hpp"
-#include "lib/state/control_request.hpp"
-#include "lib/plan/resources.hpp"
-#include "lib/engine/stop.hpp"
-#include "lib/orchestrator/database.hpp"
-#include "lib/util/atomic_file.hpp"
-#include "lib/util/layout.hpp"
-#include "lib/util/node_address.hpp"
 #include "lib/engine/database_argv.hpp"
-#include "lib/util/proc_stat.hpp"
-#include "lib/util/self_exe.hpp"
-#include "lib/util/clock.hpp"
+#include "lib/orchestrator/database.hpp"
+#include "lib/plan/resources.hpp"
+#include "lib/state/launch_log.hpp"
+#include "lib/util/atomic_file.hpp"
 #include "lib/util/errors.hpp"
+#include "lib/util/node_address.hpp"
+#include "lib/util/proc_stat.hpp"
+#include "lib/util/split.hpp"
 
 namespace ssim::engine {
 
