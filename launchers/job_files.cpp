@@ -4,7 +4,7 @@
 
 #include <sys/stat.h>
 
-#include "lib/util/file_tail.hpp"
+#include "lib/state/job_records.hpp"
 #include "lib/util/processes.hpp"
 
 namespace ssim::launchers {
@@ -14,16 +14,8 @@ using state::Status;
 std::string status_file(const std::string& run_dir) { return state::status_file_path(run_dir); }
 std::string cancel_marker(const std::string& run_dir) { return state::cancel_marker_path(run_dir); }
 
-// A cut text is read again: a keeper writes its final record over its first in place
-// (ssim-supervise's rewrite_in_place), a copy of a few hundred bytes that a reader may
-// meet halfway. Still cut after that: not written yet (or the disk refused it).
-std::optional<state::StatusFile> read_status(const std::string& run_dir) {
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    const auto text = read_run_file(status_file(run_dir));
-    if (!text) return std::nullopt;
-    if (auto status = state::decode_status_file(*text)) return status;
-  }
-  return std::nullopt;
+std::optional<state::StatusFile> read_status(const std::string& run_dir, bool fresh) {
+  return state::read_job_record(run_dir, fresh);
 }
 
 // The time ssim asked the job to stop (the cancel marker's), or 0.

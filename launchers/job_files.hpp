@@ -10,7 +10,8 @@
 
 namespace ssim::launchers {
 
-// Files the supervisor and `cancel` leave in a run directory.
+// Files ssim and a batch job's wrapper leave in a run directory (a keeper records a job
+// in its journal instead).
 std::string status_file(const std::string& run_dir);
 std::string cancel_marker(const std::string& run_dir);
 // What the supervisor wrote in `run_dir` (running, or how the program ended), read
@@ -20,9 +21,10 @@ std::optional<launch::JobStatus> read_job_status(const std::string& run_dir);
 // agent): how it ended (a stop asked before it ended makes it cancelled), else running
 // once its status file exists, else pending.
 launch::JobStatus status_from_file(const std::string& run_dir);
-// The status file as written, read again when met halfway through a rewrite; nullopt
-// when there is none or it stays cut.
-std::optional<state::StatusFile> read_status(const std::string& run_dir);
+// What its keeper recorded of the job's latest launch, or its status file (state/
+// job_records.hpp); nullopt when there is none yet. `fresh`: read the keepers' journals
+// whatever their pace (before concluding that a job's keeper left no record).
+std::optional<state::StatusFile> read_status(const std::string& run_dir, bool fresh = false);
 // When ssim asked the job to stop (the cancel marker's time), or 0.
 double cancel_time(const std::string& run_dir);
 // How a job ended, by its status record: cancelled only when it ended after ssim asked

@@ -27,6 +27,7 @@
 #include "apps/ssim-supervise/read_all.hpp"
 #include "apps/ssim-supervise/step_modes.hpp"
 #include "lib/state/agent_files.hpp"
+#include "lib/state/job_records.hpp"
 #include "lib/state/status_file.hpp"
 #include "lib/util/job_process.hpp"
 
@@ -102,7 +103,7 @@ void start_jobs(Agent& a, const std::vector<AgentJob>& jobs) {
 }
 
 // As the local launcher does on its own machine: the program's group gets the signal.
-// The status file is the program's to write, so what it names is signalled only when the
+// Its keeper's record is the program's to write, so what it names is signalled only when the
 // kernel confirms it is the job's: its program descends from this agent or was started for
 // the job (lib/util/job_process.hpp). The keeper is not signalled: it may already keep
 // the next job. It ends what the job detached once the job has ended, seeing ssim's cancel
@@ -111,13 +112,7 @@ void start_jobs(Agent& a, const std::vector<AgentJob>& jobs) {
 void cancel_jobs(const AgentCancel& c) {
   const int self[] = {static_cast<int>(getpid())};
   for (const auto& run_dir : c.run_dirs) {
-    std::optional<ssim::state::StatusFile> st;
-    for (int attempt = 0; attempt < 3 && !st; ++attempt) {  // a cut text: its keeper writes it in place
-      bool ok = false;
-      const std::string text = read_all(ssim::state::status_file_path(run_dir), ok);
-      if (!ok) break;
-      st = ssim::state::decode_status_file(text);
-    }
+    const auto st = ssim::state::read_job_record(run_dir, true);
     if (!st) continue;
     if (!st->exited && ssim::belongs_to_job(st->pid, st->pid_start_ticks, run_dir, self))
       kill(-st->pid, c.force ? SIGKILL : SIGTERM);

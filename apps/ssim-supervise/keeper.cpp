@@ -8,6 +8,7 @@
 #include "launchers/job_environment.hpp"
 #include "lib/state/agent_files.hpp"
 #include "lib/state/job_file.hpp"
+#include "lib/state/keeper_journal.hpp"
 #include "lib/state/status_file.hpp"
 #include <dirent.h>
 #include <fcntl.h>
@@ -22,10 +23,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
-using namespace supervise;
-
 using namespace supervise;
 
 namespace {
@@ -62,17 +63,24 @@ struct Job {
   std::vector<Orphan> orphans;  // adopted processes not yet reaped
   ssim::state::StatusFile end;  // the outcome, kept until it is on disk (a full disk is retried)
   std::string agent_died;       // why its keeper ended it on its own (its node agent was lost)
+  // Where it is recorded: its launch's slot in this keeper's journal (lib/state/
+  // keeper_journal.hpp), or, handed without a journal, the status file in its run directory.
+  long launch = -1;
+  std::string journals;
+  long slot = -1;  // the slot's offset, once its first record is written
+  size_t slot_length = 0;
 };
 
 // Who writes the status files (this keeper process: its pid and start, node, host).
 ssim::state::StatusFile g_me;
 
-// Whether the run directory's status is still this attempt's: the file this keeper began
-// names it. A later attempt's start removed it (ssim does, before a rerun) or wrote its
-// own; this keeper then writes none. Only a node agent's keepers ask (the local agent
-// starts an attempt only once the last one ended).
+// Whether the run directory's status file is still this attempt's: the file this keeper
+// began names it. A later attempt's start removed it (ssim does, before a rerun) or wrote
+// its own; this keeper then writes none. Only a node agent's keepers ask (the local agent
+// starts an attempt only once the last one ended); a journaled attempt has a slot of its
+// own, and readers take the latest launch's.
 bool still_this_attempt(const Job& job) {
-  if (!job.node_agent || !job.began) return true;
+  if (!job.node_agent || !job.began || !job.journals.empty()) return true;
   for (int attempt = 0; attempt < 3; ++attempt) {  // a cut text: another writer's, in place
     bool ok = false;
     const std::string text = read_all(ssim::state::status_file_path(job.run_dir), ok);
@@ -81,6 +89,35 @@ bool still_this_attempt(const Job& job) {
       return st->supervisor_pid == g_me.supervisor_pid && st->host == g_me.host;
   }
   return true;  // damaged, not replaced: ours to repair
+}
+
+// This keeper process's journal in the job's folder of journals (one per experiment it
+// kept jobs of). Flushed at each record where readers may be on other hosts (as
+// readers_here says of a status file).
+ssim::state::KeeperJournal& journal_of(const Job& job) {
+  static std::map<std::string, std::unique_ptr<ssim::state::KeeperJournal>> journals;
+  auto& journal = journals[job.journals];
+  if (!journal)
+    journal = std::make_unique<ssim::state::KeeperJournal>(
+        job.journals, ssim::state::keeper_journal_name(g_me.host, g_me.supervisor_pid, g_me.supervisor_start_ticks),
+        !job.readers_here);
+  return *journal;
+}
+
+// The record into the job's slot: appended the first time (with room for its end), written
+// over in place after (no new block needed on a full disk). An end too long for the slot
+// even with its error cut goes into a slot of its own, read as the later of the two.
+bool write_record(Job& job, const ssim::state::StatusFile& st) {
+  auto& journal = journal_of(job);
+  if (job.slot >= 0) {
+    const std::string text = ssim::state::encode_journal_record(job.launch, job.run_dir, st, job.slot_length);
+    if (!text.empty()) return journal.rewrite(job.slot, text);
+  }
+  const std::string text = ssim::state::encode_journal_record(job.launch, job.run_dir, st);
+  const long at = journal.append(text);
+  if (at < 0) return false;
+  job.slot = at, job.slot_length = text.size();
+  return true;
 }
 
 // The job's status as `change` leaves it, on top of who writes it and when it began.
@@ -92,6 +129,11 @@ bool write_status(Job& job, Change change, bool first = false) {
   ssim::state::StatusFile st = g_me;
   st.start = job.start;
   change(st);
+  if (!job.journals.empty()) {
+    const bool written = write_record(job, st);
+    if (first) job.began = written;
+    return written;
+  }
   const std::string path = ssim::state::status_file_path(job.run_dir), text = ssim::state::encode_status_file(st);
   if (first) return job.began = write_new(path, text);
   return job.readers_here ? rewrite_in_place(path, text) : write_atomically(path, text);
@@ -335,6 +377,8 @@ int supervise::keep_job(const ssim::state::AgentJob& handed, const sigset_t& wai
   Job job;
   job.run_dir = handed.run_dir;
   job.name = handed.name;
+  job.launch = handed.launch;
+  job.journals = handed.launch >= 0 ? handed.journals : std::string();
   job.node_agent = agent.pid != 0;
   job.node_env = node_env;
   job.readers_here = agent.pid == 0 || on_local_file_system(handed.run_dir);

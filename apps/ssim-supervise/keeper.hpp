@@ -1,8 +1,8 @@
 #pragma once
 // One job, watched to its end (what an agent's keepers do, one job after another): the
 // program its handoff names started as the leader of its own session, its output to
-// RUN_DIR/NAME.out and .err, RUN_DIR/.ssim-status.json written
-// when it starts and when it ends, run.time enforced, and what it detaches adopted
+// RUN_DIR/NAME.out and .err, its record in this keeper's journal (or its status file)
+// written when it starts and when it ends, run.time enforced, and what it detaches adopted
 // (this process is a child subreaper) and ended when asked.
 #include <signal.h>
 

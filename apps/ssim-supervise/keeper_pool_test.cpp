@@ -13,19 +13,24 @@
 #include <set>
 
 #include "lib/state/job_file.hpp"
-#include "lib/state/status_file.hpp"
-#include "lib/util/file_tail.hpp"
+#include "lib/state/job_records.hpp"
+#include "lib/util/experiment_dir.hpp"
 #include "tests/unit/helpers.hpp"
 
 using namespace supervise;
 
 namespace {
+// A job of the experiment `run_dir` lies in (its parent), recorded in that experiment's
+// keeper journals as ssim hands it over.
 ssim::state::AgentJob job_in(const std::string& run_dir, const std::string& name, std::vector<std::string> argv) {
+  static long launch = 0;
+  const std::string experiment = std::filesystem::path(run_dir).parent_path().string();
   std::filesystem::create_directories(run_dir);
+  std::filesystem::create_directories(ssim::ssim_dir(experiment) + "/keepers");
   ssim::state::JobFile spec;
   spec.argv = std::move(argv);
   spec.env = {"PATH=/usr/bin:/bin"};
-  return {run_dir, name, ssim::state::encode_job_file(spec)};
+  return {run_dir, name, ssim::state::encode_job_file(spec), launch += 100, ssim::ssim_dir(experiment) + "/keepers"};
 }
 
 // Until a keeper says it is idle (with a deadline): what the agents' loops wait on.
@@ -39,8 +44,14 @@ bool wait_idle(KeeperPool& pool) {
 }
 
 std::optional<ssim::state::StatusFile> status_of(const std::string& run_dir) {
-  const auto text = ssim::read_run_file(ssim::state::status_file_path(run_dir));
-  return text ? ssim::state::decode_status_file(*text) : std::nullopt;
+  return ssim::state::read_job_record(run_dir, true);
+}
+
+// What the job left in its run directory: nothing of ssim's beside its output.
+std::set<std::string> files_in(const std::string& run_dir) {
+  std::set<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(run_dir)) names.insert(e.path().filename().string());
+  return names;
 }
 
 // The signals keepers take with sigtimedwait are blocked while the pool lives, with their
@@ -81,6 +92,7 @@ TEST_CASE("keeper pool: an idle keeper keeps the next job, and leaves when its p
   REQUIRE(first);
   CHECK(first->exited);
   CHECK(first->exit_code == 3);
+  CHECK(files_in(a) == std::set<std::string>{"a.out", "a.err"});  // its record is in its keeper's journal
 
   pool.start(job_in(b, "b", {"/bin/true"}), {});  // the idle keeper takes it: no new fork
   REQUIRE(wait_idle(pool));

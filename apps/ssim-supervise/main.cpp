@@ -5,11 +5,11 @@
 // Each job comes with its command and environment (lib/state/agent_files.hpp, a job
 // handoff). A keeper (keeper.hpp) starts the program in RUN_DIR as the leader of its own
 // session and process group (so `ssim stop` kills the whole group and a terminal hang-up
-// does not reach it), with stdout and stderr to RUN_DIR/NAME.out and .err, and writes
-// RUN_DIR/.ssim-status.json (in place; see common.cpp for why and where that is safe)
-// when the program has started, with its pid and start time, and again when it has
-// ended (exit code or signal, end time). ssim reads those files to know each entity's
-// state, even when `ssim run` itself is gone.
+// does not reach it), with stdout and stderr to RUN_DIR/NAME.out and .err, and records
+// it in its journal (lib/state/keeper_journal.hpp; handed without one, in
+// RUN_DIR/.ssim-status.json) when the program has started, with its pid and start time,
+// and again, over the same slot, when it has ended (exit code or signal, end time). ssim
+// reads those records to know each entity's state, even when `ssim run` itself is gone.
 //
 // Keepers are forked (this program is small and linked statically, so a fork is cheap)
 // and kept for the next job (keeper_pool.hpp); each is a child subreaper: whatever its

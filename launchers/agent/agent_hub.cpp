@@ -1,4 +1,5 @@
 #include "launchers/agent/agent_hub.hpp"
+#include "lib/state/job_records.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -185,6 +186,7 @@ launch::JobStatus agent_job_status(const std::string& agents_dir, const std::str
   if (lost.empty()) return s;
   // Read once more: the job may have ended just as its agent went quiet.
   const std::string step = s.native_id;
+  state::refresh_job_records();
   s = status_from_file(run_dir);
   s.native_id = step;
   if (state::is_terminal(s.status)) return s;

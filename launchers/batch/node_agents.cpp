@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "launchers/job_files.hpp"
+#include "lib/state/job_records.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/errors.hpp"
 #include "lib/util/split.hpp"
@@ -115,14 +116,14 @@ std::vector<JobRef> NodeAgents::start(std::vector<LaunchRequest> requests) {
     if (const auto var = scheduler_.node_variable(); !var.empty()) r.env.emplace_back("SSIM_NODE_VARIABLE", var);
     r.env.insert(r.env.end(), task_env.begin(), task_env.end());
   }
-  const auto specs = prepare_jobs(requests);
+  auto jobs = prepare_jobs(requests);
   std::map<std::string, std::vector<state::AgentJob>> per_node;
   std::vector<JobRef> refs;
   for (size_t i = 0; i < requests.size(); ++i) {
     const auto& r = requests[i];
     const std::string& node = r.nodes.front();
     const AgentHub& hub = *launches_[launch_of_node_.at(node)].hub;
-    per_node[node].push_back({r.run_dir, r.name, specs[i]});
+    per_node[node].push_back(std::move(jobs[i]));
     refs.push_back(JobRef{state::JobId::agent(hub.generation(), node), r.name, r.run_dir});
   }
   try {
@@ -141,6 +142,7 @@ std::vector<JobStatus> NodeAgents::poll(std::span<const JobRef> jobs) {
   std::map<std::pair<std::string, std::string>, std::string> lost;  // (agents folder, node) -> why lost
   std::map<const Launch*, std::optional<JobStatus>> launch_ended;   // asked once per poll
   std::vector<JobStatus> out;
+  state::refresh_job_records();  // what the keepers recorded since the last poll
   for (const auto& job : jobs) {
     const Launch* mine = launch_of_generation(job.id.job);
     const std::string dir = agents_dir(job);

@@ -8,6 +8,8 @@
 #include "lib/util/file_tail.hpp"
 #include "lib/state/agent_files.hpp"
 #include "lib/state/job_file.hpp"
+#include "lib/state/job_records.hpp"
+#include "lib/state/keeper_journal.hpp"
 #include "lib/state/launch_log.hpp"
 #include "lib/state/rank_ends.hpp"
 #include "lib/state/status_file.hpp"
@@ -100,7 +102,7 @@ std::vector<std::string> current_environment() {
 }  // namespace
 
 std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests) {
-  const auto specs = prepare_jobs(requests);
+  const auto jobs = prepare_jobs(requests);
   for (const auto& r : requests) unrecorded_.erase(r.run_dir);
   if (wake_[1] >= 0)  // their keepers will say when they start and end
     for (const auto& r : requests) quiet_[r.run_dir] = JobStatus{.status = Status::Pending};
@@ -110,7 +112,7 @@ std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests
     static const std::string here = host_name();
     const auto id = state::JobId::supervisor(agent_.pid, agent_.ticks, here);
     for (size_t i = 0; i < requests.size(); ++i) {
-      agent_.unsent += state::encode_job_handoff({requests[i].run_dir, requests[i].name, specs[i]});
+      agent_.unsent += state::encode_job_handoff(jobs[i]);
       refs.push_back(JobRef{id, requests[i].name, requests[i].run_dir});
     }
     if (send_to_agent()) return refs;
@@ -122,32 +124,49 @@ std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests
   }
   for (size_t i = 0; i < requests.size(); i += kJobsPerSupervisor) {
     const size_t n = std::min(kJobsPerSupervisor, requests.size() - i);
-    spawn_supervisor(requests.subspan(i, n), std::span<const std::string>(specs).subspan(i, n), refs);
+    spawn_supervisor(requests.subspan(i, n), std::span<const state::AgentJob>(jobs).subspan(i, n), refs);
   }
   return refs;
 }
 
-std::vector<std::string> prepare_jobs(std::span<const LaunchRequest> requests) {
+std::vector<state::AgentJob> prepare_jobs(std::span<const LaunchRequest> requests) {
   const auto base_env = current_environment();
-  std::vector<std::string> specs;
-  specs.reserve(requests.size());
-  std::map<std::string, std::vector<state::LaunchEntry>> logged;  // by launch log
-  for (const auto& r : requests) {
-    // A rerun (--resume, a retry) must not read the previous attempt's files.
+  std::vector<state::AgentJob> jobs;
+  jobs.reserve(requests.size());
+  std::map<std::string, std::vector<size_t>> logged;  // by launch log: which requests
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const auto& r = requests[i];
+    // A rerun (--resume, a retry) must not read the previous attempt's files (its keeper's
+    // record is an earlier launch's, which readers pass over).
     if (r.earlier_attempts) {
       ::unlink(status_file(r.run_dir).c_str());
       ::unlink(cancel_marker(r.run_dir).c_str());
       state::forget_last_attempt(r.run_dir);
     }
-    specs.push_back(job_text(r, base_env));
-    if (!r.launch_log.empty()) logged[r.launch_log].push_back({r.run_dir, r.argv, r.env, r.time_limit});
+    jobs.push_back({r.run_dir, r.name, job_text(r, base_env), -1, ""});
+    if (!r.launch_log.empty()) logged[r.launch_log].push_back(i);
   }
   try {
-    for (const auto& [log, entries] : logged) state::append_launches(log, base_env, entries);
+    for (const auto& [log, which] : logged) {
+      std::vector<state::LaunchEntry> entries;
+      entries.reserve(which.size());
+      for (size_t i : which)
+        entries.push_back({requests[i].run_dir, requests[i].argv, requests[i].env, requests[i].time_limit});
+      const auto launches = state::append_launches(log, base_env, entries);
+      const std::string journals = state::keepers_dir_beside(log);
+      static std::set<std::string> made;  // the folder the keepers' journals go in, once
+      if (made.insert(journals).second) ::mkdir(journals.c_str(), 0700);
+      state::JobRecords* records = state::job_records_of(requests[which.front()].run_dir);
+      for (size_t k = 0; k < which.size(); ++k) {
+        jobs[which[k]].launch = launches[k];
+        jobs[which[k]].journals = journals;
+        if (records) records->note_launch(requests[which[k]].run_dir, launches[k]);
+      }
+    }
   } catch (const std::exception& e) {
     throw EnvironmentError(std::string("cannot record the launch of ") + requests.front().name + ": " + e.what());
   }
-  return specs;
+  return jobs;
 }
 
 state::JobId LocalLauncher::spawn_supervisor_process(const std::vector<std::string>& args, int input) {
@@ -174,7 +193,7 @@ state::JobId LocalLauncher::spawn_supervisor_process(const std::vector<std::stri
   return state::JobId::supervisor(pid, start_ticks(pid), here);
 }
 
-void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::span<const std::string> specs,
+void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::span<const state::AgentJob> jobs,
                                      std::vector<JobRef>& refs) {
   // An agent of its own for these jobs: handed them all, then told no more will come (it
   // leaves once they ended).
@@ -185,8 +204,7 @@ void LocalLauncher::spawn_supervisor(std::span<const LaunchRequest> batch, std::
     const auto id = spawn_supervisor_process({"--local-agent"}, pair[1]);
     ::close(pair[1]);
     std::string handoffs;
-    for (size_t i = 0; i < batch.size(); ++i)
-      handoffs += state::encode_job_handoff({batch[i].run_dir, batch[i].name, specs[i]});
+    for (size_t i = 0; i < batch.size(); ++i) handoffs += state::encode_job_handoff(jobs[i]);
     for (size_t done = 0; done < handoffs.size();) {
       const ssize_t n = ::send(pair[0], handoffs.data() + done, handoffs.size() - done, MSG_NOSIGNAL);
       if (n < 0 && errno == EINTR) continue;
@@ -334,7 +352,7 @@ JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<in
   // have written (and ended) in between: read it once more before concluding anything.
   std::optional<state::StatusFile> j = read_status(job.run_dir);
   const bool supervisor_alive = j || process_alive(supervisor.pid, supervisor.ticks);
-  if (!supervisor_alive) j = read_status(job.run_dir);
+  if (!supervisor_alive) j = read_status(job.run_dir, true);
   JobStatus s;
   if (!j) {
     // The supervisor has not started this job yet, or could not record it.
@@ -360,7 +378,7 @@ JobStatus poll_one(const JobRef& job, const std::string& here, const std::map<in
   // asked once: alive now means the file we read was current when we asked.
   const bool watcher_alive = process_alive(j->supervisor_pid, j->supervisor_start_ticks);
   if (!watcher_alive)
-    if (auto again = read_status(job.run_dir)) j = std::move(again);
+    if (auto again = read_status(job.run_dir, true)) j = std::move(again);
   if (j->exited) return from_exit(*j, cancelled_at());
   if (watcher_alive) {
     s.status = Status::Running;
@@ -395,7 +413,8 @@ void LocalLauncher::take_wake() { read_wake_fd(wake_[0], wake_notes_); }
 std::vector<JobStatus> LocalLauncher::poll(std::span<const JobRef> jobs) {
   if (!agent_.unsent.empty() && !send_to_agent()) agent_.unsent.clear();
   take_wake();
-  hear_agent();  // after the wake notes: what a note is about was said before it
+  hear_agent();                  // after the wake notes: what a note is about was said before it
+  state::refresh_job_records();  // after them too: their records are read now
   // The jobs started here are read when their keeper said they ended, and all at a sweep:
   // every 250 ms, and at once when notes may have been lost or after a cancel.
   const auto now = std::chrono::steady_clock::now();

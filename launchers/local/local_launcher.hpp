@@ -7,14 +7,15 @@
 #include "lib/launch/launcher.hpp"
 #include "launchers/local/local_command.hpp"
 #include "launchers/local/wake_notes.hpp"
+#include "lib/state/agent_files.hpp"
 
 namespace ssim::launchers {
 using namespace ssim::launch;
 
 // Runs jobs on this machine under ssim-supervise (apps/ssim-supervise): the program
-// leads its own session and process group, and the supervisor writes
-// <run_dir>/.ssim-status.json when it starts and when it ends. Status is read from those
-// files, so it needs no live ssim process. The command and environment of each job travel
+// leads its own session and process group, and its keeper records it in its journal
+// (lib/state/keeper_journal.hpp) when it starts and when it ends. Status is read from
+// those records, so it needs no live ssim process. The command and environment of each job travel
 // with it to its keeper (a job handoff, lib/state/agent_files.hpp), and are recorded in
 // the experiment's launch log (lib/state/launch_log.hpp).
 class LocalLauncher : public Launcher {
@@ -50,7 +51,7 @@ class LocalLauncher : public Launcher {
 
  private:
   // An agent for one batch of jobs (SSIM_AGENTS=0, or the run's agent cannot start).
-  void spawn_supervisor(std::span<const LaunchRequest> batch, std::span<const std::string> specs,
+  void spawn_supervisor(std::span<const LaunchRequest> batch, std::span<const state::AgentJob> jobs,
                         std::vector<JobRef>& refs);
   // The run's agent, started when first needed (again if it died); false: none.
   bool agent_ready();
@@ -91,11 +92,11 @@ class LocalLauncher : public Launcher {
   bool agent_wanted_ = true;  // SSIM_AGENTS=0: a supervisor per batch
 };
 
-// Each job's job file (its command and whole environment, this process's plus its own:
-// what its keeper is handed), with what an earlier attempt left (status, cancel marker)
-// removed and the launch recorded in its launch log. Throws EnvironmentError when the log
-// cannot be written.
-std::vector<std::string> prepare_jobs(std::span<const LaunchRequest> requests);
+// Each job as its keeper is handed it: its job file (its command and whole environment,
+// this process's plus its own), its launch recorded in its launch log and where its keeper
+// records it, with what an earlier attempt left (status file, cancel marker) removed.
+// Throws EnvironmentError when the log cannot be written.
+std::vector<state::AgentJob> prepare_jobs(std::span<const LaunchRequest> requests);
 
 // Whether this run may use agents (the local one, and node agents inside allocations):
 // yes unless SSIM_AGENTS=0 (docs/launchers.md).

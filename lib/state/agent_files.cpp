@@ -24,25 +24,30 @@ std::string agent_inbox(const std::string& agents_dir, const std::string& node) 
 }
 
 std::string encode_job_handoff(const AgentJob& job) {
-  return job.run_dir + '\0' + job.name + '\0' + std::to_string(job.spec.size()) + '\0' + job.spec;
+  return job.run_dir + '\0' + job.name + '\0' + std::to_string(job.launch) + '\0' + job.journals + '\0' +
+         std::to_string(job.spec.size()) + '\0' + job.spec;
 }
 
 bool take_job_handoff(std::string& buffer, AgentJob& job) {
-  const size_t end_dir = buffer.find('\0');
-  if (end_dir == std::string::npos) return false;
-  const size_t end_name = buffer.find('\0', end_dir + 1);
-  if (end_name == std::string::npos) return false;
-  const size_t end_size = buffer.find('\0', end_name + 1);
-  if (end_size == std::string::npos) return false;
-  const std::string size_text = buffer.substr(end_name + 1, end_size - end_name - 1);
+  size_t ends[5];
+  for (size_t i = 0, from = 0; i < 5; from = ends[i++] + 1)
+    if ((ends[i] = buffer.find('\0', from)) == std::string::npos) return false;
+  const auto field = [&](size_t i) {
+    const size_t from = i == 0 ? 0 : ends[i - 1] + 1;
+    return buffer.substr(from, ends[i] - from);
+  };
+  const std::string size_text = field(4), launch_text = field(2);
   char* end = nullptr;
   const unsigned long long size = std::strtoull(size_text.c_str(), &end, 10);
   const bool number = !size_text.empty() && *end == '\0';
-  if (number && buffer.size() - end_size - 1 < size) return false;
-  job.run_dir = buffer.substr(0, end_dir);
-  job.name = buffer.substr(end_dir + 1, end_name - end_dir - 1);
-  job.spec = number ? buffer.substr(end_size + 1, size) : std::string();
-  buffer.erase(0, end_size + 1 + (number ? size : 0));
+  if (number && buffer.size() - ends[4] - 1 < size) return false;
+  job.run_dir = field(0);
+  job.name = field(1);
+  job.launch = std::strtol(launch_text.c_str(), &end, 10);
+  if (launch_text.empty() || *end != '\0') job.launch = -1;
+  job.journals = field(3);
+  job.spec = number ? buffer.substr(ends[4] + 1, size) : std::string();
+  buffer.erase(0, ends[4] + 1 + (number ? size : 0));
   return true;
 }
 

@@ -27,13 +27,17 @@ inline constexpr double kEngineSilenceSeconds = 60;
 
 // A job handed to a keeper: its run directory, its name, and its job file's text
 // (lib/state/job_file.hpp: the command and the whole environment), which travels with it
-// instead of lying in the run directory. One format wherever jobs are handed over: ssim
-// to the local agent (its socket), an agent to its keepers (their pipes), ssim to a node
-// agent (a start file): "RUN_DIR\0NAME\0SIZE\0" then SIZE bytes of the job file.
+// instead of lying in the run directory, with where its keeper records it: its launch's
+// id and the folder of keeper journals (lib/state/keeper_journal.hpp; none: the status
+// file in its run directory). One format wherever jobs are handed over: ssim to the local
+// agent (its socket), an agent to its keepers (their pipes), ssim to a node agent (a
+// start file): "RUN_DIR\0NAME\0LAUNCH\0JOURNALS\0SIZE\0" then SIZE bytes of the job file.
 struct AgentJob {
   std::string run_dir;
   std::string name;
   std::string spec;
+  long launch = -1;
+  std::string journals;
 };
 std::string encode_job_handoff(const AgentJob& job);
 // The handoff at the front of `buffer`, taken off it; false while incomplete. A damaged

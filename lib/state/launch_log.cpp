@@ -14,6 +14,7 @@
 
 #include "lib/util/file_tail.hpp"
 #include "lib/util/experiment_dir.hpp"
+#include "lib/state/status_file.hpp"
 
 namespace ssim::state {
 
@@ -50,8 +51,8 @@ int log_descriptor(const std::string& log, bool& fresh) {
 }
 }  // namespace
 
-void append_launches(const std::string& log, const std::vector<std::string>& base,
-                     const std::vector<LaunchEntry>& jobs) {
+std::vector<long> append_launches(const std::string& log, const std::vector<std::string>& base,
+                                  const std::vector<LaunchEntry>& jobs) {
   static std::mutex lock;
   std::lock_guard<std::mutex> guard(lock);
   bool fresh = false;
@@ -59,12 +60,14 @@ void append_launches(const std::string& log, const std::vector<std::string>& bas
   if (fd < 0) throw std::runtime_error("cannot write " + log + ": " + std::strerror(errno));
   std::string text;
   if (fresh) text += dump({{"base", base_key()}, {"env", base}});
+  std::vector<long> at;  // each job's line, from the start of `text`
   for (const auto& j : jobs) {
     nlohmann::json env = nlohmann::json::array();
     for (const auto& [k, v] : j.additions) env.push_back({k, v});
-    nlohmann::json line = {{"run_dir", j.run_dir}, {"argv", j.argv}, {"env", env}, {"base", base_key()}};
-    if (j.time_limit > 0) line["time_limit"] = j.time_limit;
-    text += dump(line);
+    nlohmann::json rest = {{"argv", j.argv}, {"env", env}, {"base", base_key()}};
+    if (j.time_limit > 0) rest["time_limit"] = j.time_limit;
+    at.push_back(static_cast<long>(text.size()));
+    text += "{\"run_dir\":" + status_json_string(j.run_dir) + "," + dump(rest).substr(1);
   }
   for (size_t done = 0; done < text.size();) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -72,6 +75,12 @@ void append_launches(const std::string& log, const std::vector<std::string>& bas
     if (n <= 0) throw std::runtime_error("cannot write " + log + ": " + std::strerror(n < 0 ? errno : ENOSPC));
     done += static_cast<size_t>(n);
   }
+  // O_APPEND: the descriptor's offset is where this write ended, whoever else appends.
+  const off_t end = ::lseek(fd, 0, SEEK_CUR);
+  if (end < 0) throw std::runtime_error("cannot write " + log + ": " + std::strerror(errno));
+  const long start = static_cast<long>(end) - static_cast<long>(text.size());
+  for (auto& offset : at) offset += start;
+  return at;
 }
 
 std::optional<JobFile> find_launch(const std::string& log, const std::string& run_dir) {

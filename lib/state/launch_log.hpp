@@ -6,7 +6,11 @@
 //   {"base": KEY, "env": ["K=V", ...]}       the launching ssim's own environment, once
 //                                            per process (KEY: its pid and start)
 //   {"run_dir", "argv", "env": [[K, V], ...], "base": KEY, "time_limit"?}
-//                                            a job: what it adds to that environment
+//                                            a job: what it adds to that environment;
+//                                            "run_dir" first, as status_json_string
+//                                            spells it, so a reader finds it unparsed
+// A job's line's byte offset is its launch's id: its keeper's record names it
+// (lib/state/keeper_journal.hpp).
 // Mode 0600: the additions may hold the database's password.
 #include <optional>
 #include <string>
@@ -27,10 +31,10 @@ struct LaunchEntry {
 };
 
 // Appends `jobs` (and, the first time this process writes to `log`, `base`) in one write,
-// through a descriptor the process keeps open.
+// through a descriptor the process keeps open; each job's launch id, in order.
 // Throws std::runtime_error when the log cannot be written.
-void append_launches(const std::string& log, const std::vector<std::string>& base,
-                     const std::vector<LaunchEntry>& jobs);
+std::vector<long> append_launches(const std::string& log, const std::vector<std::string>& base,
+                                  const std::vector<LaunchEntry>& jobs);
 
 // The last job the log records for `run_dir`, its environment whole; nullopt when none.
 std::optional<JobFile> find_launch(const std::string& log, const std::string& run_dir);

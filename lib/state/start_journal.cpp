@@ -2,7 +2,7 @@
 #include "lib/state/job_id.hpp"
 #include "lib/util/experiment_dir.hpp"
 
-#include "lib/state/status_file.hpp"
+#include "lib/state/job_records.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -64,10 +64,9 @@ void apply_starts(Manifest& m, const std::string& journal_text) {
     }
     auto* e = m.find(s.name);
     if (!e || s.attempt < e->attempt || (s.attempt == e->attempt && e->job_id == s.job_id)) continue;
-    // A launch whose id was never written counts once something in its run directory
-    // says it began (the supervisor's status file); until then it may not have.
-    if (parse_job_id(s.job_id).is(JobId::Kind::Unknown) && ::access(status_file_path(e->run_dir).c_str(), F_OK) != 0)
-      continue;
+    // A launch whose id was never written counts once something says it began (its
+    // keeper's record, or a status file); until then it may not have.
+    if (parse_job_id(s.job_id).is(JobId::Kind::Unknown) && !read_job_record(e->run_dir, true)) continue;
     e->job_id = s.job_id;
     e->attempt = s.attempt;
     e->start = s.start;

@@ -6,8 +6,7 @@
 
 namespace ssim::state {
 
-namespace {
-std::string status_quoted(const std::string& s) {
+std::string status_json_string(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\') {
@@ -24,6 +23,7 @@ std::string status_quoted(const std::string& s) {
   return out + "\"";
 }
 
+namespace {
 std::string status_seconds(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.6f", v);
@@ -43,18 +43,18 @@ std::string encode_status_file(const StatusFile& s) {
   out += ",\"start\":" + status_seconds(s.start);
   if (s.end > 0) out += ",\"end\":" + status_seconds(s.end);
   if (s.pid) out += ",\"pid\":" + std::to_string(s.pid);
-  if (!s.pid_start_ticks.empty()) out += ",\"pid_start_ticks\":" + status_quoted(s.pid_start_ticks);
+  if (!s.pid_start_ticks.empty()) out += ",\"pid_start_ticks\":" + status_json_string(s.pid_start_ticks);
   if (s.supervisor_pid) {
     out += ",\"supervisor_pid\":" + std::to_string(s.supervisor_pid);
-    out += ",\"supervisor_start_ticks\":" + status_quoted(s.supervisor_start_ticks);
+    out += ",\"supervisor_start_ticks\":" + status_json_string(s.supervisor_start_ticks);
   }
-  if (!s.node.empty()) out += ",\"node\":" + status_quoted(s.node);
-  if (!s.host.empty()) out += ",\"host\":" + status_quoted(s.host);
+  if (!s.node.empty()) out += ",\"node\":" + status_json_string(s.node);
+  if (!s.host.empty()) out += ",\"host\":" + status_json_string(s.host);
   if (s.exited)
     out += ",\"exit_code\":" + status_int_or_null(s.exit_code) + ",\"signal\":" + status_int_or_null(s.signal);
-  if (!s.error.empty()) out += ",\"error\":" + status_quoted(s.error);
+  if (!s.error.empty()) out += ",\"error\":" + status_json_string(s.error);
   if (s.time_limit_reached) out += ",\"time_limit_reached\":true";
-  if (!s.recovered_by.empty()) out += ",\"recovered_by\":" + status_quoted(s.recovered_by);
+  if (!s.recovered_by.empty()) out += ",\"recovered_by\":" + status_json_string(s.recovered_by);
   if (s.agent_lost) out += ",\"agent_lost\":true";
   return out + "}\n";
 }

@@ -41,6 +41,9 @@ std::string status_file_path(const std::string& run_dir);
 std::string cancel_marker_path(const std::string& run_dir);
 // One line, newline-terminated. Written without a JSON library, so the supervisor stays small.
 std::string encode_status_file(const StatusFile& s);
+// `s` as a JSON string, quotes included (the status records' and the launch log's one
+// spelling of a run directory, so that their texts compare as they are).
+std::string status_json_string(const std::string& s);
 // nullopt for a text that is not a status object (absent, cut short, damaged).
 std::optional<StatusFile> decode_status_file(const std::string& text);
 

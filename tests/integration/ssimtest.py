@@ -205,6 +205,47 @@ def launched(experiment_dir, run_dir):
     return last["argv"], env
 
 
+def job_record(run_dir):
+    """How the job of `run_dir` stands, as ssim reads it (docs/layout.md): its status file
+    when there is one, else its keeper's record of its latest launch in the experiment's
+    keeper journals; None when neither says anything yet."""
+    try:
+        with open(os.path.join(run_dir, ".ssim-status.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        pass
+    up = os.path.dirname(os.path.abspath(run_dir))
+    while not os.path.isdir(os.path.join(up, ".ssim")):
+        if up == os.path.dirname(up):
+            return None
+        up = os.path.dirname(up)
+    ssim_dir = os.path.join(up, ".ssim")
+    wanted = os.path.abspath(run_dir)
+    latest = -1
+    try:
+        with open(os.path.join(ssim_dir, "launches.ndjson"), "rb") as f:
+            offset = 0
+            for line in f:
+                if line.startswith(b'{"run_dir":') and json.loads(line)["run_dir"] == wanted:
+                    latest = offset
+                offset += len(line)
+    except OSError:
+        pass
+    best = None
+    keepers = os.path.join(ssim_dir, "keepers")
+    for name in os.listdir(keepers) if os.path.isdir(keepers) else []:
+        with open(os.path.join(keepers, name)) as f:
+            for line in f:
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue  # cut short by a full disk, or met halfway through its rewrite
+                if record.get("run_dir") == wanted and record["launch"] >= latest and \
+                        (best is None or record["launch"] >= best["launch"]):
+                    best = record
+    return best
+
+
 def free_port(span=1):
     """A base port with `span` consecutive free ports (and their +10000 bus ports).
     From 10000 to 19999: below the kernel's ephemeral range (a port free now but in that

@@ -8,7 +8,7 @@ import subprocess
 import time
 import unittest
 
-from ssimtest import SSIM, SsimTestCase, free_port, processes_with_env, wait_for
+from ssimtest import SSIM, SsimTestCase, free_port, job_record, processes_with_env, wait_for
 
 
 def read_json(path):
@@ -133,7 +133,7 @@ class NeverDelete(SsimTestCase):
 
 class NeverHang(SsimTestCase):
     def status_file(self, run_dir):
-        return read_json(os.path.join(self.dir, run_dir, ".ssim-status.json"))
+        return job_record(os.path.join(self.dir, run_dir))
 
     def test_kill_9_of_a_supervisor_loses_no_outcome(self):
         # Both models start in the same tick, so one supervisor runs both.
@@ -184,13 +184,16 @@ class NeverHang(SsimTestCase):
         return disk
 
     def test_a_full_disk_ends_the_run_with_a_reason(self):
-        # The member that filled the disk keeps its outcome (its final status goes over its
+        # The member that filled the disk keeps its outcome (its final record goes over its
         # first, in the space that one holds); the one after it has no room for its record
         # (its command travels to its keeper in memory, so it runs, but its outcome cannot
-        # be written down): failed, saying why.
+        # be written down): failed, saying why. The filler's keeper stays busy with what the
+        # filler detached, so `next` gets a keeper of its own, whose journal's first block
+        # the full disk refuses.
         self.small_disk("512k")
         self.write("experiment.yaml", "experiment:\n  name: full\n  path: disk/full\nmodels:\n"
-                   "  - {name: filler, exe: /bin/sh, args: [-c, 'sleep 0.3; cat /dev/zero > fill 2>/dev/null; exit 0']}\n"
+                   "  - {name: filler, exe: /bin/sh, args: [-c, 'until grep -qs filler ../.ssim/keepers/*; do sleep 0.01; done; "
+                   "cat /dev/zero > fill 2>/dev/null; setsid sleep 60 & exit 0']}\n"
                    "  - {name: next, exe: /bin/true, after: [filler]}\n")
         p = self.ssim("run", "experiment.yaml", "--json", timeout=60)
         self.assertNotEqual(p.returncode, 0, p.stderr)
@@ -200,11 +203,13 @@ class NeverHang(SsimTestCase):
         self.assertIn("could not be written: the disk is full", e["next"]["reason"])
 
     def test_a_final_status_the_disk_refuses_is_an_end_with_a_reason(self):
-        # Its first status gone and the disk full: the final one has nowhere to go. The
+        # Its first record gone (its keeper's journal emptied, once it holds that record) and
+        # the disk full: the final one has nowhere to go. The
         # supervisor retries, then says so, and the run ends instead of waiting for ever.
         self.small_disk("512k")
         self.write("experiment.yaml", "experiment:\n  name: full\n  path: disk/full\nmodels:\n"
-                   "  - {name: filler, exe: /bin/sh, args: [-c, 'rm -f .ssim-status.json; "
+                   "  - {name: filler, exe: /bin/sh, args: [-c, 'until grep -qs filler ../.ssim/keepers/*; do sleep 0.01; done; "
+                   "for j in ../.ssim/keepers/*; do : > $$j; done; "
                    "cat /dev/zero > fill 2>/dev/null; exit 0']}\n")
         p = self.ssim("run", "experiment.yaml", "--json", timeout=60)
         self.assertEqual(p.returncode, 1, p.stderr)
@@ -316,9 +321,9 @@ models:
         self.write("experiment.yaml", f"experiment:\n  name: db\norchestrator:\n  port: {port}\nmodels:\n"
                    "  - {name: work, exe: /bin/sh, args: [-c, 'sleep 4']}\n")
         run = self.ssim_background("run", "experiment.yaml")
-        status = lambda: read_json(os.path.join(self.dir, "db/orchestrator/.ssim-status.json")) or {}
+        status = lambda: job_record(os.path.join(self.dir, "db/orchestrator")) or {}
         # "work" starts once the database has answered ssim.
-        wait_for(lambda: (read_json(os.path.join(self.dir, "db/work/.ssim-status.json")) or {}).get("state") == "running",
+        wait_for(lambda: (job_record(os.path.join(self.dir, "db/work")) or {}).get("state") == "running",
                  what="database up and work started")
         redis = status()["pid"]
         os.kill(redis, signal.SIGSTOP)
@@ -340,7 +345,7 @@ models:
         run.kill()  # somewhere between two saves: which one does not matter
         run.communicate()
         _, e = self.status("j")
-        started = [n for n in e if os.path.exists(os.path.join(self.dir, "j/e", n, ".ssim-status.json"))]
+        started = [n for n in e if job_record(os.path.join(self.dir, "j/e", n))]
         self.assertGreater(len(started), 20)
         lost = [n for n in started if e[n]["status"] == "new"]
         self.assertEqual(lost, [], "started, but unknown to ssim status")
@@ -387,9 +392,10 @@ class NeverTwice(SsimTestCase):
         return p, ticks
 
     def forge(self, status_path, pid, ticks, **extra):
-        """The program's own status file, rewritten as a program could: every number it
-        holds names the stranger (both are world-readable in /proc)."""
-        s = read_json(status_path)
+        """The program's own record, written as its status file as a program could (ssim
+        reads that file first): every number it holds names the stranger (both are
+        world-readable in /proc)."""
+        s = job_record(os.path.dirname(status_path))
         s.update(pid=pid, pid_start_ticks=ticks, supervisor_pid=pid, supervisor_start_ticks=ticks, **extra)
         with open(status_path, "w") as f:
             json.dump(s, f)
@@ -399,8 +405,8 @@ class NeverTwice(SsimTestCase):
         run = self.run_until("reuse", "m")
         run.kill()
         run.communicate()
-        status_path = os.path.join(self.dir, "reuse/m/.ssim-status.json")
-        s = read_json(status_path)
+        status_path = os.path.join(self.dir, "reuse/m/.ssim-status.json")  # read before any journal
+        s = job_record(os.path.join(self.dir, "reuse/m"))
         kill_quietly(s["supervisor_pid"])
         kill_quietly(-s["pid"])
         wait_for(lambda: not alive(s["pid"]), what="the program gone")
@@ -423,8 +429,8 @@ class NeverTwice(SsimTestCase):
                 self.write("experiment.yaml", f"experiment:\n  name: {name}\nmodels:\n"
                            "  - {name: m, exe: /bin/sleep, args: ['60']}\n")
                 run = self.run_until(name, "m")
-                status_path = os.path.join(self.dir, name, "m/.ssim-status.json")
-                program = read_json(status_path)["pid"]
+                status_path = os.path.join(self.dir, name, "m/.ssim-status.json")  # read before any journal
+                program = job_record(os.path.join(self.dir, name, "m"))["pid"]
                 if case != "live run":
                     run.kill()
                     run.communicate()
@@ -450,7 +456,7 @@ class NeverTwice(SsimTestCase):
         self.assertIn("still running", p.stderr)
         self.assertEqual(len([pid for pid in processes_with_env("SSIM_ENTITY", "m")
                               if pid in processes_with_env("SSIM_EXPERIMENT_ID", exp_id)]), 1)
-        redis = read_json(os.path.join(self.dir, "twice/orchestrator/.ssim-status.json"))["pid"]
+        redis = job_record(os.path.join(self.dir, "twice/orchestrator"))["pid"]
         self.ssim("stop", "twice", check=0)
         wait_for(lambda: not processes_with_env("SSIM_EXPERIMENT_ID", exp_id), what="nothing left")
         self.assertFalse(alive(redis), "the earlier redis-server survived ssim stop")
@@ -498,8 +504,7 @@ class NeverTwice(SsimTestCase):
     def test_a_stopped_agent_is_not_left_behind_by_ssim_stop(self):
         self.write("experiment.yaml", "experiment:\n  name: stp\nmodels:\n  - {name: a, exe: /bin/sleep, args: ['300']}\n")
         run = self.run_until("stp", "a")
-        with open(os.path.join(self.dir, "stp/a/.ssim-status.json")) as f:
-            keeper = json.load(f)["supervisor_pid"]  # the job's keeper, a child of the run's local agent
+        keeper = job_record(os.path.join(self.dir, "stp/a"))["supervisor_pid"]  # a child of the run's local agent
         with open(f"/proc/{keeper}/stat") as f:
             agent = int(f.read().rsplit(")", 1)[1].split()[1])
         for pid in (agent, keeper):

@@ -11,7 +11,7 @@ import tempfile
 import time
 import unittest
 
-from ssimtest import SSIM, SsimTestCase, free_port, kill_group_if_of, launched, processes_with_env, wait_for
+from ssimtest import SSIM, SsimTestCase, free_port, job_record, kill_group_if_of, launched, processes_with_env, wait_for
 
 FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures/fake-sched"))
 # What every entity prints to say where it ran: Slurm's node name, or the fake host.
@@ -447,8 +447,7 @@ class Fake(Schedulers):
         self.assertEqual((m1["status"], m1["attempt"]), ("completed", 2), m1)
         self.assertNotEqual(m1["nodes"], dead)
         self.assertGreater(m1["start"], killed_at, "the record's times are the retry's")
-        with open(os.path.join(m1["run_dir"], ".ssim-status.json")) as f:
-            record = json.load(f)
+        record = job_record(m1["run_dir"])
         self.assertNotEqual(record["node"], dead, "the first attempt wrote over the retry's record")
         [earlier] = m1["earlier_attempts"]
         self.assertIn(f"the ssim agent on {dead} died", earlier["reason"])

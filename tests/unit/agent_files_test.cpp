@@ -33,7 +33,8 @@ TEST_CASE("agent files: a job handoff is taken whole from a stream that brings i
   const AgentJob job{"/runs/e/m_7", "m_7",
                      std::string("2\0/bin/sh\0-c\0\0"
                                  "1\0A=B\0",
-                                 22)};
+                                 22),
+                     4096, "/runs/e/.ssim/keepers"};
   const std::string stream = encode_job_handoff(job) + encode_job_handoff({"/r/x", "x", ""});
   std::string buffer;
   std::vector<AgentJob> taken;
@@ -45,6 +46,10 @@ TEST_CASE("agent files: a job handoff is taken whole from a stream that brings i
   REQUIRE(taken.size() == 2);
   CHECK(taken[0].run_dir == job.run_dir);
   CHECK(taken[0].spec == job.spec);
+  CHECK(taken[0].launch == 4096);  // where its keeper records it
+  CHECK(taken[0].journals == "/runs/e/.ssim/keepers");
   CHECK(taken[1].name == "x");
+  CHECK(taken[1].launch == -1);  // none: its status file
+  CHECK(taken[1].journals.empty());
   CHECK(buffer.empty());
 }

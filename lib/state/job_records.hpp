@@ -1,0 +1,73 @@
+#pragma once
+// How a job stands, by what its keeper recorded (lib/state/keeper_journal.hpp) or, for
+// jobs no keeper journals (a batch job's wrapper, a start refused, an outcome ssim
+// recovered), its status file (lib/state/status_file.hpp). The one reader of both, for
+// every process that asks: `ssim run` and its launchers, `ssim status`/`stop` in another
+// shell, a node agent ending its jobs.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "lib/state/status_file.hpp"
+
+namespace ssim::state {
+
+// One experiment's keeper journals and launch log, read incrementally: each byte once,
+// each record's place kept (not its text), its slot read again when asked for.
+class JobRecords {
+ public:
+  explicit JobRecords(std::string ssim_dir);
+  ~JobRecords();
+  JobRecords(const JobRecords&) = delete;
+  JobRecords& operator=(const JobRecords&) = delete;
+  // A launch this process wrote to the launch log (its offset there): the run directory's
+  // status is that launch's record from now on, pending until its keeper writes one.
+  void note_launch(const std::string& run_dir, long launch);
+  // The record of the run directory's latest launch; nullopt when its keeper wrote none
+  // (yet). Reads what the journals gained when the record is not known yet, at most once
+  // per kRefreshPause unless `fresh`.
+  std::optional<StatusFile> find(const std::string& run_dir, bool fresh = false);
+  // Reads what the journals gained since the last time.
+  void refresh();
+
+ private:
+  struct Journal {
+    std::string path;
+    int fd = -1;
+    long read = 0;  // bytes indexed; a line not whole yet is read again
+  };
+  struct Place {
+    long launch = -1;
+    long offset = 0;
+    uint32_t journal = 0;
+    uint32_t length = 0;
+  };
+  void read_journal(uint32_t index);
+  void scan_launches();
+  std::optional<StatusFile> read_place(const Place& p, const std::string& run_dir_json);
+  std::string dir_;
+  std::vector<Journal> journals_;
+  std::unordered_map<std::string, uint32_t> journal_of_name_;
+  std::unordered_map<uint64_t, Place> places_;   // by hash of the run directory as written
+  std::unordered_map<uint64_t, long> launches_;  // latest launch, by the same hash
+  int launch_fd_ = -1;
+  long launches_read_ = 0;  // bytes of the launch log scanned
+  double refreshed_at_ = 0;
+};
+
+// The records of the experiment `run_dir` lies in (found by walking up to an `.ssim`
+// folder with a launch log; kept for the process's life); nullptr when there is none.
+JobRecords* job_records_of(const std::string& run_dir);
+// Reads what every experiment's journals gained (a launcher's poll, before it asks).
+void refresh_job_records();
+
+// How the job in `run_dir` stands: its status file when there is one (written by ssim or
+// a batch job's wrapper, which no keeper journals; a rerun removes it first), else its
+// keeper's record of its latest launch. A text met halfway through a rewrite is read
+// again; nullopt when there is none. `fresh`: read the journals whatever their pace.
+std::optional<StatusFile> read_job_record(const std::string& run_dir, bool fresh = false);
+
+}  // namespace ssim::state

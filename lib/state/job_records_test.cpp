@@ -1,0 +1,125 @@
+#include "lib/state/job_records.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "lib/state/keeper_journal.hpp"
+#include "lib/state/launch_log.hpp"
+#include "lib/util/experiment_dir.hpp"
+#include "tests/unit/helpers.hpp"
+
+using namespace ssim::state;
+namespace fs = std::filesystem;
+
+namespace {
+StatusFile running(int pid) {
+  StatusFile st;
+  st.start = 1000, st.pid = pid, st.supervisor_pid = 7, st.supervisor_start_ticks = "9", st.host = "h";
+  return st;
+}
+
+StatusFile ended(int pid, int code) {
+  StatusFile st = running(pid);
+  st.exited = true, st.end = 1001, st.exit_code = code, st.signal = std::nullopt;
+  return st;
+}
+
+// An experiment folder with its .ssim and keepers folders, as ssim makes them.
+struct Experiment {
+  ssim::test::TempDir dir;
+  std::string path = dir.path.string();
+  std::string keepers = ssim::ssim_dir(path) + "/keepers";
+  Experiment() { fs::create_directories(keepers); }
+  std::string run_dir(const std::string& name) const {
+    fs::create_directories(path + "/" + name);
+    return path + "/" + name;
+  }
+};
+}  // namespace
+
+TEST_CASE("keeper journal: a record is a slot of fixed length that its end is written over") {
+  const std::string first = encode_journal_record(4096, "/e/m \"1\"", running(5));
+  CHECK(first.back() == '\n');
+  CHECK(first.size() > kJournalEndRoom);
+  long launch = 0;
+  std::string_view run_dir;
+  REQUIRE(read_journal_head(first, launch, run_dir));
+  CHECK(launch == 4096);
+  CHECK(run_dir == status_json_string("/e/m \"1\""));
+  StatusFile end = ended(5, 1);
+  end.error = std::string(4000, 'x');  // far longer than the room: cut to fit
+  const std::string last = encode_journal_record(4096, "/e/m \"1\"", end, first.size());
+  REQUIRE(last.size() == first.size());
+  const auto back = decode_status_file(last);
+  REQUIRE(back);
+  CHECK(back->exited);
+  CHECK(back->exit_code == 1);
+  CHECK(back->error.substr(back->error.size() - 3) == "...");
+  CHECK_FALSE(read_journal_head("{\"format\":1}\n", launch, run_dir));  // a status file's text
+}
+
+TEST_CASE("job records: the latest launch's record is the job's, whichever journal holds it") {
+  Experiment e;
+  const std::string m = e.run_dir("m");
+  KeeperJournal a(e.keepers, "h.1.1.ndjson"), b(e.keepers, "h.2.2.ndjson");
+  CHECK(a.append(encode_journal_record(500, m, ended(11, 3))) == 0);
+  CHECK(b.append(encode_journal_record(100, m, ended(10, 0))) == 0);  // an earlier attempt's, found later
+  const auto st = read_job_record(m, true);
+  REQUIRE(st);
+  CHECK(st->pid == 11);
+  CHECK(st->exit_code == 3);
+  // What the run directory holds: nothing of ssim's.
+  CHECK(fs::is_empty(m));
+}
+
+TEST_CASE("job records: a launch not recorded yet leaves the job pending, not ended as its last attempt") {
+  Experiment e;
+  const std::string m = e.run_dir("m");
+  KeeperJournal k(e.keepers, "h.1.1.ndjson");
+  k.append(encode_journal_record(0, m, ended(10, 1)));
+  REQUIRE(read_job_record(m, true));
+  // The rerun's launch, written by another process (ssim resumed): its line in the log.
+  const auto launches = append_launches(launch_log_path(e.path), {"A=B"}, {{m, {"/bin/true"}, {}, 0}});
+  REQUIRE(launches.size() == 1);
+  CHECK_FALSE(read_job_record(m, true));
+  // Its keeper starts it, then writes its end over the same slot.
+  const std::string start = encode_journal_record(launches[0], m, running(20));
+  const long slot = k.append(start);
+  REQUIRE(slot > 0);
+  auto st = read_job_record(m, true);
+  REQUIRE(st);
+  CHECK_FALSE(st->exited);
+  CHECK(st->pid == 20);
+  REQUIRE(k.rewrite(slot, encode_journal_record(launches[0], m, ended(20, 0), start.size())));
+  st = read_job_record(m);  // known: its slot is read again, no refresh needed
+  REQUIRE(st);
+  CHECK(st->exited);
+  CHECK(st->exit_code == 0);
+}
+
+TEST_CASE("job records: a status file (ssim's own, a batch job's wrapper) is read before any journal") {
+  Experiment e;
+  const std::string m = e.run_dir("m");
+  KeeperJournal k(e.keepers, "h.1.1.ndjson");
+  k.append(encode_journal_record(0, m, running(10)));
+  StatusFile recovered = ended(10, 0);
+  recovered.recovered_by = "ssim run";
+  std::ofstream(status_file_path(m)) << encode_status_file(recovered);
+  const auto st = read_job_record(m, true);
+  REQUIRE(st);
+  CHECK(st->recovered_by == "ssim run");
+  fs::remove(status_file_path(m));
+  CHECK_FALSE(read_job_record(m, true)->exited);
+}
+
+TEST_CASE("job records: a record cut short by a full disk is passed over, the next one read whole") {
+  Experiment e;
+  const std::string m = e.run_dir("m"), n = e.run_dir("n");
+  const std::string cut = encode_journal_record(0, m, running(10)).substr(0, 40) + "\n";
+  std::ofstream(e.keepers + "/h.3.3.ndjson") << cut << encode_journal_record(0, n, ended(12, 0));
+  CHECK_FALSE(read_job_record(m, true));
+  const auto st = read_job_record(n, true);
+  REQUIRE(st);
+  CHECK(st->pid == 12);
+}
