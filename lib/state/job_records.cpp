@@ -99,22 +99,37 @@ void JobRecords::read_journal(uint32_t index) {
 
 void JobRecords::refresh() {
   refreshed_at_ = steady_seconds();
-  const std::string keepers = dir_ + "/keepers";
-  if (DIR* d = ::opendir(keepers.c_str())) {
-    while (const dirent* e = ::readdir(d)) {
-      const std::string name = e->d_name;
-      if (name.size() < 8 || name.compare(name.size() - 7, 7, ".ndjson") != 0) continue;
-      if (journal_of_name_.count(name)) continue;
-      Journal j;
-      j.path = keepers + "/" + name;
-      j.fd = ::open(j.path.c_str(), O_RDONLY | O_CLOEXEC);
-      if (j.fd < 0) continue;
-      journal_of_name_[name] = static_cast<uint32_t>(journals_.size());
-      journals_.push_back(std::move(j));
-    }
-    ::closedir(d);
-  }
+  list_journals();
   for (uint32_t i = 0; i < journals_.size(); ++i) read_journal(i);
+}
+
+// Journals new since the last listing: listed again only when the folder changed (a
+// keeper's first record makes its journal), or soon after a change, when a second one
+// could share its time (the kernel's clock tick, a few ms; a second where times have no
+// fraction).
+void JobRecords::list_journals() {
+  const std::string keepers = dir_ + "/keepers";
+  struct stat st {};
+  if (::stat(keepers.c_str(), &st) != 0) return;
+  const double changed = static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9;
+  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const double granule = st.st_mtim.tv_nsec == 0 ? 1.0 : 0.05;
+  if (changed == listed_change_ && now - changed > granule) return;
+  listed_change_ = changed;
+  DIR* d = ::opendir(keepers.c_str());
+  if (!d) return;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.size() < 8 || name.compare(name.size() - 7, 7, ".ndjson") != 0) continue;
+    if (journal_of_name_.count(name)) continue;
+    Journal j;
+    j.path = keepers + "/" + name;
+    j.fd = ::open(j.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (j.fd < 0) continue;
+    journal_of_name_[name] = static_cast<uint32_t>(journals_.size());
+    journals_.push_back(std::move(j));
+  }
+  ::closedir(d);
 }
 
 std::optional<StatusFile> JobRecords::read_place(const Place& p, const std::string& run_dir_json) {
@@ -182,16 +197,21 @@ void refresh_job_records() {
 }
 
 std::optional<StatusFile> read_job_record(const std::string& run_dir, bool fresh) {
+  std::optional<StatusFile> recorded;
+  if (JobRecords* records = job_records_of(run_dir)) {
+    const std::lock_guard<std::mutex> lock(g_records_lock);
+    recorded = records->find(run_dir, fresh);
+  }
+  // An end its keeper recorded is the job's: no status file is looked for (a lookup per
+  // member spared). One is, while it runs or has no record: ssim may have recovered its
+  // outcome, or refused its start.
+  if (recorded && recorded->exited) return recorded;
   for (int attempt = 0; attempt < 3; ++attempt) {  // a cut text: its writer rewrites it in place
     const auto text = read_run_file(status_file_path(run_dir));
     if (!text) break;
     if (auto status = decode_status_file(*text)) return status;
-    if (attempt == 2) return std::nullopt;
   }
-  JobRecords* records = job_records_of(run_dir);
-  if (!records) return std::nullopt;
-  const std::lock_guard<std::mutex> lock(g_records_lock);
-  return records->find(run_dir, fresh);
+  return recorded;
 }
 
 }  // namespace ssim::state

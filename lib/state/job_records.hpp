@@ -45,6 +45,7 @@ class JobRecords {
     uint32_t journal = 0;
     uint32_t length = 0;
   };
+  void list_journals();
   void read_journal(uint32_t index);
   void scan_launches();
   std::optional<StatusFile> read_place(const Place& p, const std::string& run_dir_json);
@@ -56,6 +57,7 @@ class JobRecords {
   int launch_fd_ = -1;
   long launches_read_ = 0;  // bytes of the launch log scanned
   double refreshed_at_ = 0;
+  double listed_change_ = -1;  // the keepers folder's time of change when last listed
 };
 
 // The records of the experiment `run_dir` lies in (found by walking up to an `.ssim`
@@ -64,10 +66,12 @@ JobRecords* job_records_of(const std::string& run_dir);
 // Reads what every experiment's journals gained (a launcher's poll, before it asks).
 void refresh_job_records();
 
-// How the job in `run_dir` stands: its status file when there is one (written by ssim or
-// a batch job's wrapper, which no keeper journals; a rerun removes it first), else its
-// keeper's record of its latest launch. A text met halfway through a rewrite is read
-// again; nullopt when there is none. `fresh`: read the journals whatever their pace.
+// How the job in `run_dir` stands: its keeper's record of its latest launch once that says
+// it ended, else its status file when there is one (written by ssim, recovering an outcome
+// or refusing a start, or by a batch job's wrapper, which no keeper journals; a rerun
+// removes it first), else its keeper's record of it running. A text met halfway through a
+// rewrite is read again; nullopt when there is none. `fresh`: read the journals whatever
+// their pace.
 std::optional<StatusFile> read_job_record(const std::string& run_dir, bool fresh = false);
 
 }  // namespace ssim::state

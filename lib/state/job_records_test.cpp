@@ -98,7 +98,7 @@ TEST_CASE("job records: a launch not recorded yet leaves the job pending, not en
   CHECK(st->exit_code == 0);
 }
 
-TEST_CASE("job records: a status file (ssim's own, a batch job's wrapper) is read before any journal") {
+TEST_CASE("job records: a status file (an outcome ssim recovered) stands over a record of the job running") {
   Experiment e;
   const std::string m = e.run_dir("m");
   KeeperJournal k(e.keepers, "h.1.1.ndjson");
@@ -111,6 +111,11 @@ TEST_CASE("job records: a status file (ssim's own, a batch job's wrapper) is rea
   CHECK(st->recovered_by == "ssim run");
   fs::remove(status_file_path(m));
   CHECK_FALSE(read_job_record(m, true)->exited);
+  // Once its keeper recorded its end, that end is the job's, whatever file lies beside it.
+  const long slot = k.append(encode_journal_record(0, m, ended(10, 4)));
+  REQUIRE(slot > 0);
+  std::ofstream(status_file_path(m)) << encode_status_file(recovered);
+  CHECK(read_job_record(m, true)->exit_code == 4);
 }
 
 TEST_CASE("job records: a record cut short by a full disk is passed over, the next one read whole") {

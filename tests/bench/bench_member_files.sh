@@ -75,7 +75,7 @@ base=$("$baseline" "$n" /bin/true)
 settled=$(timed "$work/settled")
 printf 'settled disk: %d members %.2f s, spawn loop %.2f s, ratio %.2fx (load %s)\n' "$n" "$settled" "$base" \
   "$(echo "$settled / $base" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
-# D earlier members' folders (five entries each, as today's members leave), deleted.
+# D earlier members' folders (three entries each, as members leave them), deleted.
 mkdir -p "$work/old"
 /usr/bin/python3 - "$work/old" "$deleted" <<'PY'
 import os, sys
@@ -83,7 +83,7 @@ root, count = sys.argv[1], int(sys.argv[2])
 for i in range(count):
     d = os.path.join(root, f"m_{i}")
     os.mkdir(d)
-    for name in (f"m_{i}.out", f"m_{i}.err", ".ssim-job", ".ssim-status.json"):
+    for name in (f"m_{i}.out", f"m_{i}.err"):
         open(os.path.join(d, name), "w").close()
 PY
 sync

@@ -123,6 +123,30 @@ ensembles:
         self.assertRegex(out, r"m +1001 total: 1001 cancelled")
         many.wait(timeout=60)
 
+    def test_a_member_costs_its_folder_and_its_two_output_files(self):
+        # What ssim knows of a member lives in the experiment's .ssim (its launch, its
+        # keeper's record), read alike by this run and by `ssim status` in another process;
+        # a retry's record, not the failed attempt's, is the member's.
+        self.write("experiment.yaml", "experiment: {name: three}\nensembles:\n"
+                   "  - {name: m, exe: /bin/sh, args: [-c, 'exit $(code)'], params: {code: [0, 4]}, replicas: 10}\n"
+                   "models:\n  - {name: flaky, exe: /bin/sh, retries: 1,\n"
+                   "     args: [-c, 'if [ \"$$SSIM_ATTEMPT\" = 1 ]; then exit 3; fi; echo second']}\n")
+        p = self.ssim("run", "experiment.yaml", "--json", check=1)
+        said = {x["name"]: x for x in json.loads(p.stdout)["entities"]}
+        _, s = self.status("three")
+        self.assertEqual(len([n for n in s if n.startswith("m_")]), 20)
+        for name, e in s.items():
+            if not name.startswith("m_"):
+                continue
+            code = int(e["params"]["code"])
+            self.assertEqual((e["status"], e["exit_code"]), ("completed" if code == 0 else "failed", code), name)
+            self.assertEqual(said[name]["exit_code"], code, name)
+            self.assertEqual(sorted(os.listdir(e["run_dir"])), [name + ".err", name + ".out"], name)
+        flaky = s["flaky"]
+        self.assertEqual((flaky["status"], flaky["exit_code"], flaky["attempt"]), ("completed", 0, 2), flaky)
+        self.assertEqual([a["exit_code"] for a in flaky["earlier_attempts"]], [3])
+        self.assertEqual(sorted(os.listdir(flaky["run_dir"])), ["flaky.err", "flaky.err.1", "flaky.out", "flaky.out.1"])
+
     def test_run_regardless_sees_which_inputs_succeeded(self):
         self.write("experiment.yaml", """
 experiment: {name: anyway}

@@ -694,6 +694,8 @@ ensembles:
             self.assertIn(e["nodes"], self.nodes, name)
             with open(os.path.join(e["run_dir"], name + ".out")) as f:
                 self.assertEqual(f.read(), f"{e['nodes']} 0 1\n", name)  # its node's view, as a step's
+            # Nothing of ssim's in its folder: its record is in its keeper's journal.
+            self.assertEqual(sorted(os.listdir(e["run_dir"])), [name + ".err", name + ".out"], name)
             used.add(e["nodes"])
         self.assertEqual(used, set(self.nodes))
         with open(os.path.join(self.dir, "ag/.ssim/ssim.log")) as f:
