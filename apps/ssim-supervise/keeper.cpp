@@ -92,15 +92,16 @@ bool still_this_attempt(const Job& job) {
 }
 
 // This keeper process's journal in the job's folder of journals (one per experiment it
-// kept jobs of). Flushed at each record where readers may be on other hosts (as
-// readers_here says of a status file).
+// kept jobs of). On a network file system each record is flushed: a reader on another host
+// (ssim run on the batch host, `ssim status` on a login node) sees a client's writes once
+// they are, as a status file's close used to flush it.
 ssim::state::KeeperJournal& journal_of(const Job& job) {
   static std::map<std::string, std::unique_ptr<ssim::state::KeeperJournal>> journals;
   auto& journal = journals[job.journals];
   if (!journal)
     journal = std::make_unique<ssim::state::KeeperJournal>(
         job.journals, ssim::state::keeper_journal_name(g_me.host, g_me.supervisor_pid, g_me.supervisor_start_ticks),
-        !job.readers_here);
+        !on_local_file_system(job.journals));
   return *journal;
 }
 

@@ -30,6 +30,19 @@ double steady_seconds() {
 
 uint64_t key_of(std::string_view run_dir_json) { return std::hash<std::string_view>{}(run_dir_json); }
 
+// Whether a journal ("HOST.PID.TICKS.ndjson", keeper_journal_name) was written elsewhere.
+bool written_elsewhere(const std::string& name) {
+  static const std::string here = [] {
+    char host[256] = {0};
+    ::gethostname(host, sizeof host - 1);
+    return std::string(host);
+  }();
+  const std::string stem = name.substr(0, name.size() - 7);  // HOST.PID.TICKS
+  const size_t ticks = stem.rfind('.');
+  const size_t pid = ticks == std::string::npos || ticks == 0 ? std::string::npos : stem.rfind('.', ticks - 1);
+  return pid == std::string::npos || stem.compare(0, pid, here) != 0 || pid != here.size();
+}
+
 // The whole lines of what `fd` holds from `from`, each told to `line` with its offset;
 // returns where the next read starts (after the last whole line).
 template <typename Line>
@@ -100,7 +113,13 @@ void JobRecords::read_journal(uint32_t index) {
 void JobRecords::refresh() {
   refreshed_at_ = steady_seconds();
   list_journals();
-  for (uint32_t i = 0; i < journals_.size(); ++i) read_journal(i);
+  for (uint32_t i = 0; i < journals_.size(); ++i) {
+    Journal& j = journals_[i];
+    if (j.remote) {
+      if (const int fd = ::open(j.path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) ::close(j.fd), j.fd = fd;
+    }
+    read_journal(i);
+  }
 }
 
 // Journals new since the last listing: listed again only when the folder changed (a
@@ -126,6 +145,7 @@ void JobRecords::list_journals() {
     j.path = keepers + "/" + name;
     j.fd = ::open(j.path.c_str(), O_RDONLY | O_CLOEXEC);
     if (j.fd < 0) continue;
+    j.remote = written_elsewhere(name);
     journal_of_name_[name] = static_cast<uint32_t>(journals_.size());
     journals_.push_back(std::move(j));
   }
@@ -153,10 +173,11 @@ std::optional<StatusFile> JobRecords::find(const std::string& run_dir, bool fres
   const long expected = launch == launches_.end() ? -1 : launch->second;
   auto place = places_.find(key);
   const bool known = place != places_.end() && place->second.launch >= expected;
-  if (!known || fresh) {
+  const bool remote = known && journals_[place->second.journal].remote;
+  if (!known || fresh || remote) {
     if (fresh || steady_seconds() - refreshed_at_ >= kRefreshPause) refresh();
     place = places_.find(key);
-    if (place == places_.end() || place->second.launch < expected) return std::nullopt;
+    if (place == places_.end() || place->second.launch < expected) return std::nullopt;  // pending
   }
   return read_place(place->second, written);
 }

@@ -38,6 +38,9 @@ class JobRecords {
     std::string path;
     int fd = -1;
     long read = 0;  // bytes indexed; a line not whole yet is read again
+    // Written on another host: opened again at each refresh, since a network file system
+    // shows another client's writes to an open, not to a descriptor kept from before.
+    bool remote = false;
   };
   struct Place {
     long launch = -1;

@@ -62,7 +62,8 @@ TEST_CASE("keeper journal: a record is a slot of fixed length that its end is wr
 TEST_CASE("job records: the latest launch's record is the job's, whichever journal holds it") {
   Experiment e;
   const std::string m = e.run_dir("m");
-  KeeperJournal a(e.keepers, "h.1.1.ndjson"), b(e.keepers, "h.2.2.ndjson");
+  // One of them written on another host (read through a descriptor opened at each refresh).
+  KeeperJournal a(e.keepers, "h.1.1.ndjson"), b(e.keepers, "node-elsewhere.2.2.ndjson");
   CHECK(a.append(encode_journal_record(500, m, ended(11, 3))) == 0);
   CHECK(b.append(encode_journal_record(100, m, ended(10, 0))) == 0);  // an earlier attempt's, found later
   const auto st = read_job_record(m, true);
@@ -71,6 +72,12 @@ TEST_CASE("job records: the latest launch's record is the job's, whichever journ
   CHECK(st->exit_code == 3);
   // What the run directory holds: nothing of ssim's.
   CHECK(fs::is_empty(m));
+  // A later launch recorded on the other host, running, then ended in place.
+  const std::string start = encode_journal_record(900, m, running(12));
+  const long slot = b.append(start);
+  CHECK(read_job_record(m, true)->pid == 12);
+  REQUIRE(b.rewrite(slot, encode_journal_record(900, m, ended(12, 9), start.size())));
+  CHECK(read_job_record(m, true)->exit_code == 9);
 }
 
 TEST_CASE("job records: a launch not recorded yet leaves the job pending, not ended as its last attempt") {
