@@ -1,6 +1,9 @@
 // Building the manifest a run starts from: fresh, or resumed from the previous one.
 #include <algorithm>
 #include <set>
+#include <string_view>
+#include <unordered_set>
+#include <unordered_map>
 
 #include "lib/engine/engine.hpp"
 #include "lib/orchestrator/database.hpp"
@@ -77,11 +80,9 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
   state::Manifest m = new_manifest(plan, previous.id);
   m.created = previous.created;
   const bool reuse_database = reusable_database(plan, previous);
-  std::set<std::string> rerun;
+  std::unordered_set<std::string> rerun;
   for (auto& r : m.entities) {
-    const state::EntityRecord* old = nullptr;
-    for (const auto& p : previous.entities)
-      if (p.name == r.name) old = &p;
+    const state::EntityRecord* old = previous.find(r.name);  // indexed: a million members resume in one pass
     // A database left running by persist: true is reused as it is.
     if (old && r.type == state::EntityKind::Database && reuse_database) {
       r = *old;
@@ -104,32 +105,31 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
       rerun.insert(r.name);
     }
   }
-  // What waits on a rerun entity runs again too, even if it had completed.
-  bool grew = true;
-  while (grew) {
+  // What waits on a rerun entity runs again too, even if it had completed: passes until
+  // none is added (as many as the longest chain of waits).
+  std::unordered_map<std::string_view, const plan::Step*> step_of;
+  for (const auto& s : plan.steps) step_of.emplace(s.name, &s);
+  const auto waits_on_rerun = [&](const state::EntityRecord& r) {
+    const auto rerun_name = [&](const std::string& a) { return rerun.count(a) > 0; };
+    return std::any_of(r.after.begin(), r.after.end(), rerun_name) ||
+           std::any_of(r.after_any.begin(), r.after_any.end(), rerun_name);
+  };
+  for (bool grew = true; grew;) {
     grew = false;
     for (auto& r : m.entities) {
-      if (rerun.count(r.name)) continue;
-      std::vector<std::string> deps = r.after;
-      deps.insert(deps.end(), r.after_any.begin(), r.after_any.end());
-      for (const auto& a : deps)
-        if (rerun.count(a)) {
-          const auto after = r.after;
-          const auto after_any = r.after_any;
-          const int attempt = r.attempt;
-          auto earlier = r.earlier_attempts;
-          if (attempt > 0) earlier.push_back(state::attempt_record(r));
-          r = record_for(*std::find_if(plan.steps.begin(), plan.steps.end(),
-                                       [&](const plan::Step& s) { return s.name == r.name; }),
-                         plan.launcher);
-          r.after = after;
-          r.after_any = after_any;
-          r.attempt = attempt;
-          r.earlier_attempts = std::move(earlier);
-          rerun.insert(r.name);
-          grew = true;
-          break;
-        }
+      if (rerun.count(r.name) || !waits_on_rerun(r)) continue;
+      const auto after = r.after;
+      const auto after_any = r.after_any;
+      const int attempt = r.attempt;
+      auto earlier = r.earlier_attempts;
+      if (attempt > 0) earlier.push_back(state::attempt_record(r));
+      r = record_for(*step_of.at(r.name), plan.launcher);
+      r.after = after;
+      r.after_any = after_any;
+      r.attempt = attempt;
+      r.earlier_attempts = std::move(earlier);
+      rerun.insert(r.name);
+      grew = true;
     }
   }
   return m;
