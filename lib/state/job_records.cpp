@@ -82,7 +82,7 @@ JobRecords::~JobRecords() {
 }
 
 void JobRecords::note_launch(const std::string& run_dir, long launch) {
-  long& known = launches_[key_of(status_json_string(run_dir))];
+  long& known = places_[key_of(status_json_string(run_dir))].expected;
   known = std::max(known, launch);
 }
 
@@ -93,7 +93,7 @@ void JobRecords::scan_launches() {
     if (line.substr(0, kJob.size()) != kJob) return;  // the launching process's environment
     const auto run_dir = json_string_at(line.substr(kJob.size()));
     if (run_dir.empty()) return;
-    long& known = launches_[key_of(run_dir)];
+    long& known = places_[key_of(run_dir)].expected;
     known = std::max(known, offset);
   });
 }
@@ -106,7 +106,7 @@ void JobRecords::read_journal(uint32_t index) {
     if (!read_journal_head(line, launch, run_dir)) return;
     Place& p = places_[key_of(run_dir)];
     if (launch < p.launch) return;  // an earlier attempt's, read after the later one's
-    p = Place{launch, offset, index, static_cast<uint32_t>(line.size())};
+    p.launch = launch, p.offset = offset, p.journal = index, p.length = static_cast<uint32_t>(line.size());
   });
 }
 
@@ -168,16 +168,19 @@ std::optional<StatusFile> JobRecords::read_place(const Place& p, const std::stri
 std::optional<StatusFile> JobRecords::find(const std::string& run_dir, bool fresh) {
   const std::string written = status_json_string(run_dir);
   const uint64_t key = key_of(written);
-  if (!launches_.count(key)) scan_launches();  // launched by another process
-  const auto launch = launches_.find(key);
-  const long expected = launch == launches_.end() ? -1 : launch->second;
   auto place = places_.find(key);
-  const bool known = place != places_.end() && place->second.launch >= expected;
+  if (place == places_.end() || place->second.expected < 0) {
+    scan_launches();  // launched by another process
+    place = places_.find(key);
+  }
+  const long expected = place == places_.end() ? -1 : place->second.expected;
+  const bool known = place != places_.end() && place->second.launch >= 0 && place->second.launch >= expected;
   const bool remote = known && journals_[place->second.journal].remote;
   if (!known || fresh || remote) {
     if (fresh || steady_seconds() - refreshed_at_ >= kRefreshPause) refresh();
     place = places_.find(key);
-    if (place == places_.end() || place->second.launch < expected) return std::nullopt;  // pending
+    if (place == places_.end() || place->second.launch < 0 || place->second.launch < expected)
+      return std::nullopt;  // pending
   }
   return read_place(place->second, written);
 }

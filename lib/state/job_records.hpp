@@ -42,7 +42,11 @@ class JobRecords {
     // shows another client's writes to an open, not to a descriptor kept from before.
     bool remote = false;
   };
+  // What is known of one run directory: its latest launch, and where the record of the
+  // latest launch a journal holds lies (launch -1: none read yet). One entry per run
+  // directory, a million of them in a large ensemble: kept small.
   struct Place {
+    long expected = -1;
     long launch = -1;
     long offset = 0;
     uint32_t journal = 0;
@@ -55,8 +59,7 @@ class JobRecords {
   std::string dir_;
   std::vector<Journal> journals_;
   std::unordered_map<std::string, uint32_t> journal_of_name_;
-  std::unordered_map<uint64_t, Place> places_;   // by hash of the run directory as written
-  std::unordered_map<uint64_t, long> launches_;  // latest launch, by the same hash
+  std::unordered_map<uint64_t, Place> places_;  // by hash of the run directory as written
   int launch_fd_ = -1;
   long launches_read_ = 0;  // bytes of the launch log scanned
   double refreshed_at_ = 0;

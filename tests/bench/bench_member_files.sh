@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark (issue 54): what one member costs the file system. An ensemble of N members
-# of /bin/true on the local launcher, traced with strace (every process ssim starts, the
-# members' own exec excepted), counted per member: entries created (files opened with
-# O_CREAT, folders made), renames, unlinks, stats. Then timing: N members against the
+# of /bin/true on the local launcher, and through node agents when the test cluster is up
+# (scripts/slurm-cluster.sh up), traced with strace (every process ssim and the agents
+# start, the members' own exec excepted), counted per member in the experiment's folder:
+# entries created (files opened with O_CREAT, folders made), renames, unlinks, stats. Then timing: N members against the
 # spawn loop on a settled disk, and again within a minute after deleting D earlier
 # members' folders (what users do all day), with the load average.
 #   tests/bench/bench_member_files.sh [N] [D]      (after scripts/build.sh; N=200, D=20000)
@@ -23,18 +24,17 @@ ensembles:
 YAML
 }
 
-experiment "$work/traced" "$n"
-strace -f -ff -qq -o "$work/trace" -e trace=openat,open,creat,mkdir,mkdirat,rename,renameat,renameat2,unlink,unlinkat,rmdir,stat,lstat,newfstatat,statx,access,faccessat,faccessat2 \
-  "$ssim" run "$work/experiment.yaml" > /dev/null 2>&1
-/usr/bin/python3 - "$work/trace" "$n" "$work/traced" <<'PY'
+calls=openat,open,creat,mkdir,mkdirat,rename,renameat,renameat2,unlink,unlinkat,rmdir,stat,lstat,newfstatat,statx,access,faccessat,faccessat2
+count() {  # TRACE_PREFIX N EXPERIMENT_PATH LABEL
+  /usr/bin/python3 - "$@" <<'PY'
 import glob, re, sys
-trace, n, exp = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+trace, n, exp, label = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 counts = {"created": 0, "renamed": 0, "unlinked": 0, "stat": 0}
 created_in_members = 0
 by_name = {}
 # One file per process (-ff): no call is split into "unfinished" and "resumed" halves,
 # which a shared file makes of calls that overlap, and which the pattern would not count.
-lines = (line for path in glob.glob(trace + ".*") for line in open(path))
+lines = (line for path in glob.glob(trace + ".*") for line in open(path, errors="replace"))
 for line in lines:
     m = re.match(r"(\w+)\((.*)\)\s+=\s+(-?\d+)", line)
     if not m or int(m.group(3)) < 0:
@@ -50,17 +50,51 @@ for line in lines:
         kind = "unlinked"
     else:
         kind = "stat"
+    if exp not in args:
+        continue  # the machine's own files (/proc, libraries): not the run's file system
     counts[kind] += 1
     if kind == "created" and f"{exp}/m/" in args:
         created_in_members += 1
         name = re.sub(r"\d+", "N", args.split('"')[1].rsplit("/", 1)[-1])
         by_name[name] = by_name.get(name, 0) + 1
-print(f"members {n}: per member (every process ssim started, the run's own files included)")
+print(f"{label}, {n} members: per member, in the experiment's folder (every process ssim started, the run's own files included)")
 for k, v in counts.items():
     print(f"  {k:9s} {v / n:6.2f}")
 print(f"  created under the members' folders: {created_in_members / n:.2f}"
       f" ({', '.join(f'{k} {v / n:.2f}' for k, v in sorted(by_name.items()))})")
 PY
+}
+
+experiment "$work/traced" "$n"
+strace -f -ff -qq -o "$work/trace" -e trace=$calls "$ssim" run "$work/experiment.yaml" > /dev/null 2>&1
+count "$work/trace" "$n" "$work/traced" "local launcher"
+
+# Through node agents in a 4-node allocation of the test cluster, when it is up: the
+# agents and their keepers are traced through the nodes' slurmd (strace follows the steps
+# they start), ssim itself as above.
+if sinfo -h > /dev/null 2>&1 && [ "$(pgrep -c -x slurmd)" -ge 4 ]; then
+  job=$(salloc -N4 --exclusive --no-shell -J ssim-bench-files 2>&1 | grep -o 'allocation [0-9]*' | grep -o '[0-9]*')
+  slots=$(squeue -h -j "$job" -o %C)
+  attach=()
+  for pid in $(pgrep -x slurmd); do attach+=(-p "$pid"); done
+  strace -f -ff -qq -o "$work/atrace" -e trace=$calls "${attach[@]}" &
+  tracer=$!
+  for pid in $(pgrep -x slurmd); do  # attached once each slurmd has a trace file
+    until [ -e "$work/atrace.$pid" ]; do sleep 0.05; done
+  done
+  cat > "$work/agents.yaml" <<YAML
+experiment: {name: bench, path: $work/agents, launcher: slurm}
+ensembles:
+  - {name: m, exe: /bin/true, replicas: $n}
+YAML
+  SLURM_JOB_ID=$job SLURM_JOB_NODELIST=$(squeue -h -j "$job" -o %N) SLURM_JOB_CPUS_PER_NODE="$((slots / 4))(x4)" \
+    strace -f -ff -qq -o "$work/atrace-ssim" -e trace=$calls "$ssim" run "$work/agents.yaml" > /dev/null 2>&1
+  scancel "$job"
+  kill -INT "$tracer"
+  wait "$tracer" 2> /dev/null || true
+  for f in "$work"/atrace-ssim.*; do mv "$f" "$work/atrace.ssim-${f##*.}"; done
+  count "$work/atrace" "$n" "$work/agents" "node agents (4 nodes)"
+fi
 
 now() { date +%s.%N; }
 timed() {  # PATH -> seconds of ssim run
