@@ -47,8 +47,17 @@ struct Agent {
   std::vector<std::string> node_env;  // "K=V" of this node, over ssim's environment
   std::optional<KeeperPool> pool;     // keepers kept for the next job
   sigset_t waited{};
-  int signals = -1;      // signalfd of `waited`
-  int inbox_watch = -1;  // inotify on the inbox: a job is taken at once (the tick is for network file systems)
+  int signals = -1;  // signalfd of `waited`
+  int inbox_watch =
+      -1;  // inotify on the inbox and the jobs stream: taken at once (the tick is for network file systems)
+  // The jobs ssim appends to this node's stream (NODE/jobs), read on from where the last
+  // read stopped; a handoff not whole yet waits in `unread`. Where the stream is on a
+  // network file system it is opened again at each look, to see another host's appends.
+  std::string jobs;
+  int jobs_fd = -1;
+  long jobs_read = 0;
+  bool jobs_local = true;
+  std::string unread;
 };
 
 double modified(const std::string& path) {
@@ -57,11 +66,11 @@ double modified(const std::string& path) {
   return static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9;
 }
 
+// Its time set to now (made when missing): one call, no open, for what ssim watches.
 void touch(const std::string& path) {
+  if (utimensat(AT_FDCWD, path.c_str(), nullptr, 0) == 0 || errno != ENOENT) return;
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  futimens(fd, nullptr);
-  close(fd);
+  if (fd >= 0) close(fd);
 }
 
 void beat(const Agent& a) {
@@ -119,7 +128,32 @@ void cancel_jobs(const AgentCancel& c) {
   }
 }
 
-// Takes what ssim sent; false when the inbox was empty.
+// Starts what ssim appended to this node's jobs stream since the last look; false when
+// nothing came.
+bool take_jobs(Agent& a) {
+  if (!a.jobs_local || a.jobs_fd < 0) {
+    const int fd = open(a.jobs.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    if (a.jobs_fd >= 0) close(a.jobs_fd);
+    a.jobs_fd = fd;
+  }
+  char buffer[65536];
+  ssize_t n;
+  bool came = false;
+  while ((n = pread(a.jobs_fd, buffer, sizeof buffer, a.jobs_read)) > 0) {
+    a.unread.append(buffer, static_cast<size_t>(n));
+    a.jobs_read += n;
+    came = true;
+  }
+  std::vector<AgentJob> jobs;
+  AgentJob job;
+  while (ssim::state::take_job_handoff(a.unread, job))
+    if (!job.run_dir.empty() && !job.name.empty()) jobs.push_back(job);
+  start_jobs(a, jobs);
+  return came;
+}
+
+// Takes the stops ssim (any ssim process) sent; false when the inbox was empty.
 bool take_inbox(Agent& a) {
   const auto names = inbox_files(a);
   for (const auto& name : names) {
@@ -127,9 +161,7 @@ bool take_inbox(Agent& a) {
     if (!claim(a, name, text)) continue;
     const auto dot = name.rfind('.');
     const std::string kind = dot == std::string::npos ? "" : name.substr(dot + 1);
-    if (kind == "start") {
-      if (const auto jobs = ssim::state::decode_agent_start(text)) start_jobs(a, *jobs);
-    } else if (kind == "cancel") {
+    if (kind == "cancel") {
       if (const auto c = ssim::state::decode_agent_cancel(text)) cancel_jobs(*c);
     }
   }
@@ -247,7 +279,10 @@ int agent_main(int argc, char** argv) {
   }
   fcntl(a.pool->idle_fd(), F_SETFL, O_NONBLOCK);
   a.inbox_watch = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-  if (a.inbox_watch >= 0 && inotify_add_watch(a.inbox_watch, a.inbox.c_str(), IN_MOVED_TO) < 0)
+  a.jobs = ssim::state::agent_jobs(a.dir, node);
+  a.jobs_local = on_local_file_system(a.jobs);
+  if (a.inbox_watch >= 0 && (inotify_add_watch(a.inbox_watch, a.inbox.c_str(), IN_MOVED_TO) < 0 ||
+                             inotify_add_watch(a.inbox_watch, a.jobs.c_str(), IN_MODIFY) < 0))
     close(a.inbox_watch), a.inbox_watch = -1;
   signal(SIGPIPE, SIG_IGN);  // a keeper gone before its job was handed over: write fails, another is used
 
@@ -257,7 +292,12 @@ int agent_main(int argc, char** argv) {
   while (true) {
     if (reap(a) || keeper_idle) touch(a.mine + "/ended");  // wakes ssim (it watches the file)
     keeper_idle = false;
-    const bool had_mail = !terminating && take_inbox(a);
+    // Jobs before stops: a stop sent for a job ssim just handed over finds it.
+    bool had_mail = false;
+    if (!terminating) {
+      had_mail = take_jobs(a);
+      had_mail = take_inbox(a) || had_mail;
+    }
     if (now() >= next_beat) {
       beat(a);
       next_beat = now() + ssim::state::kAgentBeatSeconds;

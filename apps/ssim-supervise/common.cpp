@@ -1,8 +1,6 @@
 #include "apps/ssim-supervise/common.hpp"
 
 #include <fcntl.h>
-#include <linux/magic.h>
-#include <sys/statfs.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -106,24 +104,6 @@ bool rewrite_in_place(const std::string& path, const std::string& text) {
   }
   const bool ok = close(fd) == 0 && off == padded.size();
   return ok || write_atomically(path, text);
-}
-
-bool on_local_file_system(const std::string& path) {
-  struct statfs fs {};
-  if (statfs(path.c_str(), &fs) != 0) return false;
-  constexpr unsigned long kZfs = 0x2FC12FC1;  // not in linux/magic.h
-  switch (static_cast<unsigned long>(fs.f_type)) {
-    case EXT4_SUPER_MAGIC:  // ext2 and ext3 too
-    case XFS_SUPER_MAGIC:
-    case BTRFS_SUPER_MAGIC:
-    case TMPFS_MAGIC:
-    case F2FS_SUPER_MAGIC:
-    case OVERLAYFS_SUPER_MAGIC:
-    case kZfs:
-      return true;
-    default:  // NFS, Lustre, GPFS, BeeGFS, CephFS, FUSE...: readers on other hosts
-      return false;
-  }
 }
 
 // Who writes the status file, and on which node the job runs (the scheduler's name for

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "lib/state/status_file.hpp"
+#include "lib/util/local_file_system.hpp"
 
 namespace supervise {
 
@@ -20,9 +21,7 @@ bool write_new(const std::string& path, const std::string& text);
 // A file written over in place, in the inode it has (write_atomically where it has none):
 // only where every reader shares this host's page cache (common.cpp says why).
 bool rewrite_in_place(const std::string& path, const std::string& text);
-// Whether `path` is on a file system that this host's kernel alone serves (ext4, xfs,
-// btrfs, tmpfs...): every reader of it then shares this host's page cache.
-bool on_local_file_system(const std::string& path);
+using ssim::on_local_file_system;
 // The status file's writer fields: this process, its start, the node and host.
 ssim::state::StatusFile identity();
 // The last signal received, to pass on to the program (on_signal records it).

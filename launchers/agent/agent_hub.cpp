@@ -7,7 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <stdexcept>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -15,6 +18,7 @@
 #include "launchers/job_files.hpp"
 #include "launchers/local/local_launcher.hpp"
 #include "lib/util/atomic_file.hpp"
+#include "lib/util/local_file_system.hpp"
 #include "lib/util/clock.hpp"
 #include "lib/util/experiment_dir.hpp"
 
@@ -73,6 +77,7 @@ AgentHub::AgentHub(const std::string& ssim_dir, std::string generation, const st
   inotify_fd_ = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
   for (const auto& node : nodes_) {
     fs::create_directories(state::agent_inbox(dir_, node));
+    write_file_directly(state::agent_jobs(dir_, node), "", 0600);  // its stream, before its agent looks
     const std::string ended = state::agent_node_dir(dir_, node) + "/ended";
     touch(ended);
     if (inotify_fd_ >= 0) ::inotify_add_watch(inotify_fd_, ended.c_str(), IN_ATTRIB | IN_MODIFY);
@@ -87,6 +92,8 @@ AgentHub::~AgentHub() {
   }
   for (int fd : {inotify_fd_, stop_fd_[0], stop_fd_[1]})
     if (fd >= 0) ::close(fd);
+  for (auto& [node, stream] : streams_)
+    if (stream.fd >= 0) ::close(stream.fd);
 }
 
 // A job ended on some node: the engine is woken through its wake pipe, as by a local
@@ -104,8 +111,27 @@ void AgentHub::relay() {
   }
 }
 
+// Appended in one write to the node's stream, which only this run writes and its agent
+// reads on from where it stopped: no file, rename or unlink a member. Flushed where the
+// agent reads through another host's cache (a network file system).
 void AgentHub::send_start(const std::string& node, const std::vector<state::AgentJob>& jobs) {
-  post(state::agent_inbox(dir_, node), sequence_name(++sent_, "start"), state::encode_agent_start(jobs));
+  auto& stream = streams_[node];
+  if (stream.fd < 0) {
+    const std::string path = state::agent_jobs(dir_, node);
+    stream.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (stream.fd < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+    stream.flush = !on_local_file_system(path);
+  }
+  const std::string text = state::encode_agent_start(jobs);
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(stream.fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      throw std::runtime_error("cannot write " + state::agent_jobs(dir_, node) + ": " +
+                               std::strerror(n < 0 ? errno : ENOSPC));
+    done += static_cast<size_t>(n);
+  }
+  if (stream.flush) ::fdatasync(stream.fd);
 }
 
 void AgentHub::beat() {

@@ -5,6 +5,7 @@
 // a job ended. Starting the agents themselves is the batch launcher's (one launch of
 // the scheduler's over the nodes).
 #include <atomic>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -44,7 +45,11 @@ class AgentHub {
   int stop_fd_[2] = {-1, -1};
   std::thread relay_;
   double last_beat_ = 0;
-  long sent_ = 0;
+  struct Stream {
+    int fd = -1;
+    bool flush = false;
+  };
+  std::map<std::string, Stream> streams_;  // each node's jobs stream, by node
 };
 
 // A new generation's name: unique per launch of agents (time, pid, and a count after the

@@ -6,6 +6,7 @@
 
 #include "launchers/batch/scheduler_allocation.hpp"
 #include "launchers/job_files.hpp"
+#include "lib/state/launch_log.hpp"
 #include "launchers/placement/placement.hpp"
 #include "lib/util/atomic_file.hpp"
 #include "lib/util/errors.hpp"
@@ -118,6 +119,13 @@ std::string JobScripts::submit_experiment(const plan::Plan& plan, const std::vec
 JobRef JobScripts::submit(const LaunchRequest& r, const plan::Resources& res, const std::vector<std::string>& setup) {
   ::unlink(status_file(r.run_dir).c_str());  // a rerun must not read the last attempt's files
   ::unlink(cancel_marker(r.run_dir).c_str());
+  // Its record is the status file its wrapper writes; logged as a launch all the same, so
+  // that a keeper's record of an earlier attempt (run otherwise) never stands for this one.
+  if (!r.launch_log.empty()) try {
+      state::append_launches(r.launch_log, state::this_environment(), {{r.run_dir, r.argv, r.env, r.time_limit}});
+    } catch (const std::exception&) {
+      // Then `ssim env` cannot show it; its status is its wrapper's file as ever.
+    }
   std::string error;
   try {
     const std::string path = r.run_dir + "/" + r.name + "." + scheduler_.script_extension();

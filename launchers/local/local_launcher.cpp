@@ -94,11 +94,6 @@ std::string job_text(const LaunchRequest& r, const std::vector<std::string>& bas
   return state::encode_job_file({r.argv, state::merged_environment(base_env, r.env), r.time_limit});
 }
 
-std::vector<std::string> current_environment() {
-  std::vector<std::string> env;
-  for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
-  return env;
-}
 }  // namespace
 
 std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests) {
@@ -130,7 +125,7 @@ std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests
 }
 
 std::vector<state::AgentJob> prepare_jobs(std::span<const LaunchRequest> requests) {
-  const auto base_env = current_environment();
+  const auto base_env = state::this_environment();
   std::vector<state::AgentJob> jobs;
   jobs.reserve(requests.size());
   std::map<std::string, std::vector<size_t>> logged;  // by launch log: which requests

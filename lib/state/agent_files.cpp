@@ -23,6 +23,10 @@ std::string agent_inbox(const std::string& agents_dir, const std::string& node) 
   return agent_node_dir(agents_dir, node) + "/inbox";
 }
 
+std::string agent_jobs(const std::string& agents_dir, const std::string& node) {
+  return agent_node_dir(agents_dir, node) + "/jobs";
+}
+
 std::string encode_job_handoff(const AgentJob& job) {
   return job.run_dir + '\0' + job.name + '\0' + std::to_string(job.launch) + '\0' + job.journals + '\0' +
          std::to_string(job.spec.size()) + '\0' + job.spec;
@@ -55,18 +59,6 @@ std::string encode_agent_start(const std::vector<AgentJob>& jobs) {
   std::string out;
   for (const auto& j : jobs) out += encode_job_handoff(j);
   return out;
-}
-
-std::optional<std::vector<AgentJob>> decode_agent_start(const std::string& text) {
-  std::string rest = text;
-  std::vector<AgentJob> jobs;
-  AgentJob job;
-  while (take_job_handoff(rest, job)) {
-    if (job.run_dir.empty() || job.name.empty()) return std::nullopt;
-    jobs.push_back(job);
-  }
-  if (jobs.empty() || !rest.empty()) return std::nullopt;  // cut short
-  return jobs;
 }
 
 std::string encode_agent_cancel(const AgentCancel& cancel) {

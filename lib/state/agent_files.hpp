@@ -2,8 +2,11 @@
 // The folder through which ssim and its per-node agents (ssim-supervise --agent) talk,
 // one per run inside an allocation: <experiment>/.ssim/agents/<generation>/. The one
 // owner of its layout and formats:
-//   NODE/inbox/NAME.start   jobs for that node's agent, each a job handoff (below)
+//   NODE/jobs               jobs for that node's agent, job handoffs (below) appended one
+//                           after another by the run's ssim and read as they come: no file
+//                           a member (its agent reads on from where it stopped)
 //   NODE/inbox/NAME.cancel  jobs to stop: "TERM\0" or "KILL\0", then "RUN_DIR\0" each
+//                           (any ssim process may send one: `ssim stop` in another shell)
 //   NODE/alive              rewritten by the agent every second: its heartbeat (mtime)
 //   NODE/ended              touched by the agent when a job ends (ssim watches it)
 //   NODE/died               written by a keeper that outlived its agent, before it ends
@@ -51,9 +54,10 @@ struct AgentCancel {
 
 std::string agent_node_dir(const std::string& agents_dir, const std::string& node);
 std::string agent_inbox(const std::string& agents_dir, const std::string& node);
+std::string agent_jobs(const std::string& agents_dir, const std::string& node);
 
+// Jobs appended to a node's stream at once (take_job_handoff reads them one by one).
 std::string encode_agent_start(const std::vector<AgentJob>& jobs);
-std::optional<std::vector<AgentJob>> decode_agent_start(const std::string& text);
 std::string encode_agent_cancel(const AgentCancel& cancel);
 std::optional<AgentCancel> decode_agent_cancel(const std::string& text);
 

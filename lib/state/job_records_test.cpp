@@ -135,3 +135,18 @@ TEST_CASE("job records: a record cut short by a full disk is passed over, the ne
   REQUIRE(st);
   CHECK(st->pid == 12);
 }
+
+TEST_CASE(
+    "job records: a later attempt run as a batch job reads its wrapper's file, not the keeper's record before it") {
+  Experiment e;
+  const std::string m = e.run_dir("m");
+  KeeperJournal k(e.keepers, "h.1.1.ndjson");
+  k.append(encode_journal_record(0, m, ended(10, 2)));                        // attempt 1, through a keeper: failed
+  append_launches(launch_log_path(e.path), {}, {{m, {"/bin/true"}, {}, 0}});  // attempt 2, a batch job
+  CHECK_FALSE(read_job_record(m, true));                                  // submitted: nothing says how it stands yet
+  std::ofstream(status_file_path(m)) << encode_status_file(running(30));  // its wrapper's
+  const auto st = read_job_record(m, true);
+  REQUIRE(st);
+  CHECK_FALSE(st->exited);
+  CHECK(st->pid == 30);
+}

@@ -83,6 +83,12 @@ std::vector<long> append_launches(const std::string& log, const std::vector<std:
   return at;
 }
 
+std::vector<std::string> this_environment() {
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
+  return env;
+}
+
 std::optional<JobFile> find_launch(const std::string& log, const std::string& run_dir) {
   const auto text = read_run_file(log);
   if (!text) return std::nullopt;

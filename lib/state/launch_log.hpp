@@ -36,6 +36,9 @@ struct LaunchEntry {
 std::vector<long> append_launches(const std::string& log, const std::vector<std::string>& base,
                                   const std::vector<LaunchEntry>& jobs);
 
+// This process's environment ("K=V" each): the base a launch's additions go on top of.
+std::vector<std::string> this_environment();
+
 // The last job the log records for `run_dir`, its environment whole; nullopt when none.
 std::optional<JobFile> find_launch(const std::string& log, const std::string& run_dir);
 

@@ -7,12 +7,14 @@ using namespace ssim::state;
 TEST_CASE("agent files: jobs and stops round-trip, with any byte but NUL in a path") {
   const std::vector<AgentJob> jobs = {{"/runs/e/m_0", "m_0", std::string("1\0/bin/true\0", 12)},
                                       {"/runs/with space\nand newline/m_1", "m_1", ""}};
-  const auto back = decode_agent_start(encode_agent_start(jobs));
-  REQUIRE(back);
-  REQUIRE(back->size() == 2);
-  CHECK((*back)[1].run_dir == jobs[1].run_dir);
-  CHECK((*back)[1].name == "m_1");
-  CHECK((*back)[0].spec == jobs[0].spec);  // NULs and all
+  std::string stream = encode_agent_start(jobs);
+  std::vector<AgentJob> back(2);
+  REQUIRE(take_job_handoff(stream, back[0]));
+  REQUIRE(take_job_handoff(stream, back[1]));
+  CHECK(stream.empty());
+  CHECK(back[1].run_dir == jobs[1].run_dir);
+  CHECK(back[1].name == "m_1");
+  CHECK(back[0].spec == jobs[0].spec);  // NULs and all
   const auto stop = decode_agent_cancel(encode_agent_cancel({true, {"/a", "/b"}}));
   REQUIRE(stop);
   CHECK(stop->force);
@@ -20,11 +22,18 @@ TEST_CASE("agent files: jobs and stops round-trip, with any byte but NUL in a pa
   CHECK_FALSE(decode_agent_cancel(encode_agent_cancel({false, {"/a"}}))->force);
 }
 
-TEST_CASE("agent files: a file cut short or of another kind is refused, not half read") {
+TEST_CASE(
+    "agent files: a stream cut short gives its whole jobs and waits for the rest; a cancel of another kind is "
+    "refused") {
   const std::string text = encode_agent_start({{"/r/a", "a"}, {"/r/b", "b"}});
-  CHECK_FALSE(decode_agent_start(text.substr(0, text.size() - 1)));  // the last NUL missing
-  CHECK_FALSE(decode_agent_start(std::string("/r/a\0", 5)));         // a run directory without its name
-  CHECK_FALSE(decode_agent_start(""));
+  std::string cut = text.substr(0, text.size() - 1);  // the last NUL not written yet
+  AgentJob job;
+  REQUIRE(take_job_handoff(cut, job));
+  CHECK(job.name == "a");
+  CHECK_FALSE(take_job_handoff(cut, job));  // b waits, untouched, for its last byte
+  cut += text.back();
+  REQUIRE(take_job_handoff(cut, job));
+  CHECK(job.name == "b");
   CHECK_FALSE(decode_agent_cancel(std::string("STOP\0/a\0", 8)));
   CHECK_FALSE(decode_agent_cancel(text));
 }
