@@ -281,6 +281,9 @@ int agent_main(int argc, char** argv) {
   a.inbox_watch = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
   a.jobs = ssim::state::agent_jobs(a.dir, node);
   a.jobs_local = on_local_file_system(a.jobs);
+  // Made here when this agent starts before ssim made it (each makes it if missing, neither
+  // empties it), so that it can be watched from the start.
+  if (const int fd = open(a.jobs.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0600); fd >= 0) close(fd);
   if (a.inbox_watch >= 0 && (inotify_add_watch(a.inbox_watch, a.inbox.c_str(), IN_MOVED_TO) < 0 ||
                              inotify_add_watch(a.inbox_watch, a.jobs.c_str(), IN_MODIFY) < 0))
     close(a.inbox_watch), a.inbox_watch = -1;

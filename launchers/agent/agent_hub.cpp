@@ -77,7 +77,9 @@ AgentHub::AgentHub(const std::string& ssim_dir, std::string generation, const st
   inotify_fd_ = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
   for (const auto& node : nodes_) {
     fs::create_directories(state::agent_inbox(dir_, node));
-    write_file_directly(state::agent_jobs(dir_, node), "", 0600);  // its stream, before its agent looks
+    // Its jobs stream, made before its agent looks (which makes it too if it comes first).
+    if (const int fd = ::open(state::agent_jobs(dir_, node).c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600); fd >= 0)
+      ::close(fd);
     const std::string ended = state::agent_node_dir(dir_, node) + "/ended";
     touch(ended);
     if (inotify_fd_ >= 0) ::inotify_add_watch(inotify_fd_, ended.c_str(), IN_ATTRIB | IN_MODIFY);
