@@ -1,8 +1,10 @@
 #include "launchers/batch/node_agents.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <thread>
 
 #include "launchers/job_files.hpp"
@@ -138,14 +140,43 @@ void NodeAgents::beat() {
   for (auto& l : launches_) l.hub->beat();
 }
 
+// Whether the node's agent marked an end since this was last asked (its `ended` file's
+// time moved; the first ask says yes).
+bool NodeAgents::ended_since(const std::string& dir, const std::string& node) {
+  struct stat st {};
+  const std::string path = state::agent_node_dir(dir, node) + "/ended";
+  const double at = ::stat(path.c_str(), &st) == 0 ? st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9 : -1;
+  auto [known, first] = ended_at_.try_emplace(path, at);
+  if (first) return true;
+  const bool moved = known->second != at;
+  known->second = at;
+  return moved;
+}
+
 std::vector<JobStatus> NodeAgents::poll(std::span<const JobRef> jobs) {
   std::map<std::pair<std::string, std::string>, std::string> lost;  // (agents folder, node) -> why lost
   std::map<const Launch*, std::optional<JobStatus>> launch_ended;   // asked once per poll
+  std::map<std::pair<std::string, std::string>, bool> moved;        // (agents folder, node) -> an end marked
   std::vector<JobStatus> out;
+  // A job not ended is read again when its node's agent marked an end, and every job at a
+  // sweep (every 250 ms, and after a stop): a start, a lost agent, an end whose mark
+  // shared its time with the last. Else it is as it was, for no read a poll.
+  const auto now = std::chrono::steady_clock::now();
+  const bool sweep = sweep_next_ || now >= next_sweep_;
+  if (sweep) next_sweep_ = now + std::chrono::milliseconds(250), sweep_next_ = false;
   state::refresh_job_records();  // what the keepers recorded since the last poll
   for (const auto& job : jobs) {
     const Launch* mine = launch_of_generation(job.id.job);
     const std::string dir = agents_dir(job);
+    const auto seen = quiet_.find(job.run_dir);
+    if (!sweep && seen != quiet_.end()) {
+      auto [node_moved, first_ask] = moved.try_emplace({dir, job.id.node});
+      if (first_ask) node_moved->second = dir.empty() || ended_since(dir, job.id.node);
+      if (!node_moved->second) {
+        out.push_back(seen->second);
+        continue;
+      }
+    }
     // Whether a node's agent is lost: asked once per node and poll, not per job.
     auto [why, first] = lost.try_emplace({dir, job.id.node});
     if (first && !dir.empty()) why->second = agent_lost(dir, job.id.node);
@@ -164,12 +195,17 @@ std::vector<JobStatus> NodeAgents::poll(std::span<const JobRef> jobs) {
         }
       }
     }
+    if (state::is_terminal(s.status))
+      quiet_.erase(job.run_dir);
+    else
+      quiet_[job.run_dir] = s;
     out.push_back(s);
   }
   return out;
 }
 
 void NodeAgents::cancel(std::span<const JobRef> jobs, bool force, const Log& log) {
+  sweep_next_ = true;  // what is stopped is read at the next poll
   std::map<std::pair<std::string, std::string>, state::AgentCancel> to_agents;  // (folder, node)
   for (const auto& j : jobs) {
     if (::access(cancel_marker(j.run_dir).c_str(), F_OK) != 0) write_file_atomically(cancel_marker(j.run_dir), "");

@@ -5,6 +5,7 @@
 // srun per member tops out near 30 a second and loads slurmctld). The first launch
 // covers the whole pool; a node that joins later, or whose agent was lost and that the
 // scheduler took out of use and then gave back, gets a launch of its own.
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -57,6 +58,7 @@ class NodeAgents {
   std::string lost_on(const std::string& node) const;  // "" while its agent is fine
   // How the launch that runs these agents ended, once it has.
   std::optional<launch::JobStatus> ended(const Launch& launch);
+  bool ended_since(const std::string& dir, const std::string& node);
 
   const Scheduler& scheduler_;
   const SchedulerAllocation& allocation_;
@@ -68,6 +70,11 @@ class NodeAgents {
   std::vector<Launch> launches_;
   std::map<std::string, size_t> launch_of_node_;  // node -> its current launch
   std::set<std::string> down_after_loss_;         // lost agent, then out of use: a new agent once back
+  // Jobs not ended, as last read (by run directory), and when all are read again.
+  std::map<std::string, launch::JobStatus> quiet_;
+  std::map<std::string, double> ended_at_;  // each node's `ended` file -> its time when last asked
+  std::chrono::steady_clock::time_point next_sweep_{};
+  bool sweep_next_ = false;
 };
 
 }  // namespace ssim::launchers

@@ -22,9 +22,7 @@ TEST_CASE("agent files: jobs and stops round-trip, with any byte but NUL in a pa
   CHECK_FALSE(decode_agent_cancel(encode_agent_cancel({false, {"/a"}}))->force);
 }
 
-TEST_CASE(
-    "agent files: a stream cut short gives its whole jobs and waits for the rest; a cancel of another kind is "
-    "refused") {
+TEST_CASE("agent files: a stream cut short gives its whole jobs and waits for the rest, and a bad cancel is refused") {
   const std::string text = encode_agent_start({{"/r/a", "a"}, {"/r/b", "b"}});
   std::string cut = text.substr(0, text.size() - 1);  // the last NUL not written yet
   AgentJob job;
