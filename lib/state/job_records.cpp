@@ -81,6 +81,20 @@ JobRecords::~JobRecords() {
   if (launch_fd_ >= 0) ::close(launch_fd_);
 }
 
+// An experiment removed and made again under the same path (`ssim run --overwrite`): what
+// was read of the old one (its launches, its journals, open still) says nothing of the new.
+void JobRecords::forget_all() {
+  for (auto& j : journals_)
+    if (j.fd >= 0) ::close(j.fd);
+  journals_.clear();
+  journal_of_name_.clear();
+  places_.clear();
+  if (launch_fd_ >= 0) ::close(launch_fd_);
+  launch_fd_ = -1;
+  launches_read_ = 0;
+  listed_change_ = -1;
+}
+
 void JobRecords::note_launch(const std::string& run_dir, long launch) {
   long& known = places_[key_of(status_json_string(run_dir))].expected;
   known = std::max(known, launch);
@@ -130,6 +144,17 @@ void JobRecords::list_journals() {
   const std::string keepers = dir_ + "/keepers";
   struct stat st {};
   if (::stat(keepers.c_str(), &st) != 0) return;
+  // The folder's inode and birth time: an experiment made anew may get the inode number
+  // its predecessor freed, never both.
+  struct statx born {};
+  const bool has_birth =
+      ::statx(AT_FDCWD, keepers.c_str(), 0, STATX_INO | STATX_BTIME, &born) == 0 && (born.stx_mask & STATX_BTIME);
+  const std::string identity =
+      std::to_string(st.st_ino) + "." +
+      (has_birth ? std::to_string(born.stx_btime.tv_sec) + "." + std::to_string(born.stx_btime.tv_nsec)
+                 : std::string());
+  if (!keepers_identity_.empty() && identity != keepers_identity_) forget_all();  // the experiment was made anew
+  keepers_identity_ = identity;
   const double changed = static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9;
   const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   const double granule = st.st_mtim.tv_nsec == 0 ? 1.0 : 0.05;

@@ -53,6 +53,7 @@ class JobRecords {
     uint32_t length = 0;
   };
   void list_journals();
+  void forget_all();
   void read_journal(uint32_t index);
   void scan_launches();
   std::optional<StatusFile> read_place(const Place& p, const std::string& run_dir_json);
@@ -63,7 +64,9 @@ class JobRecords {
   int launch_fd_ = -1;
   long launches_read_ = 0;  // bytes of the launch log scanned
   double refreshed_at_ = 0;
-  double listed_change_ = -1;  // the keepers folder's time of change when last listed
+  double listed_change_ = -1;
+  std::string keepers_identity_;  // the keepers folder read so far (another: a new experiment)  // the keepers folder's
+                                  // time of change when last listed
 };
 
 // The records of the experiment `run_dir` lies in (found by walking up to an `.ssim`

@@ -150,3 +150,21 @@ TEST_CASE(
   CHECK_FALSE(st->exited);
   CHECK(st->pid == 30);
 }
+
+TEST_CASE("job records: an experiment made anew under the same path is read anew") {
+  Experiment e;
+  const std::string m = e.run_dir("m");
+  {
+    KeeperJournal k(e.keepers, "h.1.1.ndjson");
+    k.append(std::string(4000, ' ') + "\n");  // the old journal is long: its record's launch is late
+    k.append(encode_journal_record(9000, m, ended(10, 5)));
+  }
+  REQUIRE(read_job_record(m, true)->exit_code == 5);
+  fs::remove_all(ssim::ssim_dir(e.path));  // ssim run --overwrite
+  fs::create_directories(e.keepers);
+  const auto launches = append_launches(launch_log_path(e.path), {}, {{m, {"/bin/true"}, {}, 0}});
+  CHECK_FALSE(read_job_record(m, true));  // the new launch has no record yet: not the old one's end
+  KeeperJournal k(e.keepers, "h.2.2.ndjson");
+  k.append(encode_journal_record(launches[0], m, ended(11, 0)));
+  CHECK(read_job_record(m, true)->exit_code == 0);
+}
