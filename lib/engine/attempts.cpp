@@ -19,6 +19,14 @@ namespace ssim::engine {
 using state::Status;
 
 namespace {
+// How the attempt before this one ended, for its start's journal line (empty for a first).
+std::string earlier_attempt(const state::EntityRecord& r) {
+  if (r.attempt <= 1 || r.earlier_attempts.empty()) return {};
+  const auto& last = r.earlier_attempts.back();
+  if (!last.is_object() || last.value("attempt", 0) != r.attempt - 1) return {};
+  return last.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 // A rerun (retries:, --resume) does not overwrite what the earlier attempt printed:
 // NAME.out and NAME.err become NAME.out.N and NAME.err.N (N: that attempt).
 void keep_earlier_output(const state::EntityRecord& r) {
@@ -111,7 +119,8 @@ void Attempts::start(RunContext& run, LiveIndex& live, ManifestSaver& saver,
   // ssim is killed between starting it and learning its id ("?": its run directory's
   // status file then says what became of it).
   std::vector<state::StartRecord> intents;
-  for (auto* r : records) intents.push_back({r->name, state::JobId::unknown().str(), r->attempt, r->start});
+  for (auto* r : records)
+    intents.push_back({r->name, state::JobId::unknown().str(), r->attempt, r->start, earlier_attempt(*r)});
   try {
     journal_.append(intents);
   } catch (const std::exception& e) {
@@ -123,7 +132,8 @@ void Attempts::start(RunContext& run, LiveIndex& live, ManifestSaver& saver,
     for (size_t i = 0; i < records.size(); ++i) {
       records[i]->job_id = refs[i].id.str();
       records[i]->status = Status::Pending;
-      starts.push_back({records[i]->name, records[i]->job_id, records[i]->attempt, records[i]->start});
+      starts.push_back(
+          {records[i]->name, records[i]->job_id, records[i]->attempt, records[i]->start, intents[i].earlier});
       run.log.info("{} started as job {}", records[i]->name, records[i]->job_id);
     }
     try {

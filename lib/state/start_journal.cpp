@@ -18,8 +18,9 @@ namespace ssim::state {
 
 std::string start_journal_path(const std::string& experiment_path) { return ssim_dir(experiment_path) + "/starts"; }
 
-// One line per start: NAME \t JOB_ID \t ATTEMPT \t START. Names and job ids hold no
-// tabs or newlines (names are validated; ids are PID@TICKS or the scheduler's).
+// One line per start: NAME \t JOB_ID \t ATTEMPT \t START [\t EARLIER]. Names and job
+// ids hold no tabs or newlines (names are validated; ids are PID@TICKS or the
+// scheduler's); EARLIER is compact JSON, whose strings escape both.
 void append_starts(const std::string& experiment_path, const std::vector<StartRecord>& starts) {
   StartJournal(experiment_path).append(starts);
 }
@@ -32,7 +33,9 @@ void StartJournal::append(const std::vector<StartRecord>& starts) {
   if (starts.empty()) return;
   std::ostringstream text;
   text.precision(17);
-  for (const auto& s : starts) text << s.name << '\t' << s.job_id << '\t' << s.attempt << '\t' << s.start << '\n';
+  for (const auto& s : starts)
+    text << s.name << '\t' << s.job_id << '\t' << s.attempt << '\t' << s.start << (s.earlier.empty() ? "" : "\t")
+         << s.earlier << '\n';
   const std::string bytes = text.str();
   if (fd_ < 0) fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0) throw std::runtime_error("cannot open " + path_ + ": " + std::strerror(errno));
@@ -40,6 +43,18 @@ void StartJournal::append(const std::vector<StartRecord>& starts) {
   if (n != static_cast<ssize_t>(bytes.size()))
     throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(n < 0 ? errno : ENOSPC));
 }
+
+namespace {
+// The attempt before a start the manifest does not hold yet, unless it holds that one.
+void keep_earlier_attempt(EntityRecord& e, const std::string& earlier) {
+  if (earlier.empty()) return;
+  auto j = nlohmann::json::parse(earlier, nullptr, false);
+  if (!j.is_object() || !j.contains("attempt")) return;
+  for (const auto& kept : e.earlier_attempts)
+    if (kept.is_object() && kept.value("attempt", 0) == j["attempt"]) return;
+  e.earlier_attempts.push_back(std::move(j));
+}
+}  // namespace
 
 void apply_starts(Manifest& m) {
   const auto text = read_file(start_journal_path(m.path));
@@ -54,8 +69,9 @@ void apply_starts(Manifest& m, const std::string& journal_text) {
     StartRecord s;
     std::string attempt, start;
     if (!std::getline(fields, s.name, '\t') || !std::getline(fields, s.job_id, '\t') ||
-        !std::getline(fields, attempt, '\t') || !std::getline(fields, start))
+        !std::getline(fields, attempt, '\t') || !std::getline(fields, start, '\t'))
       continue;  // a torn last line
+    std::getline(fields, s.earlier);
     try {
       s.attempt = std::stoi(attempt);
       s.start = std::stod(start);
@@ -67,6 +83,7 @@ void apply_starts(Manifest& m, const std::string& journal_text) {
     // A launch whose id was never written counts once something says it began (its
     // keeper's record, or a status file); until then it may not have.
     if (parse_job_id(s.job_id).is(JobId::Kind::Unknown) && !read_job_record(e->run_dir, true)) continue;
+    if (s.attempt > e->attempt) keep_earlier_attempt(*e, s.earlier);
     e->job_id = s.job_id;
     e->attempt = s.attempt;
     e->start = s.start;

@@ -7,6 +7,8 @@
 // reader of the manifest applies it, and a full save empties it. Each start is written
 // twice: before the launch with job id "?" (a launch ssim did not live to record is
 // still known, and its run directory says what became of it), and after with its id.
+// A retry's line carries how the attempt before it ended: a reader that sees attempt 2
+// before a save must not see it without its earlier attempt.
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@ struct StartRecord {
   std::string job_id;
   int attempt = 0;
   double start = 0;
+  std::string earlier;  // how the attempt before ended, as one line of JSON; empty for a first
 };
 
 std::string start_journal_path(const std::string& experiment_path);
