@@ -18,22 +18,22 @@ size_t at(const Argv& argv, const std::string& word) {
 TEST_CASE("member command: every wrapper in the one documented order, inside out") {
   plan::Step s;
   s.name = "train";
-  s.exe = "python3";
-  s.args = {"train.py"};
+  s.edit().exe = "python3";
+  s.edit().args = {"train.py"};
   s.run_dir = "/e/train";
-  s.res.ntasks = 4;
+  s.edit().res.ntasks = 4;
   auto db = std::make_shared<spec::ColocatedDb>();
-  s.colocated_db = db;
+  s.edit().colocated_db = db;
   auto c = std::make_shared<plan::Container>();
   c->runtime = plan::ContainerRuntime::Apptainer;
   c->image = "/img.sif";
-  s.container = c;
-  s.smartredis = true;
+  s.edit().container = c;
+  s.edit().smartredis = true;
   launchers::MemberWrapping w;
   w.rank_wrapper = launchers::RankAddress{false, "ib0"};
   w.recorder = launchers::StepRecorder{"/e/train", "{SLURM_JOB_ID}.{SLURM_STEP_ID}", "SLURM_PROCID"};
   w.launcher = launchers::RankLauncher::Srun;
-  w.res = s.res;
+  w.res = s.program->res;
   w.placement.nodes = {"n1", "n2"};
   w.context.allocation_id = "7";
   const Argv argv = launchers::member_command(s, "sup", w).argv;
@@ -52,7 +52,7 @@ TEST_CASE("member command: every wrapper in the one documented order, inside out
 TEST_CASE("member command: what is not asked for is not there") {
   plan::Step s;
   s.name = "m";
-  s.exe = "/bin/true";
+  s.edit().exe = "/bin/true";
   s.run_dir = "/e/m";
   CHECK(launchers::member_command(s, "sup", {}).argv == Argv{"/bin/true"});
   CHECK(launchers::through_step_recorder("sup", {"/r", "{ID}", "RANKVAR"}, {"prog"}) ==

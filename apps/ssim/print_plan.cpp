@@ -20,17 +20,17 @@ void print_plan(std::ostream& out, const plan::Plan& plan, const launch::Launche
   for (const auto& s : plan.steps) {
     out << plan::to_string(s.kind) << " " << s.name << "\n"
         << "  run_dir: " << s.run_dir << "\n";
-    const bool own_job = s.batch && launcher.batch();
-    if (s.setup.empty() || own_job) {
+    const bool own_job = s.program->batch && launcher.batch();
+    if (s.program->setup.empty() || own_job) {
       out << "  command: " << shell_join(launch::step_argv(launcher, s)) << "\n";
     } else {
       // What bash runs: the setup lines (errexit, pipefail), then the command with its
       // arguments as given ("$@"), never re-split.
       out << "  step script (bash; the first setup line that fails fails the step):\n";
-      for (const auto& line : s.setup) out << "    " << line << "\n";
+      for (const auto& line : s.program->setup) out << "    " << line << "\n";
       out << "    exec " << shell_join(launcher.command(s)) << "\n";
-      if (s.exe.find('/') == std::string::npos)
-        out << "  program: " << s.exe << ", found on the PATH the setup lines leave\n";
+      if (s.program->exe.find('/') == std::string::npos)
+        out << "  program: " << s.program->exe << ", found on the PATH the setup lines leave\n";
     }
     if (const std::string script = own_job ? launcher.batch()->batch_script(s) : ""; !script.empty()) {
       out << "  batch script (" << launcher.batch()->batch_script_path(s) << "):\n";

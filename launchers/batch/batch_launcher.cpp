@@ -57,11 +57,11 @@ void BatchLauncher::set_queries_in_background(bool background) {
 // --- command lines ---------------------------------------------------------------
 
 std::vector<std::string> BatchLauncher::command(const plan::Step& step) const {
-  StepInfo i{step.res, {}, step.setup};
-  if (!step.batch) {  // a step of the allocation
+  StepInfo i{step.program->res, {}, step.program->setup};
+  if (!step.program->batch) {  // a step of the allocation
     const auto* known = commands_.info(step.name);
     i.placement = known ? known->placement : Placement{{"<node>"}, false};
-    if (is_packed(step) && agents_.runs(step.res, 1))
+    if (is_packed(step) && agents_.runs(step.program->res, 1))
       return task_program(step, supervisor_);                                  // its node's agent runs it
     if (is_packed(step)) i.placement = Placement{{"<node>"}, false, true, 0};  // its nodes come when it starts
   }
@@ -69,8 +69,9 @@ std::vector<std::string> BatchLauncher::command(const plan::Step& step) const {
 }
 
 std::vector<std::string> BatchLauncher::command_on(const plan::Step& step, const Grant& grant) const {
-  if (agents_.runs(step.res, grant.nodes.size())) return task_program(step, supervisor_);  // its node's agent starts it
-  StepInfo i{step.res, placement_of(grant), step.setup};
+  if (agents_.runs(step.program->res, grant.nodes.size()))
+    return task_program(step, supervisor_);  // its node's agent starts it
+  StepInfo i{step.program->res, placement_of(grant), step.program->setup};
   if (grant.nodes.size() > 1) i.res.tasks_per_node = grant.tasks_per_node();
   return commands_.command(step, i);
 }

@@ -54,18 +54,18 @@ BatchJob JobScripts::job_for(const std::string& name, const std::string& run_dir
 }
 
 std::string JobScripts::batch_script_path(const plan::Step& step) const {
-  if (!step.batch) return "";
+  if (!step.program->batch) return "";
   return step.run_dir + "/" + step.name + "." + scheduler_.script_extension();
 }
 
 std::string JobScripts::batch_script(const plan::Step& step) const {
-  if (!step.batch) return "";
+  if (!step.program->batch) return "";
   // The script a run submits (--dry-run prints it): the launch's environment, as the
   // engine builds it (plan::launch_env), with the experiment's id still to be made.
   plan::Env env = plan::launch_env(step, plan::kExperimentIdPlaceholder, 1);
   add_root_exports(env);
-  return scheduler_.render_script(
-      job_for(step.name, step.run_dir, *step.batch, step.res, step.setup, env, launcher_.command(step)));
+  return scheduler_.render_script(job_for(step.name, step.run_dir, *step.program->batch, step.program->res,
+                                          step.program->setup, env, launcher_.command(step)));
 }
 
 int JobScripts::experiment_nodes(const plan::Plan& plan) const {

@@ -35,7 +35,7 @@ void SchedulerAllocation::prepare(const plan::Plan& plan, const launch::PrepareO
   // Entities with batch: (and a database with batch:) are jobs of their own; an
   // allocation is needed only for the rest.
   bool needs_allocation = plan.database && !plan.database->batch;
-  for (const auto& s : plan.steps) needs_allocation = needs_allocation || !s.batch;
+  for (const auto& s : plan.steps) needs_allocation = needs_allocation || !s.program->batch;
   auto fit = [&](Allocation a) {
     try {
       place_on(plan, std::move(a));

@@ -16,7 +16,7 @@ void StepCommands::index(const plan::Plan& plan) {
   const PlacementPlan& placed = allocation_.placement();
   steps_.clear();
   for (const auto& s : plan.steps) {
-    StepInfo i{s.res, {}, s.setup};
+    StepInfo i{s.program->res, {}, s.program->setup};
     if (const auto p = placed.steps.find(s.name); p != placed.steps.end()) i.placement = p->second;
     steps_[s.name] = i;
   }

@@ -80,7 +80,7 @@ std::vector<std::string> LocalLauncher::command(const plan::Step& step) const {
 std::vector<PoolNode> LocalLauncher::pool(const plan::Plan& plan) const {
   PoolNode node{"localhost", plan.oversubscribe ? 0 : local_cpus(), std::nullopt};
   for (const auto& s : plan.steps)
-    if (s.res.gpus_per_task > 0) {
+    if (s.program->res.gpus_per_task > 0) {
       node.gpus = detect_gpus().ids;
       break;
     }

@@ -18,20 +18,24 @@ int nodes_of(const plan::Resources& r) {
 
 Placement placement_of(const Grant& grant) { return Placement{grant.nodes, false, true, grant.tasks_per_node()}; }
 
-bool is_packed(const plan::Step& s) { return !s.batch && s.res.hosts.empty() && !s.res.exclusive; }
+bool is_packed(const plan::Step& s) {
+  return !s.program->batch && s.program->res.hosts.empty() && !s.program->res.exclusive;
+}
 
 // The whole nodes the database and the whole-node steps take, reused along after: chains.
 int whole_nodes_needed(const plan::Plan& plan) {
   int total = plan.database && !plan.database->batch ? plan.database->shards : 0;
   for (const auto& s : plan.steps)
-    if (s.res.hosts.empty() && !s.batch && s.res.exclusive) total += nodes_of(s.res);
+    if (s.program->res.hosts.empty() && !s.program->batch && s.program->res.exclusive)
+      total += nodes_of(s.program->res);
   std::vector<std::string> virtual_nodes;
   for (int i = 0; i < total; ++i) virtual_nodes.push_back(std::to_string(i));
   WholeNodes nodes(plan, virtual_nodes, /*reuse_first=*/true);
   for (int i = 0; plan.database && !plan.database->batch && i < plan.database->shards; ++i)
     nodes.take("database shard " + std::to_string(i), 1);
   for (const auto& s : plan.steps)
-    if (s.res.hosts.empty() && !s.batch && s.res.exclusive) nodes.take(s.name, nodes_of(s.res));
+    if (s.program->res.hosts.empty() && !s.program->batch && s.program->res.exclusive)
+      nodes.take(s.name, nodes_of(s.program->res));
   return total - static_cast<int>(nodes.free().size());
 }
 
@@ -40,9 +44,10 @@ int nodes_needed(const plan::Plan& plan, int cpus_per_node) {
   int widest = 0;
   std::vector<int> cpus;  // each packed step's, largest first
   for (const auto& s : plan.steps) {
-    if (!s.res.hosts.empty() || s.batch || s.res.exclusive) continue;  // whole-node steps are counted above
-    widest = std::max(widest, nodes_of(s.res));
-    cpus.push_back(std::max(1, s.res.ntasks) * cpus_per_task(s.res) + s.res.node_cpus);
+    if (!s.program->res.hosts.empty() || s.program->batch || s.program->res.exclusive)
+      continue;  // whole-node steps are counted above
+    widest = std::max(widest, nodes_of(s.program->res));
+    cpus.push_back(std::max(1, s.program->res.ntasks) * cpus_per_task(s.program->res) + s.program->res.node_cpus);
   }
   if (cpus.empty()) return n;
   if (cpus_per_node <= 0) return n + widest;
@@ -76,10 +81,10 @@ PlacementPlan place_with(const plan::Plan& plan, const Allocation& allocation, b
 
   const std::set<std::string> in_allocation(hosts.begin(), hosts.end());
   for (const auto& s : plan.steps) {
-    if (s.batch) continue;  // its own batch job, outside the allocation
-    if (!s.res.hosts.empty()) {
+    if (s.program->batch) continue;  // its own batch job, outside the allocation
+    if (!s.program->res.hosts.empty()) {
       Placement p;
-      for (const auto& h : s.res.hosts) {
+      for (const auto& h : s.program->res.hosts) {
         if (!in_allocation.count(h))
           throw PlacementError(s.name + " is pinned to " + h + ", which is not in the allocation (" +
                                join_hosts(hosts) + ")");
@@ -87,8 +92,8 @@ PlacementPlan place_with(const plan::Plan& plan, const Allocation& allocation, b
       }
       p.shared = true;  // pinned steps may meet others there
       out.steps[s.name] = p;
-    } else if (s.res.exclusive) {
-      out.steps[s.name] = Placement{take(nodes_of(s.res), s.name), false};
+    } else if (s.program->res.exclusive) {
+      out.steps[s.name] = Placement{take(nodes_of(s.program->res), s.name), false};
     }
   }
   // A node someone is pinned to and that also holds a whole-node step: both overlap.
@@ -106,7 +111,7 @@ PlacementPlan place_with(const plan::Plan& plan, const Allocation& allocation, b
   const NodePool pool(out.pool);
   for (const auto& s : plan.steps) {
     if (!is_packed(s)) continue;
-    if (const std::string why = pool.never_fits(s.res); !why.empty())
+    if (const std::string why = pool.never_fits(s.program->res); !why.empty())
       throw PlacementError(s.name + ": " + why + " left by the database and whole-node steps (" +
                            (free_nodes.empty() ? std::string("none") : join_hosts(free_nodes)) +
                            "); the experiment needs " + std::to_string(nodes_needed(plan)) + " nodes or more");

@@ -70,8 +70,8 @@ launch::LaunchRequest Attempts::request_for(const RunContext& run, const state::
     const launch::Grant* grant = schedule_.pool().held_by(r.name);
     req.argv = launch::step_argv(launcher_, step, grant);
     req.env = plan::launch_env(step, run.m.id, r.attempt + 1);
-    req.batch = step.batch;
-    req.time_limit = plan::time_seconds(step.res.time);
+    req.batch = step.program->batch;
+    req.time_limit = plan::time_seconds(step.program->res.time);
     if (grant) req.nodes = grant->nodes;
     if (grant && !grant->all_gpus().empty()) {
       // Its own devices, for CUDA and ROCm alike (under mpirun each rank narrows them).
@@ -192,7 +192,7 @@ bool Attempts::retry_failed(RunContext& run, LiveIndex& live,
     auto& r = run.m.entities[i];
     if (r.status != Status::Failed || is_database(r) || is_outer_batch(r)) continue;
     const plan::Step* step = run.step(r.name);
-    if (!step || r.attempt > step->retries) continue;
+    if (!step || r.attempt > step->program->retries) continue;
     if (was_stopped(r)) continue;
     r.earlier_attempts.push_back(state::attempt_record(r));
     const double backoff = std::min(0.5 * r.attempt, 5.0);
@@ -202,7 +202,7 @@ bool Attempts::retry_failed(RunContext& run, LiveIndex& live,
     r.retry_at = run.clock.now() + backoff;
     live.new_again(i);  // a candidate again
     r.reason = "retrying in " + std::to_string(backoff).substr(0, 3) + " s (attempt " + std::to_string(r.attempt) +
-               " of " + std::to_string(step->retries + 1) + " failed)";
+               " of " + std::to_string(step->program->retries + 1) + " failed)";
     run.log.info("{}: {}", r.name, r.reason);
     run.emit(entity_event(r.name, to_string(r.type), r.status, std::nullopt, r.reason));
     changed = true;

@@ -38,7 +38,7 @@ bool ended_for_good(const state::EntityRecord& r, const std::map<std::string, co
   if (!state::is_terminal(r.status)) return false;
   if (r.status != Status::Failed) return true;
   const auto it = steps.find(r.name);
-  return it == steps.end() || r.attempt > it->second->retries;
+  return it == steps.end() || r.attempt > it->second->program->retries;
 }
 }  // namespace
 
@@ -136,8 +136,8 @@ bool Engine::start_ready() {
 namespace {
 // A container that never started its program: the runtime's own words are the note.
 void note_container_start(state::EntityRecord& r, const plan::Step* step) {
-  if (!step || !step->container || !r.exit_code) return;
-  if (const auto why = launch::container_start_failure(step->container->runtime, r.exit_code.value_or(-1),
+  if (!step || !step->program->container || !r.exit_code) return;
+  if (const auto why = launch::container_start_failure(step->program->container->runtime, r.exit_code.value_or(-1),
                                                        state::entity_last_error(r.run_dir, r.name, 3)))
     r.reason = *why;
 }

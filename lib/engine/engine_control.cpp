@@ -57,7 +57,7 @@ bool Engine::handle_stop_requests() {
       // moment later.
       const auto step = steps_.find(e.name);
       if (e.status == Status::Failed && !state::is_terminal(before[i].second) && step != steps_.end() &&
-          e.attempt <= step->second->retries) {
+          e.attempt <= step->second->program->retries) {
         e.status = Status::Cancelled;
         e.reason = "stopped by ssim stop (attempt " + std::to_string(e.attempt) + " had just failed: " + e.reason + ")";
       }

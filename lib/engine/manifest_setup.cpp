@@ -36,7 +36,7 @@ state::EntityRecord record_for(const plan::Step& s, const std::string& launcher)
   r.after_any = s.after_any;
   r.launcher = launcher;
   for (const auto& [name, value] : s.parameters) r.params[name] = value;
-  if (s.goal) r.goal = state_goal(s.goal);
+  if (s.program->goal) r.goal = state_goal(s.program->goal);
   return r;
 }
 }  // namespace

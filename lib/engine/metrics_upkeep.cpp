@@ -39,7 +39,7 @@ void MetricsUpkeep::stamp(RunContext& run, const std::vector<size_t>& live) {
   for (size_t i : live) {
     const auto& e = run.m.entities[i];
     const plan::Step* step = run.step(e.name);
-    if (e.status == Status::Running && step && !step->res.wrapped_ranks())
+    if (e.status == Status::Running && step && !step->program->res.wrapped_ranks())
       printed_.look(e.name, e.run_dir, run.clock.now());
   }
 }
@@ -50,8 +50,8 @@ void MetricsUpkeep::ended(RunContext& run, const state::EntityRecord& e) {
   // rank's losses; after a shorter run of one rank, rank 0's two files alone are looked
   // for (two accesses), and listed only when there are some.
   const plan::Step* step = run.step(e.name);
-  const bool one_rank =
-      step && step->res.ntasks <= 1 && step->res.nodes <= 1 && step->res.tasks_per_node <= 1 && step->res.torchrun == 0;
+  const bool one_rank = step && step->program->res.ntasks <= 1 && step->program->res.nodes <= 1 &&
+                        step->program->res.tasks_per_node <= 1 && step->program->res.torchrun == 0;
   const bool long_run = state::seconds_run(e, run.clock.now()) >= 1;
   // What a lone program printed since the last look; looked at only once it was looked at
   // running (a member shorter than a second costs nothing more).

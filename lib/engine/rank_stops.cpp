@@ -13,9 +13,9 @@ void RankStops::check(RunContext& run, const std::vector<size_t>& live, const Wh
     auto& e = run.m.entities[i];
     if (e.status != Status::Running || stopping_.count(e.name)) continue;
     const plan::Step* step = run.step(e.name);
-    if (!step || step->res.ntasks <= 1) continue;
+    if (!step || step->program->res.ntasks <= 1) continue;
     const auto ends = state::read_rank_ends(e.run_dir);
-    const int ranks = step->res.ntasks;
+    const int ranks = step->program->res.ntasks;
     if (static_cast<int>(ends.size()) >= ranks) continue;  // all ended: the launcher says the rest
     // Where it runs, by name, as ssim placed it (the scheduler may say "n[1-2]").
     auto nodes = split(where(e), ',');

@@ -54,20 +54,20 @@ bool ready(const state::Manifest& m, const state::EntityRecord& r, std::string& 
 }  // namespace
 
 std::string Schedule::add_step(const plan::Step& s, bool packs) {
-  if (s.gang && !s.ensemble.empty() && !gang_of_.count(s.name)) {
+  if (s.program->gang && !s.ensemble.empty() && !gang_of_.count(s.name)) {
     gangs_[s.ensemble].push_back(s.name);
     gang_of_[s.name] = s.ensemble;
   }
   if (pool_.empty() || !packs || asks_.count(s.name)) return "";
   ask_of_.clear();  // the manifest's index is made again
   // Most ask what the step says (pointed at, not copied: 100,000 members).
-  if (pool_.nodes().size() != 1 || pool_.never_fits(s.res).empty()) {
-    asks_[s.name] = &s.res;
+  if (pool_.nodes().size() != 1 || pool_.never_fits(s.program->res).empty()) {
+    asks_[s.name] = &s.program->res;
     return "";
   }
   // Bigger than the whole machine (the local launcher; an allocation refuses it before
   // anything starts): it runs alone, on all of it.
-  plan::Resources ask = s.res;
+  plan::Resources ask = s.program->res;
   ask.gpus_per_task *= std::max(1, ask.ntasks);
   ask.ntasks = 1, ask.tasks_per_node = 0, ask.nodes = 0, ask.node_cpus = 0;
   ask.cpus_per_task = std::max(1, pool_.nodes()[0].cpus);

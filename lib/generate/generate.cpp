@@ -82,7 +82,7 @@ std::string read_file(const fs::path& p) {
 
 void place_files(const plan::Step& s, const std::string& experiment, GenerateResult& result) {
   const fs::path dir = s.run_dir;
-  for (const auto& src : s.copy) {
+  for (const auto& src : s.program->copy) {
     std::error_code ec;
     const fs::path name =
         fs::path(src).filename().empty() ? fs::path(src).parent_path().filename() : fs::path(src).filename();
@@ -94,14 +94,14 @@ void place_files(const plan::Step& s, const std::string& experiment, GenerateRes
              fs::copy_options::recursive | fs::copy_options::copy_symlinks | fs::copy_options::overwrite_existing, ec);
     if (ec) fail("copy", src, ec);
   }
-  for (const auto& src : s.symlink) {
+  for (const auto& src : s.program->symlink) {
     fs::path target = fs::path(src);
     if (target.filename().empty()) target = target.parent_path();
     std::error_code ec;
     fs::create_symlink(target, dir / target.filename(), ec);
     if (ec) fail("link", target, ec);
   }
-  for (const auto& src : s.configure) {
+  for (const auto& src : s.program->configure) {
     const Configured c = configure_text(read_file(src), plan::tag_values(s, experiment));
     const fs::path out = dir / fs::path(src).filename();
     std::ofstream o(out, std::ios::binary);

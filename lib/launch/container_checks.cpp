@@ -85,10 +85,10 @@ void check_image(const spec::ExperimentSpec& spec, const plan::Container& c) {
 
 // "" when `s`'s program is in the image (or will be bound in), else why not.
 std::string program_missing(const plan::Step& s, const plan::Container& c) {
-  if (s.exe.find('/') != std::string::npos) {
+  if (s.program->exe.find('/') != std::string::npos) {
     std::error_code ec;
-    if (exists_in(c.image, s.exe) || fs::exists(s.exe, ec)) return "";  // a host file is bound in
-    return "\"" + spec::printable(s.exe) + "\" is not in the image " + spec::printable(c.image);
+    if (exists_in(c.image, s.program->exe) || fs::exists(s.program->exe, ec)) return "";  // a host file is bound in
+    return "\"" + spec::printable(s.program->exe) + "\" is not in the image " + spec::printable(c.image);
   }
   std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
   if (s.shared_env)
@@ -96,8 +96,8 @@ std::string program_missing(const plan::Step& s, const plan::Container& c) {
       if (k == "PATH") path = v;
   for (const std::string& list : {path, std::string(kImagePath)})
     for (const auto& dir : split(list, ':'))
-      if (!dir.empty() && dir[0] == '/' && exists_in(c.image, dir + "/" + s.exe)) return "";
-  return "no program \"" + spec::printable(s.exe) + "\" in the image " + spec::printable(c.image) + " (its " +
+      if (!dir.empty() && dir[0] == '/' && exists_in(c.image, dir + "/" + s.program->exe)) return "";
+  return "no program \"" + spec::printable(s.program->exe) + "\" in the image " + spec::printable(c.image) + " (its " +
          kImagePath + " and the PATH passed in)";
 }
 
@@ -159,8 +159,9 @@ std::vector<MountPoint> mount_points(const plan::Plan& plan) {
   if (plan.database && plan.database->container)
     for (const auto& shard : orchestrator_run_dirs(plan)) add(*plan.database->container, {{shard, shard, false}});
   for (const auto& s : plan.steps)
-    if (s.container && s.container->runtime == ContainerRuntime::Charliecloud && directory_image(*s.container))
-      add(*s.container, mounts_for(s, package).binds);
+    if (s.program->container && s.program->container->runtime == ContainerRuntime::Charliecloud &&
+        directory_image(*s.program->container))
+      add(*s.program->container, mounts_for(s, package).binds);
   return out;
 }
 
@@ -171,7 +172,7 @@ void check_containers(const spec::ExperimentSpec& spec, const plan::Plan& plan) 
     check_image(spec, c);
     for (const auto& shard : orchestrator_run_dirs(plan)) check_tmp_binds(spec, c, {{shard, shard, false}});
     plan::Step server;
-    server.exe = plan.database->binary;
+    server.edit().exe = plan.database->binary;
     if (is_directory_image(c) && plan.setup.empty())
       if (const std::string why = program_missing(server, c); !why.empty())
         fail(spec, c, c.loc, "", why + " (orchestrator.binary)");
@@ -180,14 +181,15 @@ void check_containers(const spec::ExperimentSpec& spec, const plan::Plan& plan) 
   std::set<std::string> programs;
   DirectoryImages directory_image;
   for (const auto& s : plan.steps) {
-    if (!s.container) continue;
-    const plan::Container& c = *s.container;
+    if (!s.program->container) continue;
+    const plan::Container& c = *s.program->container;
     const bool first = seen.insert(&c).second;  // an ensemble's members share theirs
-    const bool new_program = directory_image(c) && s.setup.empty() && programs.insert(s.exe + '\n' + c.image).second;
+    const bool new_program =
+        directory_image(c) && s.program->setup.empty() && programs.insert(s.program->exe + '\n' + c.image).second;
     if (!first && !new_program) continue;
     const spec::Entity* e = entity_of(spec, s);
     if (first) {
-      check_runtime(spec, c, !s.setup.empty());
+      check_runtime(spec, c, !s.program->setup.empty());
       check_image(spec, c);
       check_tmp_binds(spec, c, mounts_for(s, python_package_dir()).binds);
     }

@@ -37,11 +37,11 @@ ContainerMounts mounts_for(const plan::Step& step, const std::string& python_pac
   m.workdir = step.run_dir;
   add_bind(m.binds, experiment_dir_of(step), false);
   add_bind(m.binds, python_package, true);
-  if (!step.container) return m;
-  const plan::Container& c = *step.container;
+  if (!step.program->container) return m;
+  const plan::Container& c = *step.program->container;
   for (const auto& b : c.host_binds) add_bind(m.binds, b.source, b.read_only);
   m.binds.insert(m.binds.end(), c.binds.begin(), c.binds.end());
-  m.gpus = step.res.gpus_per_task > 0;
+  m.gpus = step.program->res.gpus_per_task > 0;
   if (c.runtime == ContainerRuntime::Podman || c.runtime == ContainerRuntime::Docker)
     m.env = passed_names(step);  // the others pass the environment in themselves
   m.image_environment = c.image_environment;

@@ -83,13 +83,13 @@ TEST_CASE("container commands: the user's options go last before the image") {
 TEST_CASE("container mounts: the experiment directory, ssim's module, symlinked sources, then the user's") {
   plan::Step s;
   s.kind = plan::StepKind::Member;
-  s.exe = "python3";
+  s.edit().exe = "python3";
   s.run_dir = "/exp/ens/ens_3";
   auto c = std::make_shared<plan::Container>(container(plan::ContainerRuntime::Apptainer, "/img.sif"));
   c->host_binds = {{"/nonexistent/data", "/nonexistent/data", false}};  // plan::host_binds_of's
   c->binds = {{"/scratch", "/scratch", false}};
-  s.container = c;
-  s.res.gpus_per_task = 1;
+  s.edit().container = c;
+  s.edit().res.gpus_per_task = 1;
   const auto m = launch::mounts_for(s, "/ssim/python");
   CHECK(m.workdir == "/exp/ens/ens_3");
   CHECK(m.binds == std::vector<plan::Bind>{{"/exp", "/exp", false},

@@ -30,19 +30,19 @@ TEST_CASE("container: an entity's own, else the experiment's, and none runs on t
       "ensembles:\n"
       "  - {name: s, exe: sim, replicas: 2, container: /imgs/x.sif}\n",
       {plan::ContainerRuntime::Apptainer});
-  const auto& a = *p.steps[0].container;
+  const auto& a = *p.steps[0].program->container;
   CHECK(a.runtime == plan::ContainerRuntime::Charliecloud);
   CHECK(a.image == "/base/img");
   CHECK(a.image_is_path);
   CHECK(a.binds == std::vector<plan::Bind>{{"/base/data", "/base/data", false}, {"/x", "/y", true}});
-  CHECK(p.steps[0].exe == "python3");  // the image's Python, not the host's
-  CHECK(p.steps[1].container == nullptr);
-  CHECK(p.steps[2].container->image == "docker.io/library/python:3.11");
-  CHECK(!p.steps[2].container->image_is_path);
-  CHECK(p.steps[3].container->runtime == plan::ContainerRuntime::Apptainer);  // auto: the one installed
-  CHECK(p.steps[3].container == p.steps[4].container);                        // one for all the members
-  CHECK(!p.steps[3].container->runtime_missing);
-  CHECK(plan_with(kHead + "models: [{name: a, exe: x, container: ./i}]").steps[0].container->runtime_missing);
+  CHECK(p.steps[0].program->exe == "python3");  // the image's Python, not the host's
+  CHECK(p.steps[1].program->container == nullptr);
+  CHECK(p.steps[2].program->container->image == "docker.io/library/python:3.11");
+  CHECK(!p.steps[2].program->container->image_is_path);
+  CHECK(p.steps[3].program->container->runtime == plan::ContainerRuntime::Apptainer);  // auto: the one installed
+  CHECK(p.steps[3].program->container == p.steps[4].program->container);               // one for all the members
+  CHECK(!p.steps[3].program->container->runtime_missing);
+  CHECK(plan_with(kHead + "models: [{name: a, exe: x, container: ./i}]").steps[0].program->container->runtime_missing);
 }
 
 TEST_CASE("container: the host folders its program needs, found once for the entity") {
@@ -57,12 +57,12 @@ TEST_CASE("container: the host folders its program needs, found once for the ent
   std::filesystem::remove_all(data);
   // A program beside the file (read-only), a symlinked file's folder, a symlinked folder
   // itself; an absolute exe is the image's.
-  CHECK(p.steps[0].container->host_binds ==
+  CHECK(p.steps[0].program->container->host_binds ==
         std::vector<plan::Bind>{{"/base/bin", "/base/bin", true},
                                 {data.string(), data.string(), false},
                                 {(data / "set").string(), (data / "set").string(), false}});
-  CHECK(p.steps[1].container->host_binds.empty());
-  CHECK(p.steps[2].container->host_binds == std::vector<plan::Bind>{{"/base/tools", "/base/tools", true}});
+  CHECK(p.steps[1].program->container->host_binds.empty());
+  CHECK(p.steps[2].program->container->host_binds == std::vector<plan::Bind>{{"/base/tools", "/base/tools", true}});
 }
 
 TEST_CASE("container: mistakes are refused at their place") {

@@ -21,7 +21,7 @@ std::vector<std::string> replaced_wiring(const Plan& p, const std::function<cons
     const char* v = getenv(name);
     if (!v) continue;
     for (const auto& s : p.steps)
-      if (s.res.rank_env && !own_env_sets(s, name)) {
+      if (s.program->res.rank_env && !own_env_sets(s, name)) {
         names.emplace_back(name);
         break;
       }

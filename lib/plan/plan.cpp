@@ -33,6 +33,16 @@ std::string to_string(MpiKind kind) {
 
 std::string to_string(StepKind kind) { return kind == StepKind::Model ? "model" : "member"; }
 
+std::shared_ptr<const StepProgram> Step::empty_program() {
+  static const auto empty = std::make_shared<const StepProgram>();
+  return empty;
+}
+
+StepProgram& Step::edit() {
+  if (program.use_count() != 1) program = std::make_shared<StepProgram>(*program);
+  return const_cast<StepProgram&>(*program);  // this step's alone: made here, or copied above
+}
+
 Env step_env(const Step& s) {
   Env env;
   const SharedEnv* shared = s.shared_env.get();
@@ -40,7 +50,7 @@ Env step_env(const Step& s) {
   // A lone rank's wiring (several ranks get theirs from the rank wrapper): first, so
   // that the file's env: wins; over what ssim's own environment had. MASTER_PORT: a port
   // free when it starts, for the workers a program may spawn itself (mp.spawn, Lightning).
-  if (s.res.rank_env && s.res.ntasks <= 1)
+  if (s.program->res.rank_env && s.program->res.ntasks <= 1)
     for (const auto& [k, v] : {std::pair<const char*, const char*>{"RANK", "0"},
                                {"WORLD_SIZE", "1"},
                                {"LOCAL_RANK", "0"},
@@ -54,7 +64,7 @@ Env step_env(const Step& s) {
     if (shared->password) env.emplace_back("SSDB_PASSWORD", kPasswordPlaceholder);
     if (shared->key_out) env.emplace_back("SSKEYOUT", s.name);
   }
-  if (!s.incoming.empty()) env.emplace_back("SSKEYIN", join(s.incoming, ","));
+  if (!s.program->incoming.empty()) env.emplace_back("SSKEYIN", join(s.program->incoming, ","));
   if (shared) env.emplace_back("SSIM_EXPERIMENT", shared->experiment);
   env.emplace_back("SSIM_ENTITY", s.name);
   env.emplace_back("SSIM_RUN_DIR", s.run_dir);
@@ -83,8 +93,8 @@ Env launch_env(const Step& s, const std::string& experiment_id, int attempt) {
       if (k == "PYTHONPATH") v = value, replaced = true;
     if (!replaced) env.emplace_back("PYTHONPATH", value);
   }
-  if (s.container)
-    for (auto& kv : container_env(*s.container)) env.push_back(std::move(kv));
+  if (s.program->container)
+    for (auto& kv : container_env(*s.program->container)) env.push_back(std::move(kv));
   env.emplace_back("SSIM_EXPERIMENT_ID", experiment_id);
   // Which attempt this is (1 on the first): a program may read it.
   env.emplace_back("SSIM_ATTEMPT", std::to_string(attempt));
@@ -161,6 +171,7 @@ struct Builder {
   std::shared_ptr<const Container> container;
   std::vector<ContainerRuntime> runtimes_;     // installed here, for runtime: auto
   std::shared_ptr<const SharedEnv> last_env_;  // the last step's, for the next to share
+  std::shared_ptr<const StepProgram> last_program_;
 
   void add_entity(const spec::Entity& e) {
     const bool is_member = e.kind == spec::EntityKind::Ensemble;
@@ -201,18 +212,19 @@ struct Builder {
       return it->second;
     };
     const std::string& file = spec.file;
-    s.exe = substitute_at(file, e.field + ".exe", e.exe, lookup);
+    StepProgram p;
+    p.exe = substitute_at(file, e.field + ".exe", e.exe, lookup);
     // A bare name is found where the step runs, after its setup lines: a module's or a
     // venv's python, unless a Python was chosen explicitly.
     const bool has_setup = !plan.setup.empty() || !e.setup.empty();
     // In a container, the image's own Python (its PATH) runs it.
-    if ((s.exe == "python3" || s.exe == "python") && !python_.empty() && (!has_setup || python_chosen_) && !container)
-      s.exe = python_;
-    if (s.exe.find('/') != std::string::npos && fs::path(s.exe).is_relative()) s.exe = abs_path(s.exe);
+    if ((p.exe == "python3" || p.exe == "python") && !python_.empty() && (!has_setup || python_chosen_) && !container)
+      p.exe = python_;
+    if (p.exe.find('/') != std::string::npos && fs::path(p.exe).is_relative()) p.exe = abs_path(p.exe);
     for (size_t i = 0; i < e.args.size(); ++i)
-      s.args.push_back(substitute_at(file, spec::index_field(e.field + ".args", i), e.args[i], lookup));
-    s.res = resolve_resources(file, e.field + ".run", e.run, lookup);
-    if (runs_here(plan) && (s.res.mpi == MpiKind::Srun || s.res.mpi == MpiKind::Aprun || s.res.mpi == MpiKind::Jsrun)) {
+      p.args.push_back(substitute_at(file, spec::index_field(e.field + ".args", i), e.args[i], lookup));
+    p.res = resolve_resources(file, e.field + ".run", e.run, lookup);
+    if (runs_here(plan) && (p.res.mpi == MpiKind::Srun || p.res.mpi == MpiKind::Aprun || p.res.mpi == MpiKind::Jsrun)) {
       fail_mpi_needs_scheduler(e);
     }
 
@@ -228,21 +240,24 @@ struct Builder {
     // Members whose env: does not use their parameters share the one before's.
     if (!last_env_ || !(*last_env_ == env)) last_env_ = std::make_shared<const SharedEnv>(std::move(env));
     s.shared_env = last_env_;
-    for (const auto& n : step_names_of(e.incoming)) s.incoming.push_back(n);
+    for (const auto& n : step_names_of(e.incoming)) p.incoming.push_back(n);
 
-    s.batch = batch;
-    s.retries = e.retries;
-    s.gang = e.gang;
-    s.goal = goal;
-    s.colocated_db = colocated_db;
-    s.container = container;
-    s.smartredis = e.smartredis.value_or(spec.smartredis);
-    if (e.colocated_db) s.res.node_cpus = e.colocated_db->cpus;
-    s.setup = plan.setup;
-    s.setup.insert(s.setup.end(), e.setup.begin(), e.setup.end());
-    for (const auto& t : e.files.copy) s.copy.push_back(abs_path(t.value));
-    for (const auto& t : e.files.symlink) s.symlink.push_back(abs_path(t.value));
-    for (const auto& t : e.files.configure) s.configure.push_back(abs_path(t.value));
+    p.batch = batch;
+    p.retries = e.retries;
+    p.gang = e.gang;
+    p.goal = goal;
+    p.colocated_db = colocated_db;
+    p.container = container;
+    p.smartredis = e.smartredis.value_or(spec.smartredis);
+    if (e.colocated_db) p.res.node_cpus = e.colocated_db->cpus;
+    p.setup = plan.setup;
+    p.setup.insert(p.setup.end(), e.setup.begin(), e.setup.end());
+    for (const auto& t : e.files.copy) p.copy.push_back(abs_path(t.value));
+    for (const auto& t : e.files.symlink) p.symlink.push_back(abs_path(t.value));
+    for (const auto& t : e.files.configure) p.configure.push_back(abs_path(t.value));
+    // Members whose program does not use their parameters share the one before's.
+    if (!last_program_ || !(*last_program_ == p)) last_program_ = std::make_shared<StepProgram>(std::move(p));
+    s.program = last_program_;
   }
 
   // incoming may name an entity defined later in the file, so names are computed from

@@ -41,6 +41,7 @@ struct Resources {
   // several ranks, or torchruns (whose PET_* variables it sets). A lone plain rank has its
   // wiring in its environment.
   bool wrapped_ranks() const { return ntasks > 1 || torchrun > 0; }
+  bool operator==(const Resources&) const = default;
 };
 
 enum class StepKind { Model, Member };
@@ -60,31 +61,44 @@ struct SharedEnv {
   bool operator==(const SharedEnv&) const = default;
 };
 
-struct Step {
-  std::string name;
-  StepKind kind = StepKind::Model;
-  std::string ensemble;  // for members
-  int index = -1;        // member index within its ensemble
-  int replica = 0;       // which copy of its parameter combination (0..replicas-1)
+// What a step runs and how: its program, arguments, resources, setup lines, files. An
+// ensemble's members whose values are equal share one (a million members of one
+// program held a million copies: half a kilobyte each).
+struct StepProgram {
   std::string exe;
   std::vector<std::string> args;
-  std::shared_ptr<const SharedEnv> shared_env;  // step_env() gives the whole environment
-  std::string run_dir;
   Resources res;
-  std::vector<std::string> after;          // step names that must complete with exit code 0 first
-  std::vector<std::string> after_any;      // step names that must have ended first, whatever the outcome
   std::vector<std::string> incoming;       // step names it reads from (SSKEYIN)
   int retries = 0;                         // reruns after a failure (not after a cancellation)
   bool gang = false;                       // a member of an ensemble whose members start together
   bool smartredis = false;                 // its program runs behind the SmartRedis door (ssim-door)
   std::shared_ptr<const spec::Goal> goal;  // goal: (one shared by an ensemble's members)
   std::vector<std::string> setup;          // experiment.setup, then the entity's own setup lines
-  // Shared by an entity's steps (one per member of a 100,000-member ensemble otherwise).
   std::shared_ptr<const spec::ColocatedDb> colocated_db;
   std::shared_ptr<const spec::BatchSettings> batch;
-  std::shared_ptr<const Container> container;                   // its program runs inside (nullptr: on the host)
-  std::vector<std::pair<std::string, std::string>> parameters;  // its own params: values, in order
-  std::vector<std::string> copy, symlink, configure;            // absolute source paths
+  std::shared_ptr<const Container> container;         // its program runs inside (nullptr: on the host)
+  std::vector<std::string> copy, symlink, configure;  // absolute source paths
+  bool operator==(const StepProgram&) const = default;
+};
+
+struct Step {
+  std::string name;
+  StepKind kind = StepKind::Model;
+  std::string ensemble;                         // for members
+  int index = -1;                               // member index within its ensemble
+  int replica = 0;                              // which copy of its parameter combination (0..replicas-1)
+  std::shared_ptr<const SharedEnv> shared_env;  // step_env() gives the whole environment
+  std::string run_dir;
+  std::vector<std::string> after;      // step names that must complete with exit code 0 first
+  std::vector<std::string> after_any;  // step names that must have ended first, whatever the outcome
+  std::vector<std::pair<std::string, std::string>> parameters;   // its own params: values, in order
+  std::shared_ptr<const StepProgram> program = empty_program();  // shared: change it through edit()
+
+  // Its own program to change (copied first when shared).
+  StepProgram& edit();
+
+ private:
+  static std::shared_ptr<const StepProgram> empty_program();
 };
 
 struct Database {

@@ -37,7 +37,7 @@ json plan_to_json(const Plan& plan, const std::function<std::vector<std::string>
               {"env", env},
               {"after", s.after},
               {"after_any", s.after_any},
-              {"resources", resources_json(s.res)}};
+              {"resources", resources_json(s.program->res)}};
     if (!s.ensemble.empty()) j["ensemble"] = s.ensemble;
     steps.push_back(std::move(j));
   }

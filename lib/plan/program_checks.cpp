@@ -45,8 +45,8 @@ std::string why_not(const std::string& exe, const std::string& path_var) {
 }
 
 bool provided_by_files(const Step& s) {
-  const std::string name = fs::path(s.exe).filename().string();
-  for (const auto* list : {&s.copy, &s.symlink})
+  const std::string name = fs::path(s.program->exe).filename().string();
+  for (const auto* list : {&s.program->copy, &s.program->symlink})
     for (const auto& f : *list)
       if (fs::path(f).filename().string() == name) return true;
   return false;
@@ -75,20 +75,21 @@ void check_programs(const spec::ExperimentSpec& spec, const Plan& plan) {
   for (const auto& e : spec.entities) {
     for (const auto& s : plan.steps) {
       if (s.name != e.name && s.ensemble != e.name) continue;
-      if (!s.setup.empty() || s.batch || provided_by_files(s) || s.container) continue;  // a container: its image's
-      if (s.exe.find('/') != std::string::npos && !s.after.empty()) continue;
+      if (!s.program->setup.empty() || s.program->batch || provided_by_files(s) || s.program->container)
+        continue;  // a container: its image's
+      if (s.program->exe.find('/') != std::string::npos && !s.after.empty()) continue;
       std::string path_var = env_path ? env_path : "/usr/bin:/bin";
       if (s.shared_env)
         for (const auto& [k, v] : s.shared_env->from_file)
           if (k == "PATH") path_var = v;
-      if (!checked.insert(s.exe + '\n' + path_var).second) continue;  // once per program: members share it
-      std::string why = why_not(s.exe, path_var);
+      if (!checked.insert(s.program->exe + '\n' + path_var).second) continue;  // once per program: members share it
+      std::string why = why_not(s.program->exe, path_var);
       if (why.empty()) continue;
       // Said as written where that is clearer than the resolved path.
       const std::string& written = e.exe.value;
       std::string notes;
       if (written.find('/') != std::string::npos && written[0] != '/' && written.find("$(") == std::string::npos) {
-        why = why.replace(why.find(s.exe), s.exe.size(), spec::printable(written));
+        why = why.replace(why.find(s.program->exe), s.program->exe.size(), spec::printable(written));
         notes = "relative to the experiment file's folder";
       }
       if (!s.ensemble.empty())

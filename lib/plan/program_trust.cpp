@@ -54,12 +54,12 @@ std::vector<std::string> program_warnings(const spec::ExperimentSpec& spec, cons
   for (const auto& e : spec.entities) {
     for (const auto& s : plan.steps) {
       if (s.name != e.name && s.ensemble != e.name) continue;
-      if (!s.setup.empty() || s.batch || s.container) continue;
+      if (!s.program->setup.empty() || s.program->batch || s.program->container) continue;
       std::string path_var = env_path ? env_path : "/usr/bin:/bin";
       if (s.shared_env)
         for (const auto& [k, v] : s.shared_env->from_file)
           if (k == "PATH") path_var = v;
-      const std::string file = find_on_path(s.exe, path_var);
+      const std::string file = find_on_path(s.program->exe, path_var);
       if (file.empty() || !seen.insert(file).second) break;  // once per program: members share it
       if (const std::string why = replaceable_by_others(file); !why.empty())
         out.push_back(spec.file + ":" + std::to_string(e.exe.loc.line) + ":" + std::to_string(e.exe.loc.col) + ": " +

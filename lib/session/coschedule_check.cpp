@@ -18,19 +18,19 @@ std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const lau
   std::vector<std::string> out;
   std::set<std::string> said;
   for (const auto& s : plan.steps) {
-    if (s.incoming.empty()) continue;
+    if (s.program->incoming.empty()) continue;
     const std::string who = s.ensemble.empty() ? s.name : s.ensemble;
     if (said.count(who)) continue;
     // Its inputs that run beside it: those it does not wait for.
     std::vector<const plan::Step*> group = {&s};
-    for (const auto& n : s.incoming) {
+    for (const auto& n : s.program->incoming) {
       const bool waits = std::find(s.after.begin(), s.after.end(), n) != s.after.end() ||
                          std::find(s.after_any.begin(), s.after_any.end(), n) != s.after_any.end();
       if (!waits && by_name.count(n)) group.push_back(by_name.at(n));
     }
     if (group.size() < 2) continue;
     std::vector<std::string> names;  // ensembles by their name, not each member's
-    for (const auto& n : s.incoming) {
+    for (const auto& n : s.program->incoming) {
       const std::string shown = by_name.count(n) && !by_name.at(n)->ensemble.empty() ? by_name.at(n)->ensemble : n;
       if (std::find(names.begin(), names.end(), shown) == names.end()) names.push_back(shown);
     }
@@ -38,7 +38,7 @@ std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const lau
     for (const auto& n : names) inputs += (inputs.empty() ? "" : ", ") + n;
     int need = 0;
     for (const auto* g : group)
-      if (launcher.packs(*g)) need += std::max(1, g->res.ntasks) * launch::cpus_per_task(g->res);
+      if (launcher.packs(*g)) need += std::max(1, g->program->res.ntasks) * launch::cpus_per_task(g->program->res);
     std::string why;
     if (plan.max_running > 0 && static_cast<int>(group.size()) > plan.max_running)
       why = "experiment.max_running is " + std::to_string(plan.max_running) + " and they are " +
@@ -58,7 +58,7 @@ std::vector<std::string> coscheduling_warnings(const plan::Plan& plan, const lau
 
 void check_gangs(const plan::Plan& plan, const launch::Launcher& launcher) {
   bool any = false;
-  for (const auto& s : plan.steps) any = any || s.gang;
+  for (const auto& s : plan.steps) any = any || s.program->gang;
   if (!any) return;
   engine::Schedule schedule;  // the engine's own rules, on the pool the run would have
   bool packs = false;

@@ -32,7 +32,7 @@ void check_batch_scripts(const plan::Plan& plan, const launch::Launcher& launche
   const auto* batch = launcher.batch();
   if (!batch) return;
   for (const auto& s : plan.steps)
-    if (s.batch) (void)batch->batch_script(s);
+    if (s.program->batch) (void)batch->batch_script(s);
 }
 
 namespace {
@@ -57,14 +57,14 @@ void check_environment(const plan::Plan& plan, const launch::Launcher& launcher,
   }
   const std::string submit = submit_program(launcher.name());
   bool submits = whole_batch;
-  for (const auto& s : plan.steps) submits = submits || (s.batch && launcher.batch());
+  for (const auto& s : plan.steps) submits = submits || (s.program->batch && launcher.batch());
   if (submits && !submit.empty() && find_on_path(submit).empty())
     missing("the " + launcher.name() + " launcher submits jobs with", submit,
             "run ssim where the scheduler's commands are");
   if (whole_batch) return;  // the rest runs inside the job, where setup lines may bring it in
   // setup: lines run in bash (lib/launch/setup_script.hpp), here where the launcher is local.
   bool any_setup = !plan.setup.empty();
-  for (const auto& s : plan.steps) any_setup = any_setup || !s.setup.empty();
+  for (const auto& s : plan.steps) any_setup = any_setup || !s.program->setup.empty();
   if (any_setup && launcher.runs_here() && find_on_path("bash").empty())
     missing("setup: lines run in", "bash", "install bash (Debian: apt-get install bash), or drop the setup: lines");
   // Where this ssim starts the database itself, its program must be here (in a container:
@@ -76,13 +76,13 @@ void check_environment(const plan::Plan& plan, const launch::Launcher& launcher,
   if (!plan.setup.empty()) return;  // setup lines (module load ...) may bring the rest in
   std::set<std::string> found;      // one PATH search per program, not per member
   for (const auto& step : plan.steps) {
-    if (step.batch && launcher.batch()) continue;  // runs inside its own job
-    if (!step.setup.empty()) continue;             // its setup lines may bring it (module load openmpi, apptainer)
+    if (step.program->batch && launcher.batch()) continue;  // runs inside its own job
+    if (!step.program->setup.empty()) continue;  // its setup lines may bring it (module load openmpi, apptainer)
     const auto argv = launcher.command(step);
     // argv[0] == exe: the entity's own program, whose absence is its own failure; a
     // container's runtime was looked for with the container (launch::check_containers).
-    if (argv.empty() || argv[0] == step.exe || found.count(argv[0])) continue;
-    if (step.container && argv[0] == plan::runtime_program(step.container->runtime)) continue;
+    if (argv.empty() || argv[0] == step.program->exe || found.count(argv[0])) continue;
+    if (step.program->container && argv[0] == plan::runtime_program(step.program->container->runtime)) continue;
     if (find_on_path(argv[0]).empty())
       missing(step.name + " is started with", argv[0],
               launcher.runs_here() ? "install MPI (Debian: openmpi-bin) or choose run.mpi: none"
@@ -95,7 +95,7 @@ void check_gpus(const plan::Plan& plan, const launch::Launcher& launcher) {
   if (!launcher.runs_here()) return;  // schedulers get gpus_per_task as their own request
   std::optional<launch::GpuList> pool;
   for (const auto& s : plan.steps) {
-    const int need = s.res.gpus_per_task * s.res.ntasks;
+    const int need = s.program->res.gpus_per_task * s.program->res.ntasks;
     if (need <= 0) continue;
     if (!pool) pool = launch::detect_gpus();
     if (static_cast<size_t>(need) > pool->ids.size())

@@ -32,7 +32,7 @@ namespace {
 bool wants_submission(const plan::Plan& plan) {
   if (plan.database && plan.database->batch) return true;
   for (const auto& s : plan.steps)
-    if (s.batch) return true;
+    if (s.program->batch) return true;
   return false;
 }
 }  // namespace

@@ -153,7 +153,7 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
   }
   if (plan::runs_here(plan))
     for (const auto& s : plan.steps)
-      if (s.batch) {
+      if (s.program->batch) {
         notes("warning: " + s.name + ": batch: needs a scheduler; the local launcher runs it directly");
         break;
       }

@@ -55,7 +55,7 @@ struct Rig {
   std::vector<JobRef> submit_both() {
     std::vector<LaunchRequest> reqs;
     for (const auto& s : plan.steps)
-      reqs.push_back({s.name, s.run_dir, launcher->command(s), plan::step_env(s), s.batch});
+      reqs.push_back({s.name, s.run_dir, launcher->command(s), plan::step_env(s), s.program->batch});
     return launcher->start(reqs);
   }
   void wait(double seconds) { clock.sleep(std::chrono::milliseconds(static_cast<long>(seconds * 1000))); }

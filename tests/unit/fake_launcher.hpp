@@ -67,8 +67,8 @@ class FakeLauncher : public launch::Launcher, public launch::BatchScheduling {
 
   std::string name() const override { return "fake"; }
   std::vector<std::string> command(const plan::Step& step) const override {
-    std::vector<std::string> argv{step.exe};
-    argv.insert(argv.end(), step.args.begin(), step.args.end());
+    std::vector<std::string> argv{step.program->exe};
+    argv.insert(argv.end(), step.program->args.begin(), step.program->args.end());
     return argv;
   }
   std::vector<launch::PoolNode> pool(const plan::Plan&) const override { return pool_; }

@@ -97,7 +97,7 @@ TEST_CASE("copied folders keep their links as links, so a link to a parent is no
   plan::Step s;
   s.name = "m";
   s.run_dir = (tmp.path / "exp/m").string();
-  s.copy = {(tmp.path / "in/data").string()};
+  s.edit().copy = {(tmp.path / "in/data").string()};
   plan.steps.push_back(s);
   generate::generate(plan, generate::Existing::Refuse);
   CHECK(fs::is_regular_file(tmp.path / "exp/m/data/a.txt"));

@@ -24,34 +24,34 @@ std::vector<std::string> operator+(std::vector<std::string> a, const std::vector
 
 TEST_CASE("local commands: plain, mpirun with root and oversubscribe flags") {
   plan::Step s;
-  s.exe = "sim";
-  s.args = {"a b"};
+  s.edit().exe = "sim";
+  s.edit().args = {"a b"};
   s.run_dir = "/r";
   launchers::HostFacts user{false, 4}, root{true, 2};
   CHECK(launchers::local_command(s, user) == std::vector<std::string>{"sim", "a b"});
-  s.res.ntasks = 4;  // auto with several tasks means mpirun
+  s.edit().res.ntasks = 4;  // auto with several tasks means mpirun
   const auto ranks = wrapper("ssim-supervise", 4, {"--loopback"}) + std::vector<std::string>{"sim", "a b"};
   CHECK(launchers::local_command(s, user) ==
         std::vector<std::string>{"mpirun", "-np", "4", "--bind-to", "none"} + ranks);
   CHECK(launchers::local_command(s, root) ==
         std::vector<std::string>{"mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"} +
             ranks);
-  s.res.mpi = plan::MpiKind::None;
+  s.edit().res.mpi = plan::MpiKind::None;
   CHECK(launchers::local_command(s, root) == std::vector<std::string>{"sim", "a b"});
-  s.res.mpi = plan::MpiKind::Mpiexec;
-  s.res.ntasks = 1;
-  s.res.launcher_args = {{"bind-to", "none"}};
+  s.edit().res.mpi = plan::MpiKind::Mpiexec;
+  s.edit().res.ntasks = 1;
+  s.edit().res.launcher_args = {{"bind-to", "none"}};
   CHECK(launchers::local_command(s, user) ==
         std::vector<std::string>{"mpiexec", "-np", "1", "--bind-to", "none", "sim", "a b"});
 }
 
 TEST_CASE("with GPUs under mpirun each rank starts through the rank wrapper, which gives it its own") {
   plan::Step s;
-  s.exe = "train";
+  s.edit().exe = "train";
   s.run_dir = "/r";
-  s.res.ntasks = 2;
-  s.res.gpus_per_task = 1;
-  s.res.mpi = plan::MpiKind::Mpirun;
+  s.edit().res.ntasks = 2;
+  s.edit().res.gpus_per_task = 1;
+  s.edit().res.mpi = plan::MpiKind::Mpirun;
   const launchers::HostFacts user{false, 8};
   CHECK(launchers::local_command(s, user, "/x/ssim-supervise") ==
         std::vector<std::string>{"mpirun", "-np", "2", "--bind-to", "none"} +
@@ -60,9 +60,9 @@ TEST_CASE("with GPUs under mpirun each rank starts through the rank wrapper, whi
 
 TEST_CASE("the rank wrapper is told the entity's own MASTER_ADDR/MASTER_PORT, never the shell's") {
   plan::Step s;
-  s.exe = "sim";
+  s.edit().exe = "sim";
   s.run_dir = "/r";
-  s.res.ntasks = 2;
+  s.edit().res.ntasks = 2;
   launchers::HostFacts user{false, 4};
   auto env = std::make_shared<plan::SharedEnv>();
   env->from_file = {{"MASTER_PORT", "1"}, {"OTHER", "x"}, {"MASTER_PORT", "29877"}};  // the entity's value last
@@ -74,10 +74,10 @@ TEST_CASE("the rank wrapper is told the entity's own MASTER_ADDR/MASTER_PORT, ne
 
 TEST_CASE("hosts: on the local launcher give mpirun each host with its share of the slots") {
   plan::Step s;
-  s.exe = "sim";
+  s.edit().exe = "sim";
   s.run_dir = "/r";
-  s.res.ntasks = 4;
-  s.res.hosts = {"a", "b"};
+  s.edit().res.ntasks = 4;
+  s.edit().res.hosts = {"a", "b"};
   const launchers::HostFacts user{false, 8};
   // Ranks on other hosts: rank 0 says its address as they reach it, not loopback.
   CHECK(launchers::local_command(s, user) ==
@@ -89,8 +89,8 @@ TEST_CASE("mpirun ranks are left unbound unless the step has its nodes to itself
   // Each mpirun binds its ranks from core 0: two 4-rank models on an 8-core machine would
   // share cores 0-3 while 4-7 idle.
   plan::Step s;
-  s.exe = "sim";
-  s.res.ntasks = 4;
+  s.edit().exe = "sim";
+  s.edit().res.ntasks = 4;
   const launchers::HostFacts user{false, 8};
   const auto has_bind_none = [](const std::vector<std::string>& argv) {
     for (size_t i = 0; i + 1 < argv.size(); ++i)
@@ -98,12 +98,12 @@ TEST_CASE("mpirun ranks are left unbound unless the step has its nodes to itself
     return false;
   };
   CHECK(has_bind_none(launchers::local_command(s, user)));
-  s.res.launcher_args = {{"map-by", "ppr:2:socket:pe=2"}};  // a binding of the user's: theirs alone
+  s.edit().res.launcher_args = {{"map-by", "ppr:2:socket:pe=2"}};  // a binding of the user's: theirs alone
   CHECK_FALSE(has_bind_none(launchers::local_command(s, user)));
-  s.res.launcher_args = {{"bind-to", "core"}};
+  s.edit().res.launcher_args = {{"bind-to", "core"}};
   const auto argv = launchers::local_command(s, user);
   CHECK(std::count(argv.begin(), argv.end(), "--bind-to") == 1);
-  s.res.launcher_args.clear();
-  s.res.exclusive = true;
+  s.edit().res.launcher_args.clear();
+  s.edit().res.exclusive = true;
   CHECK_FALSE(has_bind_none(launchers::local_command(s, user)));
 }

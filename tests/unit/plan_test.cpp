@@ -25,7 +25,7 @@ TEST_CASE("all_perm: last parameter fastest, replicas repeat each combination") 
       "    params: {a: [1, 2], b: [x, y]}\n    args: [\"$(a)$(b)\"]\n");
   REQUIRE(p.steps.size() == 8);
   std::vector<std::string> args;
-  for (const auto& s : p.steps) args.push_back(s.args[0]);
+  for (const auto& s : p.steps) args.push_back(s.program->args[0]);
   CHECK(args == std::vector<std::string>{"1x", "1x", "1y", "1y", "2x", "2x", "2y", "2y"});
   CHECK(p.steps[7].name == "e_7");
   CHECK(p.steps[7].run_dir == "/work/x/e/e_7");
@@ -38,9 +38,9 @@ TEST_CASE("$(replica) is the copy of a combination, $(member_index) the place in
       "experiment: {name: x}\nensembles:\n  - name: e\n    exe: run\n    replicas: 3\n"
       "    params: {a: [1, 2]}\n    args: [\"$(a).$(replica).$(member_index)\", \"$$(replica)\"]\n");
   std::vector<std::string> args;
-  for (const auto& s : p.steps) args.push_back(s.args[0]);
+  for (const auto& s : p.steps) args.push_back(s.program->args[0]);
   CHECK(args == std::vector<std::string>{"1.0.0", "1.1.1", "1.2.2", "2.0.3", "2.1.4", "2.2.5"});
-  CHECK(p.steps[0].args[1] == "$(replica)");
+  CHECK(p.steps[0].program->args[1] == "$(replica)");
 }
 
 TEST_CASE("step zips the lists") {
@@ -48,7 +48,7 @@ TEST_CASE("step zips the lists") {
       "experiment: {name: x}\nensembles:\n  - name: e\n    exe: run\n    strategy: step\n"
       "    params: {a: [1, 2, 3], b: [x, y, z]}\n    args: [\"$(a)$(b)\"]\n");
   REQUIRE(p.steps.size() == 3);
-  CHECK(p.steps[2].args[0] == "3z");
+  CHECK(p.steps[2].program->args[0] == "3z");
 }
 
 TEST_CASE("random draws `samples` combinations, the same for the same seed") {
@@ -57,7 +57,7 @@ TEST_CASE("random draws `samples` combinations, the same for the same seed") {
       "    samples: 6\n    params: {a: [1, 2, 3, 4, 5, 6, 7, 8, 9]}\n    args: [\"$(a)\"]\n";
   auto args_of = [](const plan::Plan& p) {
     std::vector<std::string> out;
-    for (const auto& s : p.steps) out.push_back(s.args[0]);
+    for (const auto& s : p.steps) out.push_back(s.program->args[0]);
     return out;
   };
   auto a = test::plan_of(base + "    seed: 7\n");
@@ -72,9 +72,9 @@ TEST_CASE("run values are substituted, then type-checked") {
   auto p = test::plan_of(
       "experiment: {name: x}\nensembles:\n  - name: e\n    exe: run\n"
       "    params: {workers: [2, 4]}\n    run: {ntasks: \"$(workers)\", mpi: mpirun}\n");
-  CHECK(p.steps[0].res.ntasks == 2);
-  CHECK(p.steps[1].res.ntasks == 4);
-  CHECK(p.steps[1].res.mpi == plan::MpiKind::Mpirun);
+  CHECK(p.steps[0].program->res.ntasks == 2);
+  CHECK(p.steps[1].program->res.ntasks == 4);
+  CHECK(p.steps[1].program->res.mpi == plan::MpiKind::Mpirun);
 }
 
 TEST_CASE("built-ins and $$ in args and env") {
@@ -83,7 +83,7 @@ TEST_CASE("built-ins and $$ in args and env") {
       "    args: [\"$(entity)\", \"$(experiment)\", \"$$(entity)\", \"$$HOME\"]\n"
       "    env: {COST: \"$$5\"}\n");
   const auto& s = p.steps[0];
-  CHECK(s.args == std::vector<std::string>{"m", "ex", "$(entity)", "$HOME"});
+  CHECK(s.program->args == std::vector<std::string>{"m", "ex", "$(entity)", "$HOME"});
   CHECK(env_of(s, "WHERE") == "/work/ex/m");
   CHECK(env_of(s, "COST") == "$5");
 }
@@ -139,7 +139,7 @@ TEST_CASE("a relative exe with a slash resolves against the YAML directory") {
   auto p =
       plan::build_plan(test::parse("experiment: {name: x}\nmodels:\n  - {name: m, exe: ./bin/sim}\n", "/home/u/exp"),
                        plan::PlanContext{"/tmp", "local", ""});
-  CHECK(p.steps[0].exe == "/home/u/exp/bin/sim");
+  CHECK(p.steps[0].program->exe == "/home/u/exp/bin/sim");
   CHECK(p.path == "/tmp/x");
 }
 
@@ -160,7 +160,7 @@ TEST_CASE("exe: python3 is the Python the experiment, SSIM_PYTHON or the build n
       "  - {name: c, exe: /opt/other/python3}\n  - {name: d, exe: python3.11}\n";
   auto exe_of = [](const plan::Plan& p, const std::string& name) {
     for (const auto& s : p.steps)
-      if (s.name == name) return s.exe;
+      if (s.name == name) return s.program->exe;
     return std::string();
   };
   const auto context = plan::build_plan(test::parse(yaml), plan::PlanContext{"/tmp", "local", "/venv/bin/python3"});
@@ -174,4 +174,21 @@ TEST_CASE("exe: python3 is the Python the experiment, SSIM_PYTHON or the build n
       "experiment: {name: py, python: /conda/bin/python}\nmodels:\n  - {name: a, exe: python3}\n";
   CHECK(exe_of(plan::build_plan(test::parse(chosen), plan::PlanContext{"/tmp", "local", "/venv/bin/python3"}), "a") ==
         "/conda/bin/python");
+}
+
+TEST_CASE("an ensemble's members share one program unless their parameters make it differ") {
+  auto p = test::plan_of(
+      "experiment: {name: x}\nensembles:\n  - name: e\n    exe: run\n    replicas: 2\n"
+      "    params: {a: [1, 2]}\n    args: [\"$(a)\"]\n  - name: f\n    exe: run\n    replicas: 3\n");
+  REQUIRE(p.steps.size() == 7);
+  CHECK(p.steps[0].program == p.steps[1].program);  // a=1, twice
+  CHECK(p.steps[1].program != p.steps[2].program);  // a=2
+  CHECK(p.steps[2].program->args == std::vector<std::string>{"2"});
+  CHECK(p.steps[4].program == p.steps[6].program);
+  // Changing one member's program leaves the others' alone.
+  plan::Step changed = p.steps[5];
+  changed.edit().args = {"mine"};
+  CHECK(changed.program != p.steps[5].program);
+  CHECK(p.steps[5].program->args.empty());
+  CHECK(p.steps[6].program->args.empty());
 }
