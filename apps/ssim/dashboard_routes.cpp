@@ -133,8 +133,8 @@ HttpReply metrics(const std::string& path, const Target& t) {
     for (const auto& e : m.entities) {
       if (e.ensemble != ensemble || e.ensemble.empty()) continue;
       if (!where.empty()) {
-        const auto it = e.params.find(param);
-        if (it == e.params.end() || it->second != value) continue;
+        const auto it = e.extra().params.find(param);
+        if (it == e.extra().params.end() || it->second != value) continue;
       }
       ++members;
       if (overlaid >= kOverlaidMembers) continue;

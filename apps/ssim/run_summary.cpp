@@ -14,7 +14,7 @@ namespace {
 
 std::string params_text(const state::EntityRecord& e) {  // its own parameters, as written
   std::string out;
-  for (const auto& [k, v] : e.params) out += (out.empty() ? "" : ",") + k + "=" + v;
+  for (const auto& [k, v] : e.extra().params) out += (out.empty() ? "" : ",") + k + "=" + v;
   return out;
 }
 

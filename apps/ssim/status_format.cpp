@@ -130,7 +130,7 @@ std::string status_field(const state::EntityRecord& e, const std::string& field,
     // A node agent's members share its step: their own pid tells them apart.
     const state::JobId id = state::parse_job_id(e.job_id);
     const bool shared_step = id.is(state::JobId::Kind::Agent);
-    if (!e.native_id.empty() && !(shared_step && e.pid)) return e.native_id;
+    if (!e.extra().native_id.empty() && !(shared_step && e.pid)) return e.extra().native_id;
     return e.pid ? std::to_string(e.pid) : id.label(host_name());
   }
   if (field == "status") return to_string(e.status);
@@ -153,7 +153,7 @@ std::string status_field(const state::EntityRecord& e, const std::string& field,
   if (field == "nodes") return or_dash(e.nodes);
   if (field == "params") {
     std::string s;
-    for (const auto& [k, v] : e.params) s += (s.empty() ? "" : ",") + k + "=" + v;
+    for (const auto& [k, v] : e.extra().params) s += (s.empty() ? "" : ",") + k + "=" + v;
     return or_dash(s);
   }
   if (field == "attempt") return std::to_string(e.attempt);

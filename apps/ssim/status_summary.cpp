@@ -15,9 +15,9 @@ std::string group_of(const state::EntityRecord& e) {
 
 std::string with_params(const state::EntityRecord& e, const std::string& value) {
   std::string text = e.name + " " + value;
-  if (e.params.empty()) return text;
+  if (e.extra().params.empty()) return text;
   text += " (";
-  for (const auto& [k, v] : e.params) text += k + "=" + v + ", ";
+  for (const auto& [k, v] : e.extra().params) text += k + "=" + v + ", ";
   text.resize(text.size() - 2);
   return text + ")";
 }

@@ -17,7 +17,7 @@ namespace ssim::app {
 namespace {
 std::string default_format(const std::vector<const state::EntityRecord*>& rows) {
   // PARAMS only when some entity has parameters.
-  const bool params = std::any_of(rows.begin(), rows.end(), [](auto* e) { return !e->params.empty(); });
+  const bool params = std::any_of(rows.begin(), rows.end(), [](auto* e) { return !e->extra().params.empty(); });
   return std::string("name,type,job,status,exit,elapsed,nodes,") + (params ? "params," : "") + "note";
 }
 
@@ -41,7 +41,7 @@ namespace {
 std::set<std::string> parameter_names(const std::vector<const state::EntityRecord*>& rows) {
   std::set<std::string> names;
   for (const auto* e : rows)
-    for (const auto& [name, _] : e->params) names.insert(name);
+    for (const auto& [name, _] : e->extra().params) names.insert(name);
   return names;
 }
 
@@ -53,7 +53,7 @@ MetricColumns metric_columns(const std::vector<const state::EntityRecord*>& rows
   for (const auto* e : rows) {
     if (e->type == state::EntityKind::Database) continue;
     // Its parameters are columns (and sort keys) too: `-o name,workers,loss --sort workers`.
-    for (const auto& [name, value] : e->params) columns[e->name][name] = value;
+    for (const auto& [name, value] : e->extra().params) columns[e->name][name] = value;
     const auto points = state::read_metrics(*e);
     for (const auto& [name, point] : state::latest_metrics(points)) {
       char text[32];

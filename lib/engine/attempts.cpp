@@ -21,8 +21,8 @@ using state::Status;
 namespace {
 // How the attempt before this one ended, for its start's journal line (empty for a first).
 std::string earlier_attempt(const state::EntityRecord& r) {
-  if (r.attempt <= 1 || r.earlier_attempts.empty()) return {};
-  const auto& last = r.earlier_attempts.back();
+  if (r.attempt <= 1 || r.extra().earlier_attempts.empty()) return {};
+  const auto& last = r.extra().earlier_attempts.back();
   if (!last.is_object() || last.value("attempt", 0) != r.attempt - 1) return {};
   return last.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -84,7 +84,7 @@ launch::LaunchRequest Attempts::request_for(const RunContext& run, const state::
       if (v == plan::kPasswordPlaceholder) v = password_;
       if (v == plan::kFreePortPlaceholder) v = std::to_string(free_port_on("127.0.0.1"));
     }
-    if (!r.after_any.empty()) tell_outcomes(run, r, req.env);
+    if (!r.extra().after_any.empty()) tell_outcomes(run, r, req.env);
     return req;
   }
   req.env.emplace_back("SSIM_EXPERIMENT_ID", run.m.id);  // a database shard's
@@ -162,7 +162,7 @@ void Attempts::start(RunContext& run, LiveIndex& live, ManifestSaver& saver,
 void Attempts::tell_outcomes(const RunContext& run, const state::EntityRecord& r, plan::Env& env) const {
   nlohmann::json doc = nlohmann::json::object();
   std::string ok, failed;
-  for (const auto& name : r.after_any) {
+  for (const auto& name : r.extra().after_any) {
     const auto* dep = run.m.find(name);
     if (!dep) continue;
     nlohmann::json j = nlohmann::json::object();
@@ -194,7 +194,7 @@ bool Attempts::retry_failed(RunContext& run, LiveIndex& live,
     const plan::Step* step = run.step(r.name);
     if (!step || r.attempt > step->program->retries) continue;
     if (was_stopped(r)) continue;
-    r.earlier_attempts.push_back(state::attempt_record(r));
+    r.extra_mut().earlier_attempts.push_back(state::attempt_record(r));
     const double backoff = std::min(0.5 * r.attempt, 5.0);
     r.status = Status::New;
     r.job_id.clear();  // nothing to poll until it starts again

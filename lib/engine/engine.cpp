@@ -34,7 +34,7 @@ using state::Status;
 namespace {
 // Ended, and nothing in this run starts it again by itself: not a failure with retries
 // left (ssim start of an ended entity makes the live index anew instead).
-bool ended_for_good(const state::EntityRecord& r, const std::map<std::string, const plan::Step*>& steps) {
+bool ended_for_good(const state::EntityRecord& r, const StepsByName& steps) {
   if (!state::is_terminal(r.status)) return false;
   if (r.status != Status::Failed) return true;
   const auto it = steps.find(r.name);
@@ -74,6 +74,7 @@ Engine::Engine(const plan::Plan& plan, state::Manifest& manifest, launch::Launch
 
 // Steps join: by name, and with what each packed one takes from the node pool.
 void Engine::add_steps(const plan::Plan& plan) {
+  steps_.reserve(steps_.size() + plan.steps.size());
   for (const auto& s : plan.steps) steps_[s.name] = &s;
   bool packs = false;
   for (const auto& s : plan.steps) packs = packs || launcher_.packs(s);

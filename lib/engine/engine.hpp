@@ -123,7 +123,7 @@ class Engine {
   std::unique_ptr<Waiter> own_waiter_;
   Waiter* waiter_;
   DatabaseControl* db_;
-  std::map<std::string, const plan::Step*> steps_;
+  StepsByName steps_;
   LiveIndex live_;                      // what each tick walks (live_index.hpp), kept at the top of each tick
   std::deque<plan::Plan> added_plans_;  // the file read again by `ssim start`: their steps are in steps_
   std::string ssdb_;

@@ -106,7 +106,7 @@ std::string Engine::start_entities(const std::vector<std::string>& names, const 
   }
   for (size_t i : d.again) {  // ended: it runs again, as a new attempt
     auto& e = m_.entities[i];
-    e.earlier_attempts.push_back(state::attempt_record(e));
+    e.extra_mut().earlier_attempts.push_back(state::attempt_record(e));
     e.status = Status::New;
     e.job_id.clear();
     e.pid = 0;
@@ -141,7 +141,7 @@ void Engine::add_entities(const plan::Plan& plan) {
 bool Engine::waits_on_held(const state::EntityRecord& r, int depth) const {
   if (r.held) return true;
   if (r.status != Status::New || depth > 64) return false;
-  for (const auto* list : {&r.after, &r.after_any})
+  for (const auto* list : {&r.extra().after, &r.extra().after_any})
     for (const auto& a : *list)
       if (const auto* dep = m_.find(a); dep && waits_on_held(*dep, depth + 1)) return true;
   return false;

@@ -13,7 +13,7 @@ void GoalStops::check(RunContext& run) {
     auto reached = state::goal_reached(*e.goal, state::read_metrics(e), e.start);
     if (!reached) continue;
     if (reached->seconds < 0 && e.start > 0) reached->seconds = std::max(0.0, run.clock.now() - e.start);  // seen now
-    e.reached = std::make_shared<const state::GoalReached>(*reached);
+    e.extra_mut().reached = std::make_shared<const state::GoalReached>(*reached);
     stopping_.insert(e.name);
     const std::string what = state::goal_text(*e.goal) + " " + state::reached_text(reached);
     run.log.info("{}: goal {}; stopping it (stop_on_goal)", e.name, what);
@@ -30,8 +30,10 @@ void GoalStops::settle(state::EntityRecord& r) {
     r.exit_code = 0;
     r.signal.reset();
   }
-  r.reason = "stopped on reaching its goal (" + state::goal_text(*r.goal) + " " +
-             state::reached_text(r.reached ? std::optional<state::GoalReached>(*r.reached) : std::nullopt) + ")";
+  r.reason =
+      "stopped on reaching its goal (" + state::goal_text(*r.goal) + " " +
+      state::reached_text(r.extra().reached ? std::optional<state::GoalReached>(*r.extra().reached) : std::nullopt) +
+      ")";
 }
 
 }  // namespace ssim::engine

@@ -39,8 +39,8 @@ TEST_CASE("goal stops: a running entity that reached its goal is stopped once, t
   goals.check(rig.run);
   CHECK(rig.stopped == std::vector<std::string>{"train"});
   CHECK(rig.run.dirty);
-  REQUIRE(rig.m.entities[0].reached);
-  CHECK(rig.m.entities[0].reached->step == 2);
+  REQUIRE(rig.m.entities[0].extra().reached);
+  CHECK(rig.m.entities[0].extra().reached->step == 2);
   rig.clock.sleep(std::chrono::milliseconds(1000));
   goals.check(rig.run);
   CHECK(rig.stopped.size() == 1);  // asked once

@@ -26,16 +26,21 @@ std::shared_ptr<const state::Goal> state_goal(const std::shared_ptr<const spec::
   return made;
 }
 
-state::EntityRecord record_for(const plan::Step& s, const std::string& launcher) {
+// Its rarer fields are made only when there is something to hold (EntityExtra).
+void set_waits(state::EntityRecord& r, const std::vector<std::string>& after,
+               const std::vector<std::string>& after_any) {
+  if (r.extra().after != after) r.extra_mut().after = after;
+  if (r.extra().after_any != after_any) r.extra_mut().after_any = after_any;
+}
+
+state::EntityRecord record_for(const plan::Step& s) {
   state::EntityRecord r;
   r.name = s.name;
   r.type = s.kind == plan::StepKind::Member ? state::EntityKind::Member : state::EntityKind::Model;
   r.ensemble = s.ensemble;
   r.run_dir = s.run_dir;
-  r.after = s.after;
-  r.after_any = s.after_any;
-  r.launcher = launcher;
-  for (const auto& [name, value] : s.parameters) r.params[name] = value;
+  set_waits(r, s.after, s.after_any);
+  for (const auto& [name, value] : s.parameters) r.extra_mut().params[name] = value;
   if (s.program->goal) r.goal = state_goal(s.program->goal);
   return r;
 }
@@ -54,12 +59,11 @@ state::Manifest new_manifest(const plan::Plan& plan, const std::string& id) {
       r.name = shard.name;
       r.type = state::EntityKind::Database;
       r.run_dir = shard.run_dir;
-      r.launcher = plan.launcher;
       m.entities.push_back(r);
     }
   }
   m.entities.reserve(m.entities.size() + plan.steps.size());
-  for (const auto& s : plan.steps) m.entities.push_back(record_for(s, plan.launcher));
+  for (const auto& s : plan.steps) m.entities.push_back(record_for(s));
   return m;
 }
 
@@ -90,17 +94,16 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
     }
     // Otherwise the database starts again (from its snapshot); entities keep a clean success.
     if (old && r.type != state::EntityKind::Database && old->status == Status::Completed && old->exit_code == 0) {
-      const auto after = r.after;
-      const auto after_any = r.after_any;
+      const auto after = r.extra().after;
+      const auto after_any = r.extra().after_any;
       r = *old;
-      r.after = after;
-      r.after_any = after_any;
+      set_waits(r, after, after_any);
     } else {
       if (old) {
         r.attempt = old->attempt;
-        r.earlier_attempts = old->earlier_attempts;
+        if (!old->extra().earlier_attempts.empty()) r.extra_mut().earlier_attempts = old->extra().earlier_attempts;
         if (old->attempt > 0 && r.type != state::EntityKind::Database)
-          r.earlier_attempts.push_back(state::attempt_record(*old));
+          r.extra_mut().earlier_attempts.push_back(state::attempt_record(*old));
       }
       rerun.insert(r.name);
     }
@@ -111,23 +114,22 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
   for (const auto& s : plan.steps) step_of.emplace(s.name, &s);
   const auto waits_on_rerun = [&](const state::EntityRecord& r) {
     const auto rerun_name = [&](const std::string& a) { return rerun.count(a) > 0; };
-    return std::any_of(r.after.begin(), r.after.end(), rerun_name) ||
-           std::any_of(r.after_any.begin(), r.after_any.end(), rerun_name);
+    return std::any_of(r.extra().after.begin(), r.extra().after.end(), rerun_name) ||
+           std::any_of(r.extra().after_any.begin(), r.extra().after_any.end(), rerun_name);
   };
   for (bool grew = true; grew;) {
     grew = false;
     for (auto& r : m.entities) {
       if (rerun.count(r.name) || !waits_on_rerun(r)) continue;
-      const auto after = r.after;
-      const auto after_any = r.after_any;
+      const auto after = r.extra().after;
+      const auto after_any = r.extra().after_any;
       const int attempt = r.attempt;
-      auto earlier = r.earlier_attempts;
+      auto earlier = r.extra().earlier_attempts;
       if (attempt > 0) earlier.push_back(state::attempt_record(r));
-      r = record_for(*step_of.at(r.name), plan.launcher);
-      r.after = after;
-      r.after_any = after_any;
+      r = record_for(*step_of.at(r.name));
+      set_waits(r, after, after_any);
       r.attempt = attempt;
-      r.earlier_attempts = std::move(earlier);
+      if (!earlier.empty()) r.extra_mut().earlier_attempts = std::move(earlier);
       rerun.insert(r.name);
       grew = true;
     }

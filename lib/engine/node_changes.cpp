@@ -22,8 +22,10 @@ bool NodeChanges::take_freed(RunContext& run, const std::vector<std::string>& en
     // Ended for good: a failure to be retried went back to new (schedule_retries) and
     // keeps its nodes for the next attempt.
     if (!r || !state::is_terminal(r->status) || freed_by_.count(name)) continue;
+    const auto freed = sources_.freed_by(name);
+    if (freed.empty()) continue;  // a packed member: nothing to give back, nothing to remember
     std::vector<std::string> joined;
-    for (const auto& node : sources_.freed_by(name))
+    for (const auto& node : freed)
       if (schedule_.pool().add(node)) joined.push_back(node.name);
     freed_by_.insert(name);
     if (joined.empty()) continue;

@@ -44,8 +44,8 @@ bool refresh(state::Manifest& m, launch::Launcher& launcher,
       r.pid = s.pid;
       changed = true;
     }
-    if (!s.native_id.empty() && s.native_id != r.native_id) {
-      r.native_id = s.native_id;
+    if (!s.native_id.empty() && s.native_id != r.extra().native_id) {
+      r.extra_mut().native_id = s.native_id;
       changed = true;
     }
     // The scheduler's word beats ssim's placement guess; a job's own supervisor naming

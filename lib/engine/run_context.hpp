@@ -3,8 +3,9 @@
 // name, the clock, where it says things, and ending an entity's job. The engine makes one
 // for its phases; their unit tests give lambdas and a manifest, no launcher.
 #include <functional>
-#include <map>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include <spdlog/logger.h>
 
@@ -15,9 +16,13 @@
 
 namespace ssim::engine {
 
+// The plan's steps by name. A key views its step's own name: the plans outlive the run,
+// and a map of a million names held a million copies.
+using StepsByName = std::unordered_map<std::string_view, const plan::Step*>;
+
 struct RunContext {
   state::Manifest& m;
-  const std::map<std::string, const plan::Step*>& steps;
+  const StepsByName& steps;
   const Clock& clock;
   spdlog::logger& log;
   std::function<void(const Event&)> emit;                // to events.ndjson and the display

@@ -37,14 +37,14 @@ bool same_ask(const plan::Resources& a, const plan::Resources& b) {
 // waited for that ended otherwise than completed (it is then cancelled).
 bool ready(const state::Manifest& m, const state::EntityRecord& r, std::string& blocked_by) {
   bool ok = true;
-  for (const auto& a : r.after) {
+  for (const auto& a : r.extra().after) {
     const auto* dep = m.find(a);
     if (!dep) continue;
     if (dep->status == Status::Completed && dep->exit_code == 0) continue;
     ok = false;
     if (state::is_terminal(dep->status)) blocked_by = a + " " + to_string(dep->status);
   }
-  for (const auto& a : r.after_any) {  // run regardless: only that they have ended
+  for (const auto& a : r.extra().after_any) {  // run regardless: only that they have ended
     const auto* dep = m.find(a);
     if (dep && !state::is_terminal(dep->status)) ok = false;
   }
@@ -89,7 +89,7 @@ void Schedule::index_asks(const state::Manifest& m) {
   for (const auto& e : m.entities) {
     ask_of_.push_back(ask(e.name));
     if (!is_database(e) && !is_outer_batch(e))
-      only_packed_ = only_packed_ && ask_of_.back() && e.after.empty() && e.after_any.empty();
+      only_packed_ = only_packed_ && ask_of_.back() && e.extra().after.empty() && e.extra().after_any.empty();
   }
 }
 

@@ -10,6 +10,8 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "lib/launch/node_pool.hpp"
@@ -58,7 +60,8 @@ class Schedule {
   void index_asks(const state::Manifest& m);
 
   launch::NodePool pool_;
-  std::map<std::string, const plan::Resources*> asks_;
+  // By the name of the step asking (a view of the step's own: the plans outlive the run).
+  std::unordered_map<std::string_view, const plan::Resources*> asks_;
   std::deque<plan::Resources> alone_asks_;                 // asks that differ from their step's (run alone)
   std::vector<const plan::Resources*> ask_of_;             // asks_ by manifest index (null: not packed)
   bool only_packed_ = false;                               // every entity is packed and waits on nothing

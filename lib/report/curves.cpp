@@ -7,7 +7,7 @@
 namespace ssim::report {
 
 void add_curves(const state::EntityRecord& e, const state::CurveSeries& curves, nlohmann::json& series) {
-  const nlohmann::json params(e.params);
+  const nlohmann::json params(e.extra().params);
   for (const auto& [key, line] : curves) {
     nlohmann::json points = nlohmann::json::array();
     for (const auto& p : line)

@@ -86,7 +86,7 @@ void ensemble_section(const ReportInput& in, const Group& g, std::string& out) {
   std::vector<std::string> params;  // in the order the first member has them
   std::set<std::string> seen;
   for (const auto* e : g.entities)
-    for (const auto& [k, v] : e->params)
+    for (const auto& [k, v] : e->extra().params)
       if (seen.insert(k).second) params.push_back(k);
   if (!params.empty()) {
     out += "<div class=\"scatters\">";
@@ -94,9 +94,9 @@ void ensemble_section(const ReportInput& in, const Group& g, std::string& out) {
       std::vector<std::pair<double, const state::EntityRecord*>> points;
       bool all_numeric = true;
       for (const auto* e : g.entities) {
-        const auto it = e->params.find(p);
+        const auto it = e->extra().params.find(p);
         double x = 0;
-        if (it == e->params.end() || !numeric(it->second, x)) {
+        if (it == e->extra().params.end() || !numeric(it->second, x)) {
           all_numeric = false;
           break;
         }
@@ -113,8 +113,8 @@ void ensemble_section(const ReportInput& in, const Group& g, std::string& out) {
     for (const auto* e : g.entities) {
       out += "<tr><td>" + escape(e->name) + "</td>";
       for (const auto& p : params) {
-        const auto it = e->params.find(p);
-        out += "<td>" + (it == e->params.end() ? std::string() : escape(it->second)) + "</td>";
+        const auto it = e->extra().params.find(p);
+        out += "<td>" + (it == e->extra().params.end() ? std::string() : escape(it->second)) + "</td>";
       }
       const double r = runtime_of(*e, in.now);
       out += "<td class=\"s-" + state::to_string(e->status) + "\"" +

@@ -95,17 +95,17 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
     // port that is the same for every member says nothing).
     std::set<std::string> params;
     for (const auto* e : g.entities)
-      for (const auto& [k, v] : e->params) params.insert(k);
+      for (const auto& [k, v] : e->extra().params) params.insert(k);
     out += "<div class=\"scatters\">";
     for (const auto& param : params)
       for (const auto& [metric, values] : last) {
         std::vector<std::pair<double, double>> points;
         std::set<double> distinct;
         for (const auto& [e, y] : values) {
-          const auto v = e->params.find(param);
+          const auto v = e->extra().params.find(param);
           char* end = nullptr;
-          const double x = v == e->params.end() ? 0 : std::strtod(v->second.c_str(), &end);
-          if (v != e->params.end() && end && *end == '\0' && !v->second.empty())
+          const double x = v == e->extra().params.end() ? 0 : std::strtod(v->second.c_str(), &end);
+          if (v != e->extra().params.end() && end && *end == '\0' && !v->second.empty())
             points.emplace_back(x, y), distinct.insert(x);
         }
         if (distinct.size() > 1) against_parameter(metric, param, points, out);
@@ -122,8 +122,8 @@ void metrics_section(const ReportInput& in, const std::vector<Group>& groups, st
     for (const auto* e : g.entities) {
       out += "<tr><td>" + escape(e->name) + "</td>";
       for (const auto& p : params) {
-        const auto v = e->params.find(p);
-        out += "<td>" + escape(v == e->params.end() ? "" : v->second) + "</td>";
+        const auto v = e->extra().params.find(p);
+        out += "<td>" + escape(v == e->extra().params.end() ? "" : v->second) + "</td>";
       }
       for (const auto& [metric, values] : last) {
         const auto v = values.find(e);

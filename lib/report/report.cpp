@@ -75,9 +75,9 @@ void failures(const ReportInput& in, std::string& out) {
         "<div class=\"failure\"><h3>" + escape(e.name) + "</h3><p>" +
         escape(e.reason.empty() ? (e.exit_code ? "exit code " + std::to_string(*e.exit_code) : "failed") : e.reason) +
         "</p>";
-    if (!e.params.empty()) {
+    if (!e.extra().params.empty()) {
       std::string params;
-      for (const auto& [k, v] : e.params) params += (params.empty() ? "" : ", ") + k + "=" + v;
+      for (const auto& [k, v] : e.extra().params) params += (params.empty() ? "" : ", ") + k + "=" + v;
       body += "<p class=\"params\">parameters: " + escape(params) + "</p>";
     }
     const auto it = in.stderr_tails.find(e.name);

@@ -65,8 +65,9 @@ state::Manifest earlier_to_resume(const plan::Plan& plan) {
     for (const auto& e : jobs.entities)
       if (!state::is_terminal(e.status))
         throw UsageError("cannot resume " + plan.path + ": its batch job " +
-                         (e.native_id.empty() ? state::parse_job_id(e.job_id).label() : e.native_id) + " is still " +
-                         to_string(e.status) + "; wait for it to end, or end it with: ssim stop " + plan.path);
+                         (e.extra().native_id.empty() ? state::parse_job_id(e.job_id).label() : e.extra().native_id) +
+                         " is still " + to_string(e.status) + "; wait for it to end, or end it with: ssim stop " +
+                         plan.path);
   }
   refuse_if_still_alive(previous, plan);
   return previous;
@@ -108,9 +109,8 @@ Submitted submit_experiment(const Loaded& l, const std::string& file, bool overw
   batch.name = "batch";
   batch.type = state::EntityKind::Batch;
   batch.run_dir = ssim_dir(plan.path);
-  batch.launcher = plan.launcher;
   batch.job_id = state::JobId::batch_job(id).str();
-  batch.native_id = id;
+  batch.extra_mut().native_id = id;
   batch.status = state::Status::Pending;
   batch.start = now_seconds();
   batch.attempt = 1;
@@ -118,8 +118,8 @@ Submitted submit_experiment(const Loaded& l, const std::string& file, bool overw
     for (const auto& e : previous->entities)
       if (e.type == state::EntityKind::Batch) {
         batch.attempt = e.attempt + 1;
-        batch.earlier_attempts = e.earlier_attempts;
-        batch.earlier_attempts.push_back(state::attempt_record(e));
+        batch.extra_mut().earlier_attempts = e.extra().earlier_attempts;
+        batch.extra_mut().earlier_attempts.push_back(state::attempt_record(e));
       }
   m.entities.insert(m.entities.begin(), batch);
   state::save_manifest(m);

@@ -43,9 +43,9 @@ CurrentState current_state(const std::string& path) {
       else
         any_started = any_started || !e.job_id.empty();
     }
-    const std::string why = job && !any_started
-                                ? "not started: its batch job " + job->native_id + " ended before any entity started"
-                                : "not started: ssim run ended before starting it";
+    const std::string why = job && !any_started ? "not started: its batch job " + job->extra().native_id +
+                                                      " ended before any entity started"
+                                                : "not started: ssim run ended before starting it";
     for (auto& e : s.manifest.entities) {
       if (e.job_id.empty() && !state::is_terminal(e.status)) {
         e.status = state::Status::Cancelled;
@@ -64,8 +64,9 @@ CurrentState current_state(const std::string& path) {
     }
   }
   if (outer && !s.runner) {
-    const std::string why = "waiting for batch job " +
-                            (outer->native_id.empty() ? state::parse_job_id(outer->job_id).label() : outer->native_id);
+    const std::string why =
+        "waiting for batch job " +
+        (outer->extra().native_id.empty() ? state::parse_job_id(outer->job_id).label() : outer->extra().native_id);
     for (auto& e : s.manifest.entities)
       if (e.type != state::EntityKind::Batch && e.job_id.empty() && e.status == state::Status::New) {
         e.status = state::Status::Pending;  // shown, not saved: the job's own run starts from new

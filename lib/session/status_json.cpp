@@ -22,7 +22,7 @@ nlohmann::json entity_json(const state::EntityRecord& e, int& tails) {
   j["ensemble"] = e.ensemble;
   j["job_id"] = e.job_id;
   j["pid"] = e.pid ? nlohmann::json(e.pid) : nlohmann::json();
-  j["native_id"] = e.native_id;
+  j["native_id"] = e.extra().native_id;
   j["status"] = to_string(e.status);
   j["exit_code"] = e.exit_code ? nlohmann::json(*e.exit_code) : nlohmann::json();
   j["signal"] = e.signal ? nlohmann::json(signal_name(*e.signal)) : nlohmann::json();
@@ -34,8 +34,8 @@ nlohmann::json entity_json(const state::EntityRecord& e, int& tails) {
   j["attempt"] = e.attempt;
   j["held"] = e.held;
   j["nodes"] = e.nodes;
-  j["params"] = e.params;
-  j["earlier_attempts"] = e.earlier_attempts;
+  j["params"] = e.extra().params;
+  j["earlier_attempts"] = e.extra().earlier_attempts;
   j["run_dir"] = e.run_dir;
   if (e.type == state::EntityKind::Database)
     if (const auto a = orchestrator::read_address(e.run_dir); a && a->port)

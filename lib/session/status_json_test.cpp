@@ -20,7 +20,7 @@ state::Manifest two_entities() {
     e.status = state::Status::Completed;
     e.exit_code = 0;
     e.start = 10, e.end = 12.5;
-    e.params = {{"lr", "0.1"}};
+    e.extra_mut().params = {{"lr", "0.1"}};
     m.entities.push_back(e);
   }
   return m;

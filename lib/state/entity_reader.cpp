@@ -36,7 +36,7 @@ void read_goal(const json& g, EntityRecord& r) {
     gr.value = reached->value("value", 0.0);
     gr.seconds = reached->value("seconds", -1.0);
     if (reached->contains("step")) gr.step = reached->value("step", 0LL);
-    r.reached = std::make_shared<const GoalReached>(gr);
+    r.extra_mut().reached = std::make_shared<const GoalReached>(gr);
   }
 }
 
@@ -51,21 +51,21 @@ void field(EntityRecord& r, std::string_view key, json& v) {  // a view: its == 
     r.ensemble = take_string(v);
   else if (key == "run_dir")
     r.run_dir = take_string(v);
-  else if (key == "after")
-    r.after = v.get<std::vector<std::string>>();
-  else if (key == "after_any")
-    r.after_any = v.get<std::vector<std::string>>();
-  else if (key == "status")
+  else if (key == "after") {
+    if (!v.empty()) r.extra_mut().after = v.get<std::vector<std::string>>();
+  } else if (key == "after_any") {
+    if (!v.empty()) r.extra_mut().after_any = v.get<std::vector<std::string>>();
+  } else if (key == "status")
     r.status = status_from_string(take_string(v));
-  else if (key == "launcher")
-    r.launcher = take_string(v);
-  else if (key == "job_id")
+  else if (key == "launcher") {
+    // the manifest's own, written on every line for readers of the file
+  } else if (key == "job_id")
     r.job_id = take_string(v);
   else if (key == "pid")
     r.pid = v.get<int>();
-  else if (key == "native_id")
-    r.native_id = take_string(v);
-  else if (key == "exit_code")
+  else if (key == "native_id") {
+    if (auto id = take_string(v); !id.empty()) r.extra_mut().native_id = std::move(id);
+  } else if (key == "exit_code")
     r.exit_code = int_or_null(v);
   else if (key == "signal")
     r.signal = int_or_null(v);
@@ -75,9 +75,9 @@ void field(EntityRecord& r, std::string_view key, json& v) {  // a view: its == 
     r.submitted = v.get<double>();
   else if (key == "nodes")
     r.nodes = take_string(v);
-  else if (key == "params")
-    r.params = v.get<std::map<std::string, std::string>>();
-  else if (key == "start")
+  else if (key == "params") {
+    if (!v.empty()) r.extra_mut().params = v.get<std::map<std::string, std::string>>();
+  } else if (key == "start")
     r.start = v.get<double>();
   else if (key == "end")
     r.end = v.get<double>();
@@ -89,9 +89,9 @@ void field(EntityRecord& r, std::string_view key, json& v) {  // a view: its == 
     r.held = v.get<bool>();
   else if (key == "no_metrics")
     r.no_metrics = v.get<bool>();
-  else if (key == "earlier_attempts")
-    r.earlier_attempts = std::move(v);
-  else if (key == "goal")
+  else if (key == "earlier_attempts") {
+    if (!v.empty()) r.extra_mut().earlier_attempts = std::move(v);  // empty: no extra made
+  } else if (key == "goal")
     read_goal(v, r);
 }
 

@@ -40,9 +40,9 @@ TEST_CASE("entity reader: a line read field by field is the record its document 
     CHECK(fields(entity_from_text(line)) == fields(entity_from_json(json::parse(line))));
   }
   const auto r = entity_from_text(lines[0]);
-  CHECK(r.params.at("x") == "a \"q\"");
-  CHECK(r.reached->step == 40);
-  CHECK(r.earlier_attempts[0]["stdout"] == "m_7.out.1");
+  CHECK(r.extra().params.at("x") == "a \"q\"");
+  CHECK(r.extra().reached->step == 40);
+  CHECK(r.extra().earlier_attempts[0]["stdout"] == "m_7.out.1");
   CHECK(entity_from_text(lines[3]).status == entity_from_json(json::object()).status);  // none said: unknown
 }
 

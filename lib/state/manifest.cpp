@@ -18,6 +18,16 @@
 
 namespace ssim::state {
 
+const EntityExtra& EntityRecord::extra() const {
+  static const EntityExtra none;
+  return extra_ ? *extra_ : none;
+}
+
+EntityExtra& EntityRecord::extra_mut() {
+  if (!extra_ || extra_.use_count() != 1) extra_ = std::make_shared<EntityExtra>(extra_ ? *extra_ : EntityExtra{});
+  return const_cast<EntityExtra&>(*extra_);  // this record's alone: made just now, non-const, or copied above
+}
+
 std::string to_string(EntityKind kind) {
   switch (kind) {
     case EntityKind::Model:
@@ -97,22 +107,22 @@ json attempt_record(const EntityRecord& r) {
 namespace {
 // Field by field, not from initializer lists: 6x faster, and a 5,000-entity manifest is
 // saved up to ten times a second while a run lasts.
-json entity_json(const EntityRecord& e) {
+json entity_json(const EntityRecord& e, const std::string& launcher) {
   json j = json::object();
   j["name"] = e.name;
   j["type"] = to_string(e.type);
   j["submitted"] = e.submitted;
   j["nodes"] = e.nodes;
-  j["params"] = e.params;
+  j["params"] = e.extra().params;
   j["ensemble"] = e.ensemble;
   j["run_dir"] = e.run_dir;
-  j["after"] = e.after;
-  if (!e.after_any.empty()) j["after_any"] = e.after_any;
+  j["after"] = e.extra().after;
+  if (!e.extra().after_any.empty()) j["after_any"] = e.extra().after_any;
   j["status"] = to_string(e.status);
-  j["launcher"] = e.launcher;
+  j["launcher"] = launcher;
   j["job_id"] = e.job_id;
   j["pid"] = e.pid;
-  j["native_id"] = e.native_id;
+  j["native_id"] = e.extra().native_id;
   j["exit_code"] = optional_int(e.exit_code);
   j["signal"] = optional_int(e.signal);
   j["reason"] = e.reason;
@@ -122,14 +132,14 @@ json entity_json(const EntityRecord& e) {
   j["retry_at"] = e.retry_at;
   if (e.held) j["held"] = true;
   if (e.no_metrics) j["no_metrics"] = true;
-  j["earlier_attempts"] = e.earlier_attempts;
+  j["earlier_attempts"] = e.extra().earlier_attempts;
   if (e.goal) {
     j["goal"] = {{"metric", e.goal->metric},
                  {e.goal->at_least ? "at_least" : "at_most", e.goal->target},
                  {"stop_on_goal", e.goal->stop}};
-    if (e.reached) {
-      j["goal"]["reached"] = {{"value", e.reached->value}, {"seconds", e.reached->seconds}};
-      if (e.reached->step) j["goal"]["reached"]["step"] = *e.reached->step;
+    if (e.extra().reached) {
+      j["goal"]["reached"] = {{"value", e.extra().reached->value}, {"seconds", e.extra().reached->seconds}};
+      if (e.extra().reached->step) j["goal"]["reached"]["step"] = *e.extra().reached->step;
     }
   }
   return j;
@@ -155,7 +165,7 @@ json header_json(const Manifest& m) {
 json to_json(const Manifest& m) {
   json j = header_json(m);
   json entities = json::array();
-  for (const auto& e : m.entities) entities.push_back(entity_json(e));
+  for (const auto& e : m.entities) entities.push_back(entity_json(e, m.launcher));
   j["entities"] = std::move(entities);
   return j;
 }
@@ -168,7 +178,8 @@ void write_manifest(const Manifest& m, Out&& out) {
   std::string head = header_json(m).dump(1);
   head.pop_back();  // the closing brace: the entities go before it
   out(head + ",\n \"entities\": [");
-  for (size_t i = 0; i < m.entities.size(); ++i) out((i ? ",\n  " : "\n  ") + entity_json(m.entities[i]).dump());
+  for (size_t i = 0; i < m.entities.size(); ++i)
+    out((i ? ",\n  " : "\n  ") + entity_json(m.entities[i], m.launcher).dump());
   out(m.entities.empty() ? "]\n}\n" : "\n ]\n}\n");
 }
 
@@ -205,7 +216,7 @@ std::vector<MetricPoint> read_metrics(const EntityRecord& e) {
 
 std::optional<GoalReached> goal_outcome(const EntityRecord& e, const std::vector<MetricPoint>& points) {
   if (!e.goal) return std::nullopt;
-  if (e.reached) return *e.reached;
+  if (e.extra().reached) return *e.extra().reached;
   return goal_reached(*e.goal, points, e.start);
 }
 

@@ -22,36 +22,48 @@ std::string to_string(EntityKind kind);
 // The kind a JSON name spells (an unknown name: Model).
 EntityKind entity_kind(const std::string& name);
 
+// What most entities of a large sweep never have, held apart: one small pointer for
+// those that do not (a million members of one program carried 190 empty bytes each).
+struct EntityExtra {
+  std::vector<std::string> after;
+  std::vector<std::string> after_any;                         // ended first, whatever the outcome
+  std::string native_id;                                      // the scheduler's id (Slurm JOB.STEP), once known
+  std::map<std::string, std::string> params;                  // its parameter values (params:), if any
+  nlohmann::json earlier_attempts = nlohmann::json::array();  // how each earlier attempt ended
+  std::shared_ptr<const GoalReached> reached;                 // the goal as the engine saw it reached (stop_on_goal)
+};
+
 struct EntityRecord {
   std::string name;
   EntityKind type = EntityKind::Model;
+  Status status = Status::New;
   std::string ensemble;
   std::string run_dir;
-  std::vector<std::string> after;
-  std::vector<std::string> after_any;  // ended first, whatever the outcome
-  Status status = Status::New;
-  std::string launcher;
-  std::string job_id;     // pid of the supervisor (local), job or step id (schedulers)
-  int pid = 0;            // local: the program's pid, which is also its process group
-  std::string native_id;  // the scheduler's id (Slurm JOB.STEP), once known
+  std::string job_id;  // pid of the supervisor (local), job or step id (schedulers)
+  int pid = 0;         // local: the program's pid, which is also its process group
+  int attempt = 0;     // 1 for the first run, +1 per retry or --resume that reran it
   std::optional<int> exit_code;
   std::optional<int> signal;
   std::string reason;    // why it failed or was cancelled, when known
   double submitted = 0;  // epoch seconds ssim handed it to the launcher; 0 = not yet
   double start = 0;      // epoch seconds the program started (the submission until known)
   double end = 0;
-  std::string nodes;                          // where it runs or ran ("n2,n3"; the host, locally), when known
-  std::map<std::string, std::string> params;  // its parameter values (params:), if any
-  int attempt = 0;                            // 1 for the first run, +1 per retry or --resume that reran it
-  double retry_at = 0;                        // a failed entity waiting to be retried: not started before this time
-  bool held = false;  // not started until `ssim start` asks (ssim run --only, entities added to an open run)
+  double retry_at = 0;  // a failed entity waiting to be retried: not started before this time
+  std::string nodes;    // where it runs or ran ("n2,n3"; the host, locally), when known
+  bool held = false;    // not started until `ssim start` asks (ssim run --only, entities added to an open run)
   // Ended, and the engine found nothing for metrics readers in its run directory (no
   // metrics.RANK.ndjson, an empty NAME.out): read_metrics(e) looks at no file (a report of
   // 100,000 members read 200,000 files for nothing). False: not known, look.
   bool no_metrics = false;
-  nlohmann::json earlier_attempts = nlohmann::json::array();  // how each earlier attempt ended
-  std::shared_ptr<const Goal> goal;            // its `goal:` (one shared by an ensemble's members), if any
-  std::shared_ptr<const GoalReached> reached;  // the goal as the engine saw it reached (stop_on_goal)
+  std::shared_ptr<const Goal> goal;  // its `goal:` (one shared by an ensemble's members), if any
+
+  // Its rarer fields (EntityExtra): read through extra(), changed through extra_mut()
+  // (made, or copied when another record shares them, first).
+  const EntityExtra& extra() const;
+  EntityExtra& extra_mut();
+
+ private:
+  std::shared_ptr<const EntityExtra> extra_;
 };
 
 inline bool is_database(const EntityRecord& r) { return r.type == EntityKind::Database; }

@@ -50,9 +50,9 @@ void keep_earlier_attempt(EntityRecord& e, const std::string& earlier) {
   if (earlier.empty()) return;
   auto j = nlohmann::json::parse(earlier, nullptr, false);
   if (!j.is_object() || !j.contains("attempt")) return;
-  for (const auto& kept : e.earlier_attempts)
+  for (const auto& kept : e.extra().earlier_attempts)
     if (kept.is_object() && kept.value("attempt", 0) == j["attempt"]) return;
-  e.earlier_attempts.push_back(std::move(j));
+  e.extra_mut().earlier_attempts.push_back(std::move(j));
 }
 }  // namespace
 

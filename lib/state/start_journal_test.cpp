@@ -25,11 +25,11 @@ TEST_CASE("start journal: a retry read before the manifest's save brings how the
   state::append_starts(m.path, {retry});
   state::apply_starts(m);
   REQUIRE(m.entities[0].attempt == 2);
-  REQUIRE(m.entities[0].earlier_attempts.size() == 1);
-  CHECK(m.entities[0].earlier_attempts[0]["reason"] == "node n1 lost\tfor\n15 s");
+  REQUIRE(m.entities[0].extra().earlier_attempts.size() == 1);
+  CHECK(m.entities[0].extra().earlier_attempts[0]["reason"] == "node n1 lost\tfor\n15 s");
 
   state::apply_starts(m);  // read again: the same attempt is not kept twice
-  CHECK(m.entities[0].earlier_attempts.size() == 1);
+  CHECK(m.entities[0].extra().earlier_attempts.size() == 1);
 
   state::StartRecord first{"m_2", "?", 1, 21.0, ""};
   state::EntityRecord other;
@@ -38,7 +38,7 @@ TEST_CASE("start journal: a retry read before the manifest's save brings how the
   m.entities.push_back(other);
   state::append_starts(m.path, {first});
   state::apply_starts(m);
-  CHECK(m.entities[1].earlier_attempts.empty());
+  CHECK(m.entities[1].extra().earlier_attempts.empty());
 }
 
 TEST_CASE("start journal: an earlier attempt the manifest holds is not added again") {
@@ -49,11 +49,11 @@ TEST_CASE("start journal: an earlier attempt the manifest holds is not added aga
   state::EntityRecord e;
   e.name = "m_1";
   e.attempt = 1;
-  e.earlier_attempts = nlohmann::json::array({{{"attempt", 1}, {"status", "failed"}}});
+  e.extra_mut().earlier_attempts = nlohmann::json::array({{{"attempt", 1}, {"status", "failed"}}});
   e.status = state::Status::New;  // retried and saved, not started again yet
   m.entities.push_back(e);
   state::append_starts(m.path, {{"m_1", "supervisor:12:1:here", 2, 20.0, R"({"attempt":1,"status":"failed"})"}});
   state::apply_starts(m);
   CHECK(m.entities[0].attempt == 2);
-  CHECK(m.entities[0].earlier_attempts.size() == 1);
+  CHECK(m.entities[0].extra().earlier_attempts.size() == 1);
 }

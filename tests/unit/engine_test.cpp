@@ -87,7 +87,7 @@ TEST_CASE("engine: retries rerun a failed entity after a backoff, and keep each 
   CHECK(h.starts_of("flaky") == 3);
   CHECK(h.entity("flaky").status == Status::Completed);
   CHECK(h.entity("flaky").attempt == 3);
-  CHECK(h.entity("flaky").earlier_attempts.size() == 2);
+  CHECK(h.entity("flaky").extra().earlier_attempts.size() == 2);
   CHECK(h.clock.seconds() >= 0.5 + 1.0);  // backoffs of 0.5 s and 1 s were waited out
 }
 
@@ -318,7 +318,7 @@ TEST_CASE("engine: an open run starts held, ended and added entities on request,
   CHECK(h.starts_of("b") == 1);
   CHECK(h.starts_of("a") == 2);  // ended, asked again: a new attempt
   CHECK(h.entity("a").attempt == 2);
-  CHECK(h.entity("a").earlier_attempts.size() == 1);
+  CHECK(h.entity("a").extra().earlier_attempts.size() == 1);
   CHECK(h.starts_of("late") == 1);  // added from the file read again, after b as it says
   CHECK(h.entity("late").status == Status::Completed);
   CHECK(reloads == 1);  // "nope" was looked for in the file, which added "late" (held) to the run

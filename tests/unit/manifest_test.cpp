@@ -13,6 +13,11 @@ using namespace ssim;
 using state::Status;
 
 namespace {
+state::EntityRecord named(const std::string& name) {
+  state::EntityRecord r;
+  r.name = name;
+  return r;
+}
 plan::Plan chain_plan() {
   return test::plan_of(
       "experiment: {name: x}\norchestrator: {}\nmodels:\n  - {name: a, exe: t}\n"
@@ -25,7 +30,7 @@ TEST_CASE("a new manifest lists the database first, then entities in order, all 
   REQUIRE(m.entities.size() == 5);
   CHECK(m.entities[0].name == "orchestrator");
   CHECK(m.entities[0].type == state::EntityKind::Database);
-  CHECK(m.entities[3].after == std::vector<std::string>{"b"});
+  CHECK(m.entities[3].extra().after == std::vector<std::string>{"b"});
   for (const auto& e : m.entities) CHECK(e.status == Status::New);
 }
 
@@ -57,12 +62,12 @@ TEST_CASE("resume keeps clean successes and reruns failures and what waits on th
 TEST_CASE("manifests survive a JSON round trip") {
   auto m = engine::new_manifest(chain_plan(), "id9");
   m.find("a")->signal = 11;
-  m.find("a")->native_id = "7.1";
+  m.find("a")->extra_mut().native_id = "7.1";
   m.allocation_job = "7";
   m.allocation_owned = true;
   const auto back = state::manifest_from_json(state::to_json(m));
   CHECK(back.find("a")->signal == 11);
-  CHECK(back.find("a")->native_id == "7.1");
+  CHECK(back.find("a")->extra().native_id == "7.1");
   CHECK(back.allocation_owned);
   CHECK(state::to_json(back) == state::to_json(m));
 }
@@ -81,8 +86,8 @@ TEST_CASE("starts the manifest does not hold yet are read back from the start jo
   auto m = engine::new_manifest(chain_plan(), "id3");
   m.path = dir.path.string();
   state::save_manifest(m);
-  state::append_starts(m.path, {{"a", "123@456", 1, 10.5}, {"d", "124@457", 1, 10.6}});
-  state::append_starts(m.path, {{"a", "125@458", 2, 20.5}});  // a's retry
+  state::append_starts(m.path, {{"a", "123@456", 1, 10.5, ""}, {"d", "124@457", 1, 10.6, ""}});
+  state::append_starts(m.path, {{"a", "125@458", 2, 20.5, ""}});  // a's retry
   {
     std::ofstream torn(state::start_journal_path(m.path), std::ios::app);
     torn << "d\t126@459";  // a line cut short by a crash is ignored
@@ -115,11 +120,11 @@ TEST_CASE("a saved manifest loads back, and so does one in an older ssim's layou
 
 TEST_CASE("manifest lookups by name follow entities appended, replaced and absent") {
   state::Manifest m;
-  for (int i = 0; i < 3; ++i) m.entities.push_back(state::EntityRecord{.name = "e" + std::to_string(i)});
+  for (int i = 0; i < 3; ++i) m.entities.push_back(named("e" + std::to_string(i)));
   REQUIRE(m.find("e1"));
   CHECK(m.find("e1")->name == "e1");
   CHECK(m.find("nope") == nullptr);
-  m.entities.push_back(state::EntityRecord{.name = "e3"});  // appended after the index was built
+  m.entities.push_back(named("e3"));  // appended after the index was built
   REQUIRE(m.find("e3"));
   CHECK(m.find("e3") == &m.entities[3]);
   m.entities.erase(m.entities.begin());  // moved: the index is stale, and found so

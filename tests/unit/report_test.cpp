@@ -17,7 +17,7 @@ state::EntityRecord entity(const std::string& name, const std::string& ensemble,
   e.status = s;
   e.start = start;
   e.end = end;
-  e.params = std::move(params);
+  e.extra_mut().params = std::move(params);
   return e;
 }
 

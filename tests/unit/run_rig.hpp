@@ -16,7 +16,7 @@ namespace ssim::test {
 
 struct RunRig {
   state::Manifest m;
-  std::map<std::string, const plan::Step*> steps;
+  engine::StepsByName steps;
   FakeClock clock;
   spdlog::logger log{"test", std::make_shared<spdlog::sinks::null_sink_mt>()};
   std::vector<engine::Event> said;

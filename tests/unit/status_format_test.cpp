@@ -16,7 +16,7 @@ state::EntityRecord member(const std::string& name, state::Status s, double star
   e.status = s;
   e.start = start;
   e.end = end;
-  e.params = {{"n", "3"}, {"mode", "fast"}};
+  e.extra_mut().params = {{"n", "3"}, {"mode", "fast"}};
   return e;
 }
 }  // namespace
@@ -52,15 +52,15 @@ TEST_CASE("status fields and columns") {
 
 TEST_CASE("the job column: the scheduler's id, but a node agent's members by their pid") {
   auto step = member("sim_0", state::Status::Running, 100, 0);
-  step.job_id = "4242@77@login1", step.pid = 4250, step.native_id = "31.4";
+  step.job_id = "4242@77@login1", step.pid = 4250, step.extra_mut().native_id = "31.4";
   CHECK(status_field(step, "job", 0) == "31.4");
   auto agent = step;
-  agent.job_id = "agent:1795-42:n2", agent.native_id = "31.0";  // the agents' one step
+  agent.job_id = "agent:1795-42:n2", agent.extra_mut().native_id = "31.0";  // the agents' one step
   CHECK(status_field(agent, "job", 0) == "4250");
   agent.pid = 0;  // not started on its node yet
   CHECK(status_field(agent, "job", 0) == "31.0");
   auto local = step;
-  local.native_id.clear();
+  local.extra_mut().native_id.clear();
   CHECK(status_field(local, "job", 0) == "4250");
 }
 
