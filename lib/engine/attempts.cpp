@@ -66,7 +66,7 @@ launch::LaunchRequest Attempts::request_for(const RunContext& run, const state::
       for (auto& kv : plan::container_env(*plan_.database->container)) req.env.push_back(std::move(kv));
     if (plan_.database->batch) req.batch = std::make_shared<const spec::BatchSettings>(*plan_.database->batch);
   } else {
-    const plan::Step& step = *run.steps.at(r.name);
+    const plan::Step& step = *run.steps.find(r.name);
     const launch::Grant* grant = schedule_.pool().held_by(r.name);
     req.argv = launch::step_argv(launcher_, step, grant);
     req.env = plan::launch_env(step, run.m.id, r.attempt + 1);

@@ -55,9 +55,9 @@ bool Engine::handle_stop_requests() {
       // An attempt that failed on its own as the stop came, with attempts left: the
       // stop ended the entity's retries, so it is cancelled, as it would have been a
       // moment later.
-      const auto step = steps_.find(e.name);
-      if (e.status == Status::Failed && !state::is_terminal(before[i].second) && step != steps_.end() &&
-          e.attempt <= step->second->program->retries) {
+      const plan::Step* step = steps_.find(e.name);
+      if (e.status == Status::Failed && !state::is_terminal(before[i].second) && step &&
+          e.attempt <= step->program->retries) {
         e.status = Status::Cancelled;
         e.reason = "stopped by ssim stop (attempt " + std::to_string(e.attempt) + " had just failed: " + e.reason + ")";
       }

@@ -26,7 +26,7 @@ bool Engine::end_gangs_of_failed(const std::vector<std::string>& ended) {
     stop_entities(m_, launcher_, mates, reason, kStopGrace, *clock_, *db_);
     for (size_t i = 0; i < mates.size(); ++i) {
       auto& e = *m_.find(mates[i]);
-      if (e.status == Status::Failed && e.attempt <= steps_.at(e.name)->program->retries) {
+      if (e.status == Status::Failed && e.attempt <= steps_.find(e.name)->program->retries) {
         e.status = Status::Cancelled;  // its retries end with the gang
         e.reason = reason;
       }

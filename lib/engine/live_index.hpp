@@ -2,10 +2,11 @@
 // What the loops of every tick walk, by index, so that a tick costs what runs, not every
 // entity (100,000 members: issue 43): the entities started and not ended for good
 // (running, or failed with retries left), and those not started yet, in order (the
-// schedule's candidates; entries that started meanwhile are dropped from the front, and
-// skipped by every reader).
+// schedule's candidates; entries that started meanwhile are passed over from the front,
+// and skipped by every reader).
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "lib/state/manifest.hpp"
@@ -22,8 +23,7 @@ class LiveIndex {
   // At the top of each tick: what ended for good leaves, what started leaves the waiting.
   void update(const state::Manifest& m);
   const std::vector<size_t>& started() const { return started_; }
-  const std::vector<size_t>& waiting() const { return waiting_; }
-  std::vector<size_t>* waiting_list() { return &waiting_; }  // the schedule reads and trims it
+  std::span<const size_t> waiting() const { return std::span<const size_t>(waiting_).subspan(front_); }
   // Entity `i` started now: polled from now on.
   void started_now(size_t i);
   // Entity `i` is new again (a retry): a candidate again, in order.
@@ -35,6 +35,7 @@ class LiveIndex {
   EndedForGood ended_for_good_;
   std::vector<size_t> started_;
   std::vector<size_t> waiting_;
+  size_t front_ = 0;         // waiting_'s entries before it have started (erased once they are half of it)
   size_t left_waiting_ = 0;  // started since waiting_ was last swept whole
   size_t made_of_ = 0;       // how many entities there were when the lists were made
   bool stale_ = true;

@@ -7,6 +7,7 @@ using ssim::engine::LiveIndex;
 using state::Status;
 
 namespace {
+std::vector<size_t> waiting_of(const LiveIndex& live) { return {live.waiting().begin(), live.waiting().end()}; }
 state::Manifest manifest_of(std::vector<Status> statuses) {
   state::Manifest m;
   for (size_t i = 0; i < statuses.size(); ++i) {
@@ -28,20 +29,20 @@ TEST_CASE("live index: started entities are walked until they end for good, new 
   LiveIndex live(ended_unless_failed);
   live.update(m);
   CHECK(live.started() == std::vector<size_t>{1, 2});
-  CHECK(live.waiting() == std::vector<size_t>{3, 4});
+  CHECK(waiting_of(live) == std::vector<size_t>{3, 4});
 
   m.entities[3].status = Status::Pending;  // e_3 starts
   live.started_now(3);
   m.entities[1].status = Status::Completed;
   live.update(m);
   CHECK(live.started() == std::vector<size_t>{2, 3});
-  CHECK(live.waiting() == std::vector<size_t>{4});  // left from the front
+  CHECK(waiting_of(live) == std::vector<size_t>{4});  // left from the front
 
   m.entities[2].status = Status::New;  // retried
   live.new_again(2);
   live.update(m);
   CHECK(live.started() == std::vector<size_t>{3});
-  CHECK(live.waiting() == std::vector<size_t>{2, 4});
+  CHECK(waiting_of(live) == std::vector<size_t>{2, 4});
 }
 
 TEST_CASE("live index: one held at the front does not keep the started ones in for ever") {
@@ -54,7 +55,7 @@ TEST_CASE("live index: one held at the front does not keep the started ones in f
     live.started_now(i);
   }
   live.update(m);
-  CHECK(live.waiting() == std::vector<size_t>{0});  // swept whole once half the list had started
+  CHECK(waiting_of(live) == std::vector<size_t>{0});  // swept whole once half the list had started
 }
 
 TEST_CASE("live index: made anew when entities join or an ended one runs again") {
@@ -64,8 +65,28 @@ TEST_CASE("live index: made anew when entities join or an ended one runs again")
   m.entities[0].status = Status::New;  // ssim start of an ended one
   live.make_anew();
   live.update(m);
-  CHECK(live.waiting() == std::vector<size_t>{0, 1});
+  CHECK(waiting_of(live) == std::vector<size_t>{0, 1});
   m.entities.push_back(m.entities[1]);  // added to the file
   live.update(m);
-  CHECK(live.waiting() == std::vector<size_t>{0, 1, 2});
+  CHECK(waiting_of(live) == std::vector<size_t>{0, 1, 2});
+}
+
+TEST_CASE("live index: a member passed over at the front and retried is listed once, in order") {
+  auto m = manifest_of(std::vector<Status>(6, Status::New));
+  LiveIndex live(ended_unless_failed);
+  live.update(m);
+  m.entities[0].status = Status::Pending;
+  live.started_now(0);
+  live.update(m);
+  CHECK(waiting_of(live) == std::vector<size_t>{1, 2, 3, 4, 5});
+  m.entities[0].status = Status::New;  // failed, retried
+  live.new_again(0);
+  live.update(m);
+  CHECK(waiting_of(live) == std::vector<size_t>{0, 1, 2, 3, 4, 5});
+  for (size_t i = 1; i < 5; ++i) {
+    m.entities[i].status = Status::Running;
+    live.started_now(i);
+  }
+  live.update(m);
+  CHECK(waiting_of(live) == std::vector<size_t>{0, 5});
 }

@@ -26,7 +26,7 @@ struct Rig : test::RunRig {
     schedule.set_pool(launch::NodePool(pool));
     for (const auto& s : plan.steps) {
       schedule.add_step(s, true);
-      steps[s.name] = &s;
+      steps.add(s);
     }
   }
   engine::NodeSources sources() {

@@ -17,7 +17,7 @@ TEST_CASE("rank stops: a rank's failure that stands past the grace ends the step
   const plan::Plan plan =
       test::plan_of("experiment: {name: x}\nmodels:\n  - {name: t, exe: /bin/true, run: {ntasks: 2}}\n");
   test::RunRig rig;
-  rig.steps["t"] = &plan.steps[0];
+  rig.steps.add(plan.steps[0]);
   state::EntityRecord r;
   r.name = "t";
   r.run_dir = dir.path.string();

@@ -58,26 +58,27 @@ std::string Schedule::add_step(const plan::Step& s, bool packs) {
     gangs_[s.ensemble].push_back(s.name);
     gang_of_[s.name] = s.ensemble;
   }
-  if (pool_.empty() || !packs || asks_.count(s.name)) return "";
+  const plan::Step* known = nullptr;
+  if (pool_.empty() || !packs || packed_.find(s.name, step_name, known) == Packed::Found::Yes) return "";
   ask_of_.clear();  // the manifest's index is made again
   // Most ask what the step says (pointed at, not copied: 100,000 members).
-  if (pool_.nodes().size() != 1 || pool_.never_fits(s.program->res).empty()) {
-    asks_[s.name] = &s.program->res;
-    return "";
-  }
+  packed_.insert(s.name, &s, step_name);
+  if (pool_.nodes().size() != 1 || pool_.never_fits(s.program->res).empty()) return "";
   // Bigger than the whole machine (the local launcher; an allocation refuses it before
   // anything starts): it runs alone, on all of it.
   plan::Resources ask = s.program->res;
   ask.gpus_per_task *= std::max(1, ask.ntasks);
   ask.ntasks = 1, ask.tasks_per_node = 0, ask.nodes = 0, ask.node_cpus = 0;
   ask.cpus_per_task = std::max(1, pool_.nodes()[0].cpus);
-  asks_[s.name] = &alone_asks_.emplace_back(ask);
+  alone_asks_[&s] = ask;
   return s.name + " asks for more CPUs than the " + std::to_string(pool_.nodes()[0].cpus) + " here: it runs alone";
 }
 
 const plan::Resources* Schedule::ask(const std::string& name) const {
-  const auto it = asks_.find(name);
-  return it == asks_.end() ? nullptr : it->second;
+  const plan::Step* s = nullptr;
+  if (packed_.find(name, step_name, s) != Packed::Found::Yes) return nullptr;
+  const auto alone = alone_asks_.find(s);
+  return alone == alone_asks_.end() ? &s->program->res : &alone->second;
 }
 
 // What each entity asks, by its place in the manifest: no lookup by name per entity and
@@ -106,7 +107,7 @@ bool Schedule::take_room(const state::Manifest& m, size_t index, std::vector<con
 }
 
 Pass Schedule::next(const state::Manifest& m, double now, int max_running, int running,
-                    const std::vector<size_t>* among) {
+                    std::optional<std::span<const size_t>> among) {
   index_asks(m);
   Pass pass;
   const int room = max_running > 0 ? max_running : INT_MAX;

@@ -9,6 +9,8 @@
 // all members get their room together, or none holds any while they wait.
 #include <deque>
 #include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -17,6 +19,7 @@
 #include "lib/launch/node_pool.hpp"
 #include "lib/plan/plan.hpp"
 #include "lib/state/manifest.hpp"
+#include "lib/util/name_table.hpp"
 
 namespace ssim::engine {
 
@@ -45,7 +48,7 @@ class Schedule {
   // `among` (when given): the indexes of the entities that may not have ended, in order;
   // the others cannot start and are not looked at.
   Pass next(const state::Manifest& m, double now, int max_running, int running,
-            const std::vector<size_t>* among = nullptr);
+            std::optional<std::span<const size_t>> among = std::nullopt);
 
   // When `failed` (failed for good) is a gang's member: its mates that have not ended, to
   // be ended with it (they wait for each other by design, so the rest would wait for ever).
@@ -60,13 +63,16 @@ class Schedule {
   void index_asks(const state::Manifest& m);
 
   launch::NodePool pool_;
-  // By the name of the step asking (a view of the step's own: the plans outlive the run).
-  std::unordered_map<std::string_view, const plan::Resources*> asks_;
-  std::deque<plan::Resources> alone_asks_;                 // asks that differ from their step's (run alone)
-  std::vector<const plan::Resources*> ask_of_;             // asks_ by manifest index (null: not packed)
-  bool only_packed_ = false;                               // every entity is packed and waits on nothing
-  std::map<std::string, std::vector<std::string>> gangs_;  // ensemble -> its members
-  std::map<std::string, std::string> gang_of_;             // member -> its gang
+  // The packed steps by name (read from the step: the plans outlive the run); each asks
+  // what its program says, or what alone_asks_ holds for it.
+  using Packed = NameTable<const plan::Step*>;
+  static std::string_view step_name(const plan::Step* s) { return s->name; }
+  Packed packed_;
+  std::unordered_map<const plan::Step*, plan::Resources> alone_asks_;  // asks that differ from their step's (run alone)
+  std::vector<const plan::Resources*> ask_of_;                         // ask() by manifest index (null: not packed)
+  bool only_packed_ = false;                                           // every entity is packed and waits on nothing
+  std::map<std::string, std::vector<std::string>> gangs_;              // ensemble -> its members
+  std::map<std::string, std::string> gang_of_;                         // member -> its gang
 };
 
 }  // namespace ssim::engine

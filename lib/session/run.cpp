@@ -186,6 +186,7 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
     for (const auto& e : previous->entities)
       if (e.type == state::EntityKind::Batch) m.entities.insert(m.entities.begin(), e);
   }
+  previous.reset();  // all of it is in `m` now: a million records held twice for the run's length otherwise
   hold_all_but(m, req.only);
   m.allocation_job = run_launcher.allocation_job;
   m.allocation_owned = run_launcher.owned;

@@ -52,18 +52,19 @@ EntityKind entity_kind(const std::string& name) {
 using nlohmann::json;
 
 EntityRecord* Manifest::find(const std::string& name) {
-  const auto at = [&]() -> EntityRecord* {
-    const auto it = name_index.find(name);
-    if (it == name_index.end() || it->second >= entities.size() || entities[it->second].name != name) return nullptr;
-    return &entities[it->second];
+  using Found = NameTable<uint32_t>::Found;
+  const auto name_of = [this](uint32_t i) {
+    return i < entities.size() ? std::string_view(entities[i].name) : std::string_view("\n");  // no name has one
   };
-  if (auto* e = at()) return e;
+  uint32_t at = 0;
+  const Found found = name_index.find(name, name_of, at);
+  if (found == Found::Yes) return &entities[at];
   // Not there: a name that is in no entity (the index is whole), or a stale index.
-  const bool whole = name_index.size() == entities.size() && name_index.find(name) == name_index.end();
-  if (whole) return nullptr;
+  if (found == Found::No && name_index.size() == entities.size()) return nullptr;
   name_index.clear();
-  for (size_t i = 0; i < entities.size(); ++i) name_index.emplace(entities[i].name, i);
-  return at();
+  for (size_t i = entities.size(); i-- > 0;)  // backwards: of two records of one name, the first is found
+    name_index.insert(entities[i].name, static_cast<uint32_t>(i), name_of);
+  return name_index.find(name, name_of, at) == Found::Yes ? &entities[at] : nullptr;
 }
 
 const EntityRecord* Manifest::find(const std::string& name) const { return const_cast<Manifest*>(this)->find(name); }

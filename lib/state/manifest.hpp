@@ -12,6 +12,7 @@
 
 #include "lib/state/metrics.hpp"
 #include "lib/state/status.hpp"
+#include "lib/util/name_table.hpp"
 
 namespace ssim::state {
 
@@ -100,7 +101,7 @@ struct Manifest {
 
   // find()'s own: where each name was, checked on every hit and rebuilt when stale (a
   // run of 100,000 members looks names up on every tick).
-  mutable std::unordered_map<std::string, size_t> name_index = {};
+  mutable NameTable<uint32_t> name_index = {};
 };
 
 // How long the entity has run: start to end, or to `now` while it runs; -1 when it has
