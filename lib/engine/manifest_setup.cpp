@@ -84,7 +84,10 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
   state::Manifest m = new_manifest(plan, previous.id);
   m.created = previous.created;
   const bool reuse_database = reusable_database(plan, previous);
-  std::unordered_set<std::string> rerun;
+  // Which entities run again, by place in m (a set of a million names, and a map of the
+  // steps by name, were a tenth of a resume's peak memory).
+  std::vector<bool> rerun(m.entities.size());
+  const auto place = [&m](const state::EntityRecord& r) { return static_cast<size_t>(&r - m.entities.data()); };
   for (auto& r : m.entities) {
     const state::EntityRecord* old = previous.find(r.name);  // indexed: a million members resume in one pass
     // A database left running by persist: true is reused as it is.
@@ -105,32 +108,40 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
         if (old->attempt > 0 && r.type != state::EntityKind::Database)
           r.extra_mut().earlier_attempts.push_back(state::attempt_record(*old));
       }
-      rerun.insert(r.name);
+      rerun[place(r)] = true;
     }
   }
   // What waits on a rerun entity runs again too, even if it had completed: passes until
   // none is added (as many as the longest chain of waits).
-  std::unordered_map<std::string_view, const plan::Step*> step_of;
-  for (const auto& s : plan.steps) step_of.emplace(s.name, &s);
+  // m holds the database's shards, then the plan's steps in order (new_manifest).
+  const size_t shards = m.entities.size() - plan.steps.size();
+  const auto step_of = [&](const state::EntityRecord& r) -> const plan::Step& {
+    const size_t i = place(r) - shards;
+    if (i < plan.steps.size() && plan.steps[i].name == r.name) return plan.steps[i];
+    return *std::find_if(plan.steps.begin(), plan.steps.end(), [&](const plan::Step& s) { return s.name == r.name; });
+  };
   const auto waits_on_rerun = [&](const state::EntityRecord& r) {
-    const auto rerun_name = [&](const std::string& a) { return rerun.count(a) > 0; };
+    const auto rerun_name = [&](const std::string& a) {
+      const state::EntityRecord* e = m.find(a);
+      return e && rerun[place(*e)];
+    };
     return std::any_of(r.extra().after.begin(), r.extra().after.end(), rerun_name) ||
            std::any_of(r.extra().after_any.begin(), r.extra().after_any.end(), rerun_name);
   };
   for (bool grew = true; grew;) {
     grew = false;
     for (auto& r : m.entities) {
-      if (rerun.count(r.name) || !waits_on_rerun(r)) continue;
+      if (rerun[place(r)] || !waits_on_rerun(r)) continue;
       const auto after = r.extra().after;
       const auto after_any = r.extra().after_any;
       const int attempt = r.attempt;
       auto earlier = r.extra().earlier_attempts;
       if (attempt > 0) earlier.push_back(state::attempt_record(r));
-      r = record_for(*step_of.at(r.name));
+      r = record_for(step_of(r));
       set_waits(r, after, after_any);
       r.attempt = attempt;
       if (!earlier.empty()) r.extra_mut().earlier_attempts = std::move(earlier);
-      rerun.insert(r.name);
+      rerun[place(r)] = true;
       grew = true;
     }
   }
