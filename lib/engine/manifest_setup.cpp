@@ -1,9 +1,6 @@
 // Building the manifest a run starts from: fresh, or resumed from the previous one.
 #include <algorithm>
-#include <set>
-#include <string_view>
-#include <unordered_set>
-#include <unordered_map>
+#include <vector>
 
 #include "lib/engine/engine.hpp"
 #include "lib/orchestrator/database.hpp"
@@ -113,13 +110,9 @@ state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& p
   }
   // What waits on a rerun entity runs again too, even if it had completed: passes until
   // none is added (as many as the longest chain of waits).
-  // m holds the database's shards, then the plan's steps in order (new_manifest).
+  // m holds the database's shards, then the plan's steps in order (new_manifest above).
   const size_t shards = m.entities.size() - plan.steps.size();
-  const auto step_of = [&](const state::EntityRecord& r) -> const plan::Step& {
-    const size_t i = place(r) - shards;
-    if (i < plan.steps.size() && plan.steps[i].name == r.name) return plan.steps[i];
-    return *std::find_if(plan.steps.begin(), plan.steps.end(), [&](const plan::Step& s) { return s.name == r.name; });
-  };
+  const auto step_of = [&](const state::EntityRecord& r) -> const plan::Step& { return plan.steps[place(r) - shards]; };
   const auto waits_on_rerun = [&](const state::EntityRecord& r) {
     const auto rerun_name = [&](const std::string& a) {
       const state::EntityRecord* e = m.find(a);

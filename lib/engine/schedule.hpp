@@ -7,7 +7,6 @@
 // complete, retry backoff, held entities, max_running, packing on the node pool (CPUs,
 // GPUs, nodes; lost nodes leave the pool), and gangs (`gang: true` on an ensemble):
 // all members get their room together, or none holds any while they wait.
-#include <deque>
 #include <map>
 #include <optional>
 #include <span>

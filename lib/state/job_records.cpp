@@ -142,22 +142,17 @@ void JobRecords::refresh() {
 // fraction).
 void JobRecords::list_journals() {
   const std::string keepers = dir_ + "/keepers";
-  struct stat st {};
-  if (::stat(keepers.c_str(), &st) != 0) return;
+  struct statx st {};
+  if (::statx(AT_FDCWD, keepers.c_str(), 0, STATX_INO | STATX_BTIME | STATX_MTIME, &st) != 0) return;
   // The folder's inode and birth time: an experiment made anew may get the inode number
-  // its predecessor freed, never both.
-  struct statx born {};
-  const bool has_birth =
-      ::statx(AT_FDCWD, keepers.c_str(), 0, STATX_INO | STATX_BTIME, &born) == 0 && (born.stx_mask & STATX_BTIME);
-  const std::string identity =
-      std::to_string(st.st_ino) + "." +
-      (has_birth ? std::to_string(born.stx_btime.tv_sec) + "." + std::to_string(born.stx_btime.tv_nsec)
-                 : std::string());
-  if (!keepers_identity_.empty() && identity != keepers_identity_) forget_all();  // the experiment was made anew
-  keepers_identity_ = identity;
-  const double changed = static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9;
+  // its predecessor freed, never both (no birth time: the inode alone).
+  const KeepersFolder folder{st.stx_ino, (st.stx_mask & STATX_BTIME) ? st.stx_btime.tv_sec : 0,
+                             (st.stx_mask & STATX_BTIME) ? st.stx_btime.tv_nsec : 0u};
+  if (keepers_folder_ && !(*keepers_folder_ == folder)) forget_all();  // the experiment was made anew
+  keepers_folder_ = folder;
+  const double changed = static_cast<double>(st.stx_mtime.tv_sec) + st.stx_mtime.tv_nsec / 1e9;
   const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  const double granule = st.st_mtim.tv_nsec == 0 ? 1.0 : 0.05;
+  const double granule = st.stx_mtime.tv_nsec == 0 ? 1.0 : 0.05;
   if (changed == listed_change_ && now - changed > granule) return;
   listed_change_ = changed;
   DIR* d = ::opendir(keepers.c_str());

@@ -64,9 +64,15 @@ class JobRecords {
   int launch_fd_ = -1;
   long launches_read_ = 0;  // bytes of the launch log scanned
   double refreshed_at_ = 0;
-  double listed_change_ = -1;
-  std::string keepers_identity_;  // the keepers folder read so far (another: a new experiment)  // the keepers folder's
-                                  // time of change when last listed
+  double listed_change_ = -1;  // the keepers folder's time of change when last listed
+  // The keepers folder read so far (another: the experiment was made anew).
+  struct KeepersFolder {
+    uint64_t inode = 0;
+    int64_t born_sec = 0;
+    uint32_t born_nsec = 0;
+    bool operator==(const KeepersFolder&) const = default;
+  };
+  std::optional<KeepersFolder> keepers_folder_;
 };
 
 // The records of the experiment `run_dir` lies in (found by walking up to an `.ssim`
