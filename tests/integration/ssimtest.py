@@ -14,7 +14,8 @@ FAKE_HOST = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures
 
 
 def wait_for(condition, timeout=20.0, what="condition"):
-    """Polls `condition` until it returns a truthy value or the deadline passes."""
+    """Polls `condition` until it returns a truthy value or the deadline passes. `what`: a
+    text, or a callable whose text (read at the deadline) says what was seen instead."""
     deadline = time.monotonic() + timeout
     delay = 0.01
     while True:
@@ -22,7 +23,7 @@ def wait_for(condition, timeout=20.0, what="condition"):
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+            raise AssertionError(f"timed out after {timeout}s waiting for {what() if callable(what) else what}")
         time.sleep(delay)
         delay = min(delay * 2, 0.2)
 

@@ -768,7 +768,8 @@ class Pbs(Fake, SsimTestCase):
         wait_for(lambda: os.path.exists(os.path.join(self.dir, path, ".ssim/manifest.json")), timeout=60,
                  what="manifest")
         wait_for(lambda: all(self.status()[1][n]["status"] == "running" for n in ("m_0", "m_1", "mpi")), timeout=60,
-                 what="members running in the job")
+                 what=lambda: f"members running in the job; seen: "
+                 f"{ {n: (e['status'], e.get('reason')) for n, e in self.status()[1].items()} }, jobs: {self.jobs()}")
         runs = [pid for pid in os.listdir("/proc") if pid.isdigit() and self.is_ssim_run(int(pid))]
         self.assertEqual(len(runs), 1, runs)
         return job, runs[0]
