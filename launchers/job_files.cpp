@@ -3,8 +3,10 @@
 #include "launchers/job_files.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/state/job_records.hpp"
+#include "lib/util/atomic_file.hpp"
 #include "lib/util/processes.hpp"
 
 namespace ssim::launchers {
@@ -20,9 +22,16 @@ std::optional<state::StatusFile> read_status(const std::string& run_dir, bool fr
 
 // The time ssim asked the job to stop (the cancel marker's), or 0.
 double cancel_time(const std::string& run_dir) {
+  if (!state::cancels_asked_in(run_dir)) return 0;  // nothing in its experiment was asked to stop
   struct stat st {};
   if (::stat(cancel_marker(run_dir).c_str(), &st) != 0) return 0;
   return static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec / 1e9;
+}
+
+void mark_cancelled(const std::string& run_dir) {
+  if (::access(cancel_marker(run_dir).c_str(), F_OK) == 0) return;  // the earliest one stays
+  state::note_cancel_in(run_dir);
+  write_file_atomically(cancel_marker(run_dir), "");
 }
 
 // How a job ended. It counts as cancelled only when it ended after ssim asked it to

@@ -27,6 +27,9 @@ launch::JobStatus status_from_file(const std::string& run_dir);
 std::optional<state::StatusFile> read_status(const std::string& run_dir, bool fresh = false);
 // When ssim asked the job to stop (the cancel marker's time), or 0.
 double cancel_time(const std::string& run_dir);
+// Leaves the marker (the earliest stays), after noting in its experiment that a job was
+// asked to stop (lib/state/job_records.hpp): every launcher's one way to write it.
+void mark_cancelled(const std::string& run_dir);
 // How a job ended, by its status record: cancelled only when it ended after ssim asked
 // (`cancelled_at`, 0: never asked), a member that had exited 0 stays completed.
 launch::JobStatus from_exit(const state::StatusFile& j, double cancelled_at);

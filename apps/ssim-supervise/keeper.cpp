@@ -161,9 +161,18 @@ void fail_start(Job& job, const std::string& message) {
   });
 }
 
+// Whether ssim asked the job to stop before it started: its marker, looked for once its
+// experiment says a stop was asked at all. That flag is one path every keeper asks about,
+// which a network file system's client keeps in its cache; a marker's path is new for
+// every member, a round trip to the metadata server each.
+bool stopped_before_start(const Job& job) {
+  if (!job.journals.empty() && access(ssim::state::cancels_flag_beside(job.journals).c_str(), F_OK) != 0) return false;
+  return access((job.run_dir + "/.ssim-cancelled").c_str(), F_OK) == 0;
+}
+
 void start(Job& job, const std::string& spec) {
   job.start = now();
-  if (access((job.run_dir + "/.ssim-cancelled").c_str(), F_OK) == 0) {
+  if (stopped_before_start(job)) {
     write_status(job, [&](ssim::state::StatusFile& st) {
       st.exited = true, st.end = now(), st.error = "stopped before it started";
     });

@@ -212,7 +212,7 @@ void BatchLauncher::cancel(std::span<const JobRef> jobs, bool force) {
     if (!id.empty()) ids.push_back(id);
     // The marker first: a step that ends because of the scancel below ended after it
     // (cancelled), one that had ended before keeps its outcome. The earliest one stays.
-    if (::access(cancel_marker(j.run_dir).c_str(), F_OK) != 0) write_file_atomically(cancel_marker(j.run_dir), "");
+    mark_cancelled(j.run_dir);
     if (!j.id.is(Kind::Job)) steps.push_back(j);
   }
   if (!ids.empty()) {  // one call for every job and step

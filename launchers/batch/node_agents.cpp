@@ -208,7 +208,7 @@ void NodeAgents::cancel(std::span<const JobRef> jobs, bool force, const Log& log
   sweep_next_ = true;  // what is stopped is read at the next poll
   std::map<std::pair<std::string, std::string>, state::AgentCancel> to_agents;  // (folder, node)
   for (const auto& j : jobs) {
-    if (::access(cancel_marker(j.run_dir).c_str(), F_OK) != 0) write_file_atomically(cancel_marker(j.run_dir), "");
+    mark_cancelled(j.run_dir);
     const std::string dir = agents_dir(j);
     if (dir.empty()) continue;
     auto& c = to_agents[{dir, j.id.node}];

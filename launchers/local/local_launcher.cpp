@@ -471,7 +471,7 @@ void LocalLauncher::cancel(std::span<const JobRef> jobs, bool force) {
   sweep_next_ = true;  // what is killed with its keeper says nothing
   const int sig = force ? SIGKILL : SIGTERM;
   for (const auto& job : jobs) {
-    if (::access(cancel_marker(job.run_dir).c_str(), F_OK) != 0) write_file_atomically(cancel_marker(job.run_dir), "");
+    mark_cancelled(job.run_dir);
     // The program leads its own process group (pgid = its pid). A job that has not
     // started yet is skipped by its supervisor thanks to the marker. The status file is
     // the program's to write: what it names is signalled only once the kernel confirms

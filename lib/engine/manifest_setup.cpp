@@ -39,6 +39,7 @@ state::EntityRecord record_for(const plan::Step& s) {
   set_waits(r, s.after, s.after_any);
   for (const auto& [name, value] : s.parameters) r.extra_mut().params[name] = value;
   if (s.program->goal) r.goal = state_goal(s.program->goal);
+  r.setup = !s.program->setup.empty() || s.program->batch != nullptr;  // a batch job's settings may add setup lines
   return r;
 }
 }  // namespace
@@ -56,6 +57,7 @@ state::Manifest new_manifest(const plan::Plan& plan, const std::string& id) {
       r.name = shard.name;
       r.type = state::EntityKind::Database;
       r.run_dir = shard.run_dir;
+      r.setup = !plan.setup.empty() || plan.database->batch.has_value();
       m.entities.push_back(r);
     }
   }

@@ -60,7 +60,8 @@ bool refresh(state::Manifest& m, launch::Launcher& launcher,
     r.signal = s.signal;
     r.reason = s.reason;
     // Status 0 from a step whose setup lines never handed over to the program: it did nothing.
-    if (r.status == Status::Completed && r.exit_code == 0 && state::setup_never_finished(r.run_dir)) {
+    if (r.status == Status::Completed && r.exit_code == 0 && (r.setup || r.type == state::EntityKind::Batch) &&
+        state::setup_never_finished(r.run_dir)) {
       r.status = Status::Failed;
       r.reason = state::kSetupEndedTheStep;
     }

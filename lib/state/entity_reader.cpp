@@ -87,6 +87,8 @@ void field(EntityRecord& r, std::string_view key, json& v) {  // a view: its == 
     r.retry_at = v.get<double>();
   else if (key == "held")
     r.held = v.get<bool>();
+  else if (key == "setup")
+    r.setup = v.get<bool>();
   else if (key == "no_metrics")
     r.no_metrics = v.get<bool>();
   else if (key == "earlier_attempts") {

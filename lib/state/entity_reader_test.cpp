@@ -24,7 +24,7 @@ TEST_CASE("entity reader: a line read field by field is the record its document 
       R"("ensemble":"m","run_dir":"/r/m_7","after":["db","prep"],"after_any":["x"],"status":"failed",)"
       R"("launcher":"local","job_id":"123:456","pid":456,"native_id":"9.1","exit_code":3,"signal":null,)"
       R"("reason":"exit code 3\nsecond line é","start":1700000000.25,"end":1700000001,"attempt":2,)"
-      R"("retry_at":0.0,"held":true,"no_metrics":true,)"
+      R"("retry_at":0.0,"held":true,"setup":true,"no_metrics":true,)"
       R"("earlier_attempts":[{"attempt":1,"status":"failed","exit_code":null,"stdout":"m_7.out.1"}],)"
       R"("goal":{"metric":"loss","at_most":0.01,"stop_on_goal":true,)"
       R"("reached":{"value":0.005,"seconds":12.5,"step":40}}})",
@@ -42,6 +42,8 @@ TEST_CASE("entity reader: a line read field by field is the record its document 
   const auto r = entity_from_text(lines[0]);
   CHECK(r.extra().params.at("x") == "a \"q\"");
   CHECK(r.extra().reached->step == 40);
+  CHECK(r.setup);
+  CHECK_FALSE(entity_from_text(lines[2]).setup);  // none said: no setup lines to check
   CHECK(r.extra().earlier_attempts[0]["stdout"] == "m_7.out.1");
   CHECK(entity_from_text(lines[3]).status == entity_from_json(json::object()).status);  // none said: unknown
 }

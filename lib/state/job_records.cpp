@@ -73,7 +73,19 @@ long read_lines(int fd, long from, Line line) {
 }
 }  // namespace
 
-JobRecords::JobRecords(std::string ssim_dir) : dir_(std::move(ssim_dir)) {}
+JobRecords::JobRecords(std::string ssim_dir) : dir_(std::move(ssim_dir)) { look_for_cancels(); }
+
+void JobRecords::look_for_cancels() {
+  struct stat st {};
+  cancels_asked_ = cancels_asked_ || ::stat(cancels_flag_beside(dir_ + "/keepers").c_str(), &st) == 0;
+}
+
+void JobRecords::note_cancel() {
+  if (cancels_asked_) return;
+  const int fd = ::open(cancels_flag_beside(dir_ + "/keepers").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd >= 0) ::close(fd);
+  cancels_asked_ = true;  // made, or unwritable: its jobs' markers are looked for anyway
+}
 
 JobRecords::~JobRecords() {
   for (auto& j : journals_)
@@ -93,6 +105,8 @@ void JobRecords::forget_all() {
   launch_fd_ = -1;
   launches_read_ = 0;
   listed_change_ = -1;
+  cancels_asked_ = false;
+  look_for_cancels();
 }
 
 void JobRecords::note_launch(const std::string& run_dir, long launch) {
@@ -134,6 +148,7 @@ void JobRecords::refresh() {
     }
     read_journal(i);
   }
+  look_for_cancels();  // after the records: an end they hold that a stop caused is seen with the stop
 }
 
 // Journals new since the last listing: listed again only when the folder changed (a
@@ -238,6 +253,17 @@ JobRecords* job_records_of(const std::string& run_dir) {
 void refresh_job_records() {
   const std::lock_guard<std::mutex> lock(g_records_lock);
   for (auto& [dir, records] : all_records()) records->refresh();
+}
+
+bool cancels_asked_in(const std::string& run_dir) {
+  const std::lock_guard<std::mutex> lock(g_records_lock);
+  const JobRecords* records = records_above(std::filesystem::path(run_dir).parent_path());
+  return !records || records->cancels_asked();
+}
+
+void note_cancel_in(const std::string& run_dir) {
+  const std::lock_guard<std::mutex> lock(g_records_lock);
+  if (JobRecords* records = records_above(std::filesystem::path(run_dir).parent_path())) records->note_cancel();
 }
 
 std::optional<StatusFile> read_job_record(const std::string& run_dir, bool fresh) {

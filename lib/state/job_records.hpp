@@ -32,6 +32,12 @@ class JobRecords {
   std::optional<StatusFile> find(const std::string& run_dir, bool fresh = false);
   // Reads what the journals gained since the last time.
   void refresh();
+  // Whether any job of the experiment was asked to stop: its folder's `cancels` marker,
+  // made before the first job's own (launchers/job_files.hpp). Until then no job's
+  // marker is looked for: a lookup per member spared, which on a parallel file system is
+  // a round trip to its metadata server. Looked for at each refresh until found.
+  bool cancels_asked() const { return cancels_asked_; }
+  void note_cancel();
 
  private:
   struct Journal {
@@ -56,6 +62,7 @@ class JobRecords {
   void forget_all();
   void read_journal(uint32_t index);
   void scan_launches();
+  void look_for_cancels();
   std::optional<StatusFile> read_place(const Place& p, const std::string& run_dir_json);
   std::string dir_;
   std::vector<Journal> journals_;
@@ -64,6 +71,7 @@ class JobRecords {
   int launch_fd_ = -1;
   long launches_read_ = 0;  // bytes of the launch log scanned
   double refreshed_at_ = 0;
+  bool cancels_asked_ = false;
   double listed_change_ = -1;  // the keepers folder's time of change when last listed
   // The keepers folder read so far (another: the experiment was made anew).
   struct KeepersFolder {
@@ -88,5 +96,10 @@ void refresh_job_records();
 // rewrite is read again; nullopt when there is none. `fresh`: read the journals whatever
 // their pace.
 std::optional<StatusFile> read_job_record(const std::string& run_dir, bool fresh = false);
+
+// Whether a job of the experiment `run_dir` lies in may have been asked to stop (true
+// where there is no experiment to ask); and the note that one is, before its marker.
+bool cancels_asked_in(const std::string& run_dir);
+void note_cancel_in(const std::string& run_dir);
 
 }  // namespace ssim::state

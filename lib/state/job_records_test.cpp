@@ -168,3 +168,23 @@ TEST_CASE("job records: an experiment made anew under the same path is read anew
   k.append(encode_journal_record(launches[0], m, ended(11, 0)));
   CHECK(read_job_record(m, true)->exit_code == 0);
 }
+
+TEST_CASE("job records: a job's stop marker is looked for only once its experiment says a stop was asked") {
+  Experiment e;
+  const std::string m = e.run_dir("m");
+  const std::string flag = ssim::ssim_dir(e.path) + "/cancels";
+  CHECK_FALSE(cancels_asked_in(m));
+  CHECK(cancels_asked_in("/nowhere/at/all/m"));  // no experiment to ask: look for the marker
+  // Another process (a fresh reader of the same folder) asks for a stop: seen at the next refresh.
+  std::ofstream(flag).close();
+  CHECK_FALSE(cancels_asked_in(m));  // what this process last read
+  refresh_job_records();
+  CHECK(cancels_asked_in(m));
+  // Another experiment, whose first stop this process asks: it makes the flag, and knows at once.
+  Experiment f;
+  const std::string n = f.run_dir("n");
+  CHECK_FALSE(cancels_asked_in(n));
+  note_cancel_in(n);
+  CHECK(fs::exists(ssim::ssim_dir(f.path) + "/cancels"));
+  CHECK(cancels_asked_in(n));
+}

@@ -14,6 +14,10 @@ std::string keepers_dir_beside(const std::string& launch_log) {
   return (slash == std::string::npos ? std::string(".") : launch_log.substr(0, slash)) + "/keepers";
 }
 
+std::string cancels_flag_beside(const std::string& keepers_dir) {
+  return keepers_dir.substr(0, keepers_dir.find_last_of('/') + 1) + "cancels";
+}
+
 std::string keeper_journal_name(const std::string& host, int pid, const std::string& ticks) {
   return host + "." + std::to_string(pid) + "." + ticks + ".ndjson";
 }

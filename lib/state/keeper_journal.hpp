@@ -19,6 +19,9 @@ namespace ssim::state {
 // The folder of an experiment's keeper journals, beside its launch log.
 std::string keepers_dir_beside(const std::string& launch_log);
 std::string keeper_journal_name(const std::string& host, int pid, const std::string& ticks);
+// The experiment's `cancels` flag beside its keepers folder: made when ssim first asks a
+// job of the experiment to stop, before that job's marker (lib/state/job_records.hpp).
+std::string cancels_flag_beside(const std::string& keepers_dir);
 
 // Room a first record leaves for what the end adds (end, exit code, signal, an error).
 inline constexpr size_t kJournalEndRoom = 192;

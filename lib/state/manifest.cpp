@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "lib/util/errors.hpp"
+#include "lib/util/mapped_file.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -132,6 +133,7 @@ json entity_json(const EntityRecord& e, const std::string& launcher) {
   j["attempt"] = e.attempt;
   j["retry_at"] = e.retry_at;
   if (e.held) j["held"] = true;
+  if (e.setup) j["setup"] = true;
   if (e.no_metrics) j["no_metrics"] = true;
   j["earlier_attempts"] = e.extra().earlier_attempts;
   if (e.goal) {
@@ -253,11 +255,11 @@ std::vector<EntityRecord> entities_from_lines(const std::vector<std::string_view
 // line at a time (a 100,000-member manifest never becomes one JSON document in
 // memory); nullopt when the text has another layout (an older ssim's), which is then
 // read whole.
-std::optional<Manifest> manifest_from_lines(const std::string& text) try {
-  const std::string marker = ",\n \"entities\": [";
+std::optional<Manifest> manifest_from_lines(std::string_view text) try {
+  constexpr std::string_view marker = ",\n \"entities\": [";
   const size_t at = text.find(marker);
   if (at == std::string::npos) return std::nullopt;
-  Manifest m = header_from_json(json::parse(text.substr(0, at) + "\n}"));
+  Manifest m = header_from_json(json::parse(std::string(text.substr(0, at)) + "\n}"));
   size_t pos = at + marker.size();
   std::vector<std::string_view> lines;       // an entity a line
   lines.reserve((text.size() - pos) / 256);  // about a line's length: counting them was a tenth of a large read
@@ -302,17 +304,18 @@ Manifest load_manifest(const std::string& experiment_path) {
   // The journal first: the engine saves the manifest and then empties the journal, so
   // whichever moment this falls in, every start is in one or the other.
   const auto journal = read_file(start_journal_path(experiment_path));
-  const auto text = read_file(manifest_path(experiment_path));
-  if (!text) throw UsageError("no experiment at " + experiment_path + " (no .ssim/manifest.json)");
+  const auto file = MappedFile::open(manifest_path(experiment_path));
+  if (!file) throw UsageError("no experiment at " + experiment_path + " (no .ssim/manifest.json)");
+  const std::string_view text = file->text();
   try {
-    auto lines = manifest_from_lines(*text);
-    Manifest m = lines ? std::move(*lines) : manifest_from_json(json::parse(*text));
+    auto lines = manifest_from_lines(text);
+    Manifest m = lines ? std::move(*lines) : manifest_from_json(json::parse(text.begin(), text.end()));
     if (journal) apply_starts(m, *journal);  // what started since the engine last saved it
     return m;
   } catch (const json::exception& e) {
     // Damaged (a disk that filled, an editor): say which file, and what can be done.
     throw EnvironmentError("the manifest " + manifest_path(experiment_path) + " is damaged (" +
-                           (text->empty() ? std::string("empty") : "not the JSON ssim writes") +
+                           (text.empty() ? std::string("empty") : "not the JSON ssim writes") +
                            "), so ssim cannot tell what ran; the run directories are intact: start again with "
                            "ssim run FILE --overwrite, or restore the file from a backup");
   }

@@ -52,6 +52,9 @@ struct EntityRecord {
   double retry_at = 0;  // a failed entity waiting to be retried: not started before this time
   std::string nodes;    // where it runs or ran ("n2,n3"; the host, locally), when known
   bool held = false;    // not started until `ssim start` asks (ssim run --only, entities added to an open run)
+  // Started behind setup lines (its own, the experiment's, its batch job's): a status 0
+  // is checked against the setup's failure file. Without them nothing is looked up.
+  bool setup = false;
   // Ended, and the engine found nothing for metrics readers in its run directory (no
   // metrics.RANK.ndjson, an empty NAME.out): read_metrics(e) looks at no file (a report of
   // 100,000 members read 200,000 files for nothing). False: not known, look.

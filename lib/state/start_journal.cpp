@@ -7,9 +7,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <string_view>
 #include <cstring>
 #include <sstream>
+#include <system_error>
 #include <stdexcept>
 
 #include "lib/util/atomic_file.hpp"
@@ -61,25 +65,56 @@ void apply_starts(Manifest& m) {
   if (text) apply_starts(m, *text);
 }
 
+namespace {
+// One line's fields; false for a torn last line.
+bool parse_start(std::string_view line, StartRecord& s) {
+  std::string_view fields[5];
+  size_t n = 0;
+  for (size_t from = 0; n < 5;) {
+    const size_t tab = n < 4 ? line.find('\t', from) : std::string_view::npos;
+    fields[n++] = line.substr(from, tab == std::string_view::npos ? std::string_view::npos : tab - from);
+    if (tab == std::string_view::npos) break;
+    from = tab + 1;
+  }
+  if (n < 4) return false;
+  const auto number = [](std::string_view text, auto& out) {
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), out);
+    return r.ec == std::errc() && r.ptr == text.data() + text.size();
+  };
+  if (!number(fields[2], s.attempt) || !number(fields[3], s.start)) return false;
+  s.name.assign(fields[0]);
+  s.job_id.assign(fields[1]);
+  s.earlier.assign(n > 4 ? fields[4] : std::string_view());
+  return true;
+}
+}  // namespace
+
 void apply_starts(Manifest& m, const std::string& journal_text) {
-  std::istringstream in(journal_text);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
+  std::vector<StartRecord> starts;
+  std::vector<EntityRecord*> entities;
+  for (size_t from = 0; from < journal_text.size();) {
+    size_t eol = journal_text.find('\n', from);
+    if (eol == std::string::npos) eol = journal_text.size();
     StartRecord s;
-    std::string attempt, start;
-    if (!std::getline(fields, s.name, '\t') || !std::getline(fields, s.job_id, '\t') ||
-        !std::getline(fields, attempt, '\t') || !std::getline(fields, start, '\t'))
-      continue;  // a torn last line
-    std::getline(fields, s.earlier);
-    try {
-      s.attempt = std::stoi(attempt);
-      s.start = std::stod(start);
-    } catch (const std::exception&) {
-      continue;
-    }
-    auto* e = m.find(s.name);
-    if (!e || s.attempt < e->attempt || (s.attempt == e->attempt && e->job_id == s.job_id)) continue;
+    if (parse_start(std::string_view(journal_text).substr(from, eol - from), s))
+      if (auto* e = m.find(s.name)) starts.push_back(std::move(s)), entities.push_back(e);
+    from = eol + 1;
+  }
+  // A launch's line with job id "?" is followed by one with its id once ssim learned it:
+  // only a "?" no later line of that attempt names needs its run directory asked.
+  std::vector<int> named_later(m.entities.size(), 0);  // by place: the latest attempt with an id
+  std::vector<bool> superseded(starts.size(), false);
+  for (size_t i = starts.size(); i-- > 0;) {
+    int& later = named_later[static_cast<size_t>(entities[i] - m.entities.data())];
+    if (!parse_job_id(starts[i].job_id).is(JobId::Kind::Unknown))
+      later = std::max(later, starts[i].attempt);
+    else
+      superseded[i] = later >= starts[i].attempt;
+  }
+  for (size_t i = 0; i < starts.size(); ++i) {
+    const StartRecord& s = starts[i];
+    EntityRecord* e = entities[i];
+    if (superseded[i] || s.attempt < e->attempt || (s.attempt == e->attempt && e->job_id == s.job_id)) continue;
     // A launch whose id was never written counts once something says it began (its
     // keeper's record, or a status file); until then it may not have.
     if (parse_job_id(s.job_id).is(JobId::Kind::Unknown) && !read_job_record(e->run_dir, true)) continue;

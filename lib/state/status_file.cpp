@@ -1,8 +1,11 @@
 #include "lib/state/status_file.hpp"
 
+#include <cstdint>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
+
+#include "lib/state/quick_json.hpp"
 
 namespace ssim::state {
 
@@ -59,8 +62,86 @@ std::string encode_status_file(const StatusFile& s) {
   return out + "}\n";
 }
 
-std::optional<StatusFile> decode_status_file(const std::string& text) {
-  const auto j = nlohmann::json::parse(text, nullptr, false);
+namespace {
+using json = nlohmann::json;
+
+// A status object's fields, as the parser meets them; anything but scalars at the top
+// (an object, an array: not a status file's) stops it.
+class StatusFileEvents : public nlohmann::json_sax<json> {
+ public:
+  explicit StatusFileEvents(StatusFile& s) : s_(s) {}
+  bool null() override { return depth_ == 1; }
+  bool boolean(bool v) override {
+    if (key_ == "time_limit_reached") s_.time_limit_reached = v;
+    if (key_ == "agent_lost") s_.agent_lost = v;
+    return depth_ == 1;
+  }
+  bool number_integer(number_integer_t v) override { return integer(v); }
+  bool number_unsigned(number_unsigned_t v) override {
+    return v <= static_cast<number_unsigned_t>(INT64_MAX) && integer(static_cast<number_integer_t>(v));
+  }
+  bool number_float(number_float_t v, const string_t&) override {
+    if (key_ == "start") s_.start = v;
+    if (key_ == "end") s_.end = v;
+    return depth_ == 1;
+  }
+  bool string(string_t& v) override {
+    if (std::string* field = text_field()) *field = std::move(v);
+    if (key_ == "state") s_.exited = v == "exited";
+    return depth_ == 1;
+  }
+  bool binary(binary_t&) override { return false; }
+  bool start_object(std::size_t) override { return ++depth_ == 1; }
+  bool end_object() override { return --depth_ == 0; }
+  bool start_array(std::size_t) override { return false; }
+  bool end_array() override { return false; }
+  bool key(string_t& k) override {
+    key_ = std::move(k);
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  bool integer(number_integer_t v) {
+    const bool fits = v >= INT32_MIN && v <= INT32_MAX;
+    const int i = static_cast<int>(v);
+    if (key_ == "format" && fits) s_.version = i;
+    if (key_ == "pid" && fits) s_.pid = i;
+    if (key_ == "supervisor_pid" && fits) s_.supervisor_pid = i;
+    if (key_ == "exit_code" && fits) s_.exit_code = i;
+    if (key_ == "signal" && fits) s_.signal = i;
+    if (key_ == "start") s_.start = static_cast<double>(v);
+    if (key_ == "end") s_.end = static_cast<double>(v);
+    return depth_ == 1;
+  }
+  std::string* text_field() {
+    if (key_ == "pid_start_ticks") return &s_.pid_start_ticks;
+    if (key_ == "supervisor_start_ticks") return &s_.supervisor_start_ticks;
+    if (key_ == "node") return &s_.node;
+    if (key_ == "host") return &s_.host;
+    if (key_ == "error") return &s_.error;
+    if (key_ == "recovered_by") return &s_.recovered_by;
+    return nullptr;
+  }
+  StatusFile& s_;
+  int depth_ = 0;
+  std::string key_;
+};
+
+StatusFile blank_status() {
+  StatusFile s;
+  s.version = 0;  // a text without "format" is an older ssim's
+  return s;
+}
+}  // namespace
+
+std::optional<StatusFile> decode_status_file(std::string_view text) {
+  // The quick reader first (quick_json.hpp): a keeper's record is read for every member
+  // a reader has not seen end, a million of them in a large ensemble.
+  StatusFile quick = blank_status();
+  StatusFileEvents events(quick);
+  if (quick_sax_parse(text, events)) return quick;
+  const auto j = json::parse(text, nullptr, false);
   if (!j.is_object()) return std::nullopt;
   StatusFile s;
   auto text_of = [&](const char* key) {

@@ -9,6 +9,7 @@
 // where null and absent mean "not known". Readers ignore fields they do not know.
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace ssim::state {
 
@@ -45,6 +46,6 @@ std::string encode_status_file(const StatusFile& s);
 // spelling of a run directory, so that their texts compare as they are).
 std::string status_json_string(const std::string& s);
 // nullopt for a text that is not a status object (absent, cut short, damaged).
-std::optional<StatusFile> decode_status_file(const std::string& text);
+std::optional<StatusFile> decode_status_file(std::string_view text);
 
 }  // namespace ssim::state

@@ -3,7 +3,8 @@
 # of /bin/true on the local launcher, and through node agents when the test cluster is up
 # (scripts/slurm-cluster.sh up), traced with strace (every process ssim and the agents
 # start, the members' own exec excepted), counted per member in the experiment's folder:
-# entries created (files opened with O_CREAT, folders made), renames, unlinks, stats. Then timing: N members against the
+# entries created (files opened with O_CREAT, folders made), renames, unlinks, stats, and
+# lookups of files that are not there (ENOENT: on Lustre or GPFS a round trip each too). Then timing: N members against the
 # spawn loop on a settled disk, and again within a minute after deleting D earlier
 # members' folders (what users do all day), with the load average.
 #   tests/bench/bench_member_files.sh [N] [D]      (after scripts/build.sh; N=200, D=20000)
@@ -29,17 +30,24 @@ count() {  # TRACE_PREFIX N EXPERIMENT_PATH LABEL
   /usr/bin/python3 - "$@" <<'PY'
 import glob, re, sys
 trace, n, exp, label = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-counts = {"created": 0, "renamed": 0, "unlinked": 0, "stat": 0}
+counts = {"created": 0, "renamed": 0, "unlinked": 0, "stat": 0, "absent": 0}
 created_in_members = 0
 by_name = {}
+absent_by_name = {}  # lookups of files that are not there: on a parallel file system, each a round trip too
 # One file per process (-ff): no call is split into "unfinished" and "resumed" halves,
 # which a shared file makes of calls that overlap, and which the pattern would not count.
 lines = (line for path in glob.glob(trace + ".*") for line in open(path, errors="replace"))
 for line in lines:
     m = re.match(r"(\w+)\((.*)\)\s+=\s+(-?\d+)", line)
-    if not m or int(m.group(3)) < 0:
+    if not m:
         continue
     call, args = m.group(1), m.group(2)
+    if int(m.group(3)) < 0:
+        if "ENOENT" in line and exp in args:
+            counts["absent"] += 1
+            name = re.sub(r"\d+", "N", args.split('"')[1].rsplit("/", 1)[-1])
+            absent_by_name[name] = absent_by_name.get(name, 0) + 1
+        continue
     if call in ("openat", "open", "creat") and ("O_CREAT" in args or call == "creat"):
         kind = "created"
     elif call in ("mkdir", "mkdirat"):
@@ -62,6 +70,7 @@ for k, v in counts.items():
     print(f"  {k:9s} {v / n:6.2f}")
 print(f"  created under the members' folders: {created_in_members / n:.2f}"
       f" ({', '.join(f'{k} {v / n:.2f}' for k, v in sorted(by_name.items()))})")
+print(f"  absent, by name: {', '.join(f'{k} {v / n:.2f}' for k, v in sorted(absent_by_name.items(), key=lambda kv: -kv[1])[:8])}")
 PY
 }
 
