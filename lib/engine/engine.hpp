@@ -39,8 +39,9 @@ namespace ssim::engine {
 // A fresh manifest for `plan`, every entity `new`.
 state::Manifest new_manifest(const plan::Plan& plan, const std::string& id);
 // For --resume: keeps entities that completed with exit code 0, resets the others and
-// everything that waits on them to `new`; entities added to the file are added.
-state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& previous);
+// everything that waits on them to `new`; entities added to the file are added. Takes
+// the previous run's records (made over in place when the file is unchanged).
+state::Manifest resume_manifest(const plan::Plan& plan, state::Manifest&& previous);
 // Whether --resume reuses the earlier run's database: `persist: true`, and every shard
 // the plan has is still running (and no other). `previous` must be refreshed.
 bool reusable_database(const plan::Plan& plan, const state::Manifest& previous);

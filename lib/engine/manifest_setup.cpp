@@ -44,24 +44,36 @@ state::EntityRecord record_for(const plan::Step& s) {
 }
 }  // namespace
 
-state::Manifest new_manifest(const plan::Plan& plan, const std::string& id) {
+namespace {
+state::Manifest manifest_header(const plan::Plan& plan, const std::string& id) {
   state::Manifest m;
   m.experiment = plan.name;
   m.id = id;
   m.file = plan.file;
   m.path = plan.path;
   m.launcher = plan.launcher;
-  if (plan.database) {
-    for (const auto& shard : orchestrator::shards_of(*plan.database)) {
-      state::EntityRecord r;
-      r.name = shard.name;
-      r.type = state::EntityKind::Database;
-      r.run_dir = shard.run_dir;
-      r.setup = !plan.setup.empty() || plan.database->batch.has_value();
-      m.entities.push_back(r);
-    }
-  }
-  m.entities.reserve(m.entities.size() + plan.steps.size());
+  return m;
+}
+
+state::EntityRecord shard_record(const plan::Plan& plan, const orchestrator::Shard& shard) {
+  state::EntityRecord r;
+  r.name = shard.name;
+  r.type = state::EntityKind::Database;
+  r.run_dir = shard.run_dir;
+  r.setup = !plan.setup.empty() || plan.database->batch.has_value();
+  return r;
+}
+
+std::vector<orchestrator::Shard> shards_in(const plan::Plan& plan) {
+  return plan.database ? orchestrator::shards_of(*plan.database) : std::vector<orchestrator::Shard>{};
+}
+}  // namespace
+
+state::Manifest new_manifest(const plan::Plan& plan, const std::string& id) {
+  state::Manifest m = manifest_header(plan, id);
+  const auto shards = shards_in(plan);
+  m.entities.reserve(shards.size() + plan.steps.size());
+  for (const auto& shard : shards) m.entities.push_back(shard_record(plan, shard));
   for (const auto& s : plan.steps) m.entities.push_back(record_for(s));
   return m;
 }
@@ -79,42 +91,79 @@ bool reusable_database(const plan::Plan& plan, const state::Manifest& previous) 
   return running == shards.size();
 }
 
-state::Manifest resume_manifest(const plan::Plan& plan, const state::Manifest& previous) {
-  state::Manifest m = new_manifest(plan, previous.id);
-  m.created = previous.created;
-  const bool reuse_database = reusable_database(plan, previous);
-  // Which entities run again, by place in m (a set of a million names, and a map of the
-  // steps by name, were a tenth of a resume's peak memory).
-  std::vector<bool> rerun(m.entities.size());
-  const auto place = [&m](const state::EntityRecord& r) { return static_cast<size_t>(&r - m.entities.data()); };
-  for (auto& r : m.entities) {
-    const state::EntityRecord* old = previous.find(r.name);  // indexed: a million members resume in one pass
-    // A database left running by persist: true is reused as it is.
-    if (old && r.type == state::EntityKind::Database && reuse_database) {
-      r = *old;
-      continue;
-    }
-    // Otherwise the database starts again (from its snapshot); entities keep a clean success.
-    if (old && r.type != state::EntityKind::Database && old->status == Status::Completed && old->exit_code == 0) {
-      const auto after = r.extra().after;
-      const auto after_any = r.extra().after_any;
-      r = *old;
-      set_waits(r, after, after_any);
-    } else {
-      if (old) {
-        r.attempt = old->attempt;
-        if (!old->extra().earlier_attempts.empty()) r.extra_mut().earlier_attempts = old->extra().earlier_attempts;
-        if (old->attempt > 0 && r.type != state::EntityKind::Database)
-          r.extra_mut().earlier_attempts.push_back(state::attempt_record(*old));
-      }
-      rerun[place(r)] = true;
-    }
+namespace {
+// Whether the previous run's records are the plan's entities in the plan's order (the
+// file unchanged): then the resumed manifest is made in their place.
+bool same_entities(const plan::Plan& plan, const std::vector<orchestrator::Shard>& shards,
+                   const state::Manifest& previous) {
+  if (previous.entities.size() != shards.size() + plan.steps.size()) return false;
+  for (size_t i = 0; i < shards.size(); ++i)
+    if (previous.entities[i].name != shards[i].name) return false;
+  for (size_t i = 0; i < plan.steps.size(); ++i)
+    if (previous.entities[shards.size() + i].name != plan.steps[i].name) return false;
+  return true;
+}
+
+// `r`, as the plan makes it, resumed from `old` (its previous record, taken when `take`):
+// whether it runs again.
+bool resume_record(state::EntityRecord& r, state::EntityRecord* old, bool reuse_database, bool take) {
+  const auto keep_old = [&] { take ? r = std::move(*old) : r = *old; };
+  // A database left running by persist: true is reused as it is.
+  if (old && r.type == state::EntityKind::Database && reuse_database) {
+    keep_old();
+    return false;
   }
+  // Otherwise the database starts again (from its snapshot); entities keep a clean success.
+  if (old && r.type != state::EntityKind::Database && old->status == Status::Completed && old->exit_code == 0) {
+    auto after = r.extra().after;
+    auto after_any = r.extra().after_any;
+    keep_old();
+    set_waits(r, after, after_any);
+    return false;
+  }
+  if (old) {
+    r.attempt = old->attempt;
+    if (!old->extra().earlier_attempts.empty()) r.extra_mut().earlier_attempts = old->extra().earlier_attempts;
+    if (old->attempt > 0 && r.type != state::EntityKind::Database)
+      r.extra_mut().earlier_attempts.push_back(state::attempt_record(*old));
+  }
+  return true;
+}
+}  // namespace
+
+state::Manifest resume_manifest(const plan::Plan& plan, state::Manifest&& previous) {
+  const bool reuse_database = reusable_database(plan, previous);
+  const auto shards = shards_in(plan);
+  state::Manifest m = manifest_header(plan, previous.id);
+  m.created = previous.created;
+  std::vector<bool> rerun;  // which entities run again, by place in m
+  const auto planned = [&](size_t i) {
+    return i < shards.size() ? shard_record(plan, shards[i]) : record_for(plan.steps[i - shards.size()]);
+  };
+  if (same_entities(plan, shards, previous)) {
+    // In place: a million records are not held twice (the previous run's and these).
+    m.entities = std::move(previous.entities);
+    rerun.resize(m.entities.size());
+    for (size_t i = 0; i < m.entities.size(); ++i) {
+      state::EntityRecord old = std::move(m.entities[i]);
+      m.entities[i] = planned(i);
+      rerun[i] = resume_record(m.entities[i], &old, reuse_database, true);
+    }
+  } else {
+    // Entities added, removed or reordered: each found by name (the index: one pass).
+    m.entities.reserve(shards.size() + plan.steps.size());
+    for (size_t i = 0; i < shards.size() + plan.steps.size(); ++i) m.entities.push_back(planned(i));
+    rerun.resize(m.entities.size());
+    for (size_t i = 0; i < m.entities.size(); ++i)
+      rerun[i] = resume_record(m.entities[i], previous.find(m.entities[i].name), reuse_database, false);
+  }
+  const auto place = [&m](const state::EntityRecord& r) { return static_cast<size_t>(&r - m.entities.data()); };
   // What waits on a rerun entity runs again too, even if it had completed: passes until
   // none is added (as many as the longest chain of waits).
   // m holds the database's shards, then the plan's steps in order (new_manifest above).
-  const size_t shards = m.entities.size() - plan.steps.size();
-  const auto step_of = [&](const state::EntityRecord& r) -> const plan::Step& { return plan.steps[place(r) - shards]; };
+  const auto step_of = [&](const state::EntityRecord& r) -> const plan::Step& {
+    return plan.steps[place(r) - shards.size()];
+  };
   const auto waits_on_rerun = [&](const state::EntityRecord& r) {
     const auto rerun_name = [&](const std::string& a) {
       const state::EntityRecord* e = m.find(a);

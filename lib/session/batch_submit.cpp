@@ -99,12 +99,6 @@ Submitted submit_experiment(const Loaded& l, const std::string& file, bool overw
   fs::remove(state::status_file_path(ssim_dir(plan.path)), ignored);
   fs::remove(state::cancel_marker_path(ssim_dir(plan.path)), ignored);
   const std::string id = submission.submit_experiment(plan, command);
-  // Resumed: what completed stays completed, what will run again shows as waiting for
-  // the job (resume_manifest's rule, as ssim run --resume), with the same experiment id.
-  state::Manifest m =
-      previous ? engine::resume_manifest(plan, *previous) : engine::new_manifest(plan, state::new_experiment_id());
-  if (!previous) m.created = now_seconds();
-  m.finished = 0;
   state::EntityRecord batch;
   batch.name = "batch";
   batch.type = state::EntityKind::Batch;
@@ -121,6 +115,12 @@ Submitted submit_experiment(const Loaded& l, const std::string& file, bool overw
         batch.extra_mut().earlier_attempts = e.extra().earlier_attempts;
         batch.extra_mut().earlier_attempts.push_back(state::attempt_record(e));
       }
+  // Resumed: what completed stays completed, what will run again shows as waiting for
+  // the job (resume_manifest's rule, as ssim run --resume), with the same experiment id.
+  state::Manifest m = previous ? engine::resume_manifest(plan, std::move(*previous))
+                               : engine::new_manifest(plan, state::new_experiment_id());
+  if (!previous) m.created = now_seconds();
+  m.finished = 0;
   m.entities.insert(m.entities.begin(), batch);
   state::save_manifest(m);
   state::record_run(fs::current_path().string(), plan.file, plan.path);

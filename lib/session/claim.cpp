@@ -87,10 +87,15 @@ generate::GenerateResult generate_claimed(const plan::Plan& plan, generate::Exis
 void refuse_if_still_alive(state::Manifest& previous, const plan::Plan& plan) {
   // Only what an earlier run started can still run: inside `ssim run --batch`'s job
   // nothing has (its own job is the "batch" row), and no scheduler query is spent.
+  // The header, and of the records only those (a copy of a million records was the
+  // largest part of a resume's peak memory).
+  auto all = std::move(previous.entities);
   state::Manifest probe = previous;
-  std::erase_if(probe.entities, [](const state::EntityRecord& e) {
-    return e.type == state::EntityKind::Batch || e.job_id.empty() || state::is_terminal(e.status);
-  });
+  previous.entities = std::move(all);
+  probe.name_index = {};
+  for (const auto& e : previous.entities)
+    if (e.type != state::EntityKind::Batch && !e.job_id.empty() && !state::is_terminal(e.status))
+      probe.entities.push_back(e);
   if (probe.entities.empty()) return;
   auto launcher = launch::make_launcher(previous.launcher);
   engine::refresh(probe, *launcher);

@@ -177,16 +177,21 @@ RunResult run(const Loaded& l, const RunSettings& req, const RunOutput& out) {
 
   RunLauncher run_launcher = prepare_launcher(plan, true);  // may request an allocation
   auto& launcher = run_launcher.launcher;
-  state::Manifest m = previous && req.resume ? engine::resume_manifest(plan, *previous)
+  // The outer job's row (in a batch job), kept first.
+  std::vector<state::EntityRecord> outer;
+  if (req.in_batch)
+    for (const auto& e : previous->entities)
+      if (e.type == state::EntityKind::Batch) outer.push_back(e);
+  const double created = previous ? previous->created : 0;
+  state::Manifest m = previous && req.resume ? engine::resume_manifest(plan, std::move(*previous))
                       : previous             ? engine::new_manifest(plan, previous->id)
                                              : engine::new_manifest(plan, state::new_experiment_id());
-  m.command = own_command_line();  // the report and ssim status say how it was run
-  if (req.in_batch) {              // keep the outer job's row, first
-    m.created = previous->created;
-    for (const auto& e : previous->entities)
-      if (e.type == state::EntityKind::Batch) m.entities.insert(m.entities.begin(), e);
-  }
   previous.reset();  // all of it is in `m` now: a million records held twice for the run's length otherwise
+  m.command = own_command_line();  // the report and ssim status say how it was run
+  if (req.in_batch) {
+    m.created = created;
+    m.entities.insert(m.entities.begin(), outer.rbegin(), outer.rend());
+  }
   hold_all_but(m, req.only);
   m.allocation_job = run_launcher.allocation_job;
   m.allocation_owned = run_launcher.owned;

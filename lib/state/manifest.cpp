@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <functional>
 #include <thread>
 #include <cstdio>
 #include <random>
@@ -228,7 +229,9 @@ namespace {
 // Each line's record, read on a few threads when there are many: a million members'
 // lines were most of what ssim status did. A line that is not a record throws its
 // json::exception here, on the caller's thread.
-std::vector<EntityRecord> entities_from_lines(const std::vector<std::string_view>& lines) {
+// `read_up_to(end)`: the text before `end` is no longer needed (called by each thread as it goes).
+std::vector<EntityRecord> entities_from_lines(const std::vector<std::string_view>& lines,
+                                              const std::function<void(const char*, const char*)>& read = {}) {
   std::vector<EntityRecord> out(lines.size());
   constexpr size_t kLinesPerThread = 50000;
   const size_t threads =
@@ -237,7 +240,13 @@ std::vector<EntityRecord> entities_from_lines(const std::vector<std::string_view
   const auto read_part = [&](size_t part) {
     try {
       const size_t from = lines.size() * part / threads, to = lines.size() * (part + 1) / threads;
-      for (size_t i = from; i < to; ++i) out[i] = entity_from_text(lines[i]);
+      constexpr size_t kLinesPerRelease = 16384;  // about 5 MB of text
+      for (size_t i = from; i < to; ++i) {
+        out[i] = entity_from_text(lines[i]);
+        if (read && ((i + 1 - from) % kLinesPerRelease == 0 || i + 1 == to))
+          read(lines[from + ((i - from) / kLinesPerRelease) * kLinesPerRelease].data(),
+               lines[i].data() + lines[i].size());
+      }
     } catch (...) {
       failed[part] = std::current_exception();
     }
@@ -255,7 +264,8 @@ std::vector<EntityRecord> entities_from_lines(const std::vector<std::string_view
 // line at a time (a 100,000-member manifest never becomes one JSON document in
 // memory); nullopt when the text has another layout (an older ssim's), which is then
 // read whole.
-std::optional<Manifest> manifest_from_lines(std::string_view text) try {
+std::optional<Manifest> manifest_from_lines(std::string_view text,
+                                            const std::function<void(const char*, const char*)>& read = {}) try {
   constexpr std::string_view marker = ",\n \"entities\": [";
   const size_t at = text.find(marker);
   if (at == std::string::npos) return std::nullopt;
@@ -275,7 +285,8 @@ std::optional<Manifest> manifest_from_lines(std::string_view text) try {
     if (line.front() != '{') return std::nullopt;
     lines.push_back(line);
   }
-  m.entities = entities_from_lines(lines);
+  if (read) read(text.data() + at, text.data() + text.size());  // the split read it all: let it go until parsed
+  m.entities = entities_from_lines(lines, read);
   return m;
 } catch (const json::exception&) {
   return std::nullopt;  // read whole, which says what is wrong
@@ -308,7 +319,9 @@ Manifest load_manifest(const std::string& experiment_path) {
   if (!file) throw UsageError("no experiment at " + experiment_path + " (no .ssim/manifest.json)");
   const std::string_view text = file->text();
   try {
-    auto lines = manifest_from_lines(text);
+    // The text already read is let go as the threads go: mapped whole, a million members'
+    // manifest (350 MB) sat beside their records (as much again) at a resume's peak.
+    auto lines = manifest_from_lines(text, [&file](const char* from, const char* to) { file->release(from, to); });
     Manifest m = lines ? std::move(*lines) : manifest_from_json(json::parse(text.begin(), text.end()));
     if (journal) apply_starts(m, *journal);  // what started since the engine last saved it
     return m;

@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
+
 namespace ssim {
 
 std::optional<MappedFile> MappedFile::open(const std::string& path) {
@@ -16,10 +18,17 @@ std::optional<MappedFile> MappedFile::open(const std::string& path) {
     return std::nullopt;
   }
   const size_t size = static_cast<size_t>(st.st_size);
-  void* data = size == 0 ? nullptr : ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  void* data = size == 0 ? nullptr : ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   ::close(fd);  // the mapping keeps the file
   if (data == MAP_FAILED) return std::nullopt;
   return MappedFile(static_cast<const char*>(data), size);
+}
+
+void MappedFile::release(const char* from, const char* to) const {
+  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t first = (reinterpret_cast<uintptr_t>(from) + page - 1) & ~(page - 1);
+  const uintptr_t last = reinterpret_cast<uintptr_t>(to) & ~(page - 1);
+  if (data_ && last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 MappedFile::MappedFile(MappedFile&& other) noexcept : data_(other.data_), size_(other.size_) {

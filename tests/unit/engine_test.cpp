@@ -113,7 +113,7 @@ models:
   CHECK(h.run() == 1);
   CHECK(h.entity("c").status == Status::Cancelled);
 
-  h.m = engine::resume_manifest(h.plan, h.m);
+  h.m = engine::resume_manifest(h.plan, std::move(h.m));
   test::FakeLauncher again(h.clock);
   engine::Engine e(h.plan, h.m, again, h.progress, std::make_shared<spdlog::logger>("engine-test"), -1,
                    {&h.clock, &h.waiter});

@@ -48,13 +48,22 @@ TEST_CASE("resume keeps clean successes and reruns failures and what waits on th
   set("b", Status::Failed, 3);
   set("c", Status::Cancelled, 0);
   set("d", Status::Completed, 0);
-  const auto m = engine::resume_manifest(chain_plan(), previous);
+  // The file unchanged: made over in place. With an entity of the previous run gone from
+  // the file (its records no longer the plan's, in order): each found by name. Alike.
+  auto reordered = previous;
+  reordered.entities.push_back(reordered.entities[1]);
+  reordered.entities.back().name = "gone";
+  const auto by_name = engine::resume_manifest(chain_plan(), std::move(reordered));
+  const auto m = engine::resume_manifest(chain_plan(), std::move(previous));
+  CHECK(state::to_json(by_name) == state::to_json(m));
   CHECK(m.id == "id1");
+  CHECK(m.entities.size() == 5);
   CHECK(m.find("orchestrator")->status == Status::New);  // the database always starts again
   CHECK(m.find("a")->status == Status::Completed);
   CHECK(m.find("a")->job_id == "42");
   CHECK(m.find("b")->status == Status::New);
   CHECK(m.find("b")->attempt == 1);  // incremented when it starts
+  CHECK(m.find("b")->extra().earlier_attempts.size() == 1);
   CHECK(m.find("c")->status == Status::New);
   CHECK(m.find("d")->status == Status::Completed);
 }
