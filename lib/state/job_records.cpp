@@ -22,6 +22,10 @@ namespace {
 // Asked again sooner, a record not found yet waits for the next refresh (a launcher's
 // poll refreshes first): a sweep asking after a thousand pending jobs reads once.
 constexpr double kRefreshPause = 0.02;
+// How often the experiment's `cancels` flag is looked for while absent: a stop this
+// process asks for is known at once (note_cancel); another process's (ssim stop with no
+// run to ask) within this.
+constexpr double kCancelsPause = 0.25;
 constexpr size_t kReadChunk = 1 << 20;
 
 double steady_seconds() {
@@ -76,6 +80,8 @@ long read_lines(int fd, long from, Line line) {
 JobRecords::JobRecords(std::string ssim_dir) : dir_(std::move(ssim_dir)) { look_for_cancels(); }
 
 void JobRecords::look_for_cancels() {
+  if (cancels_asked_) return;
+  cancels_looked_at_ = steady_seconds();
   struct stat st {};
   cancels_asked_ = cancels_asked_ || ::stat(cancels_flag_beside(dir_ + "/keepers").c_str(), &st) == 0;
 }
@@ -138,7 +144,7 @@ void JobRecords::read_journal(uint32_t index) {
   });
 }
 
-void JobRecords::refresh() {
+void JobRecords::refresh(bool fresh) {
   refreshed_at_ = steady_seconds();
   list_journals();
   for (uint32_t i = 0; i < journals_.size(); ++i) {
@@ -148,7 +154,8 @@ void JobRecords::refresh() {
     }
     read_journal(i);
   }
-  look_for_cancels();  // after the records: an end they hold that a stop caused is seen with the stop
+  // After the records: an end they hold that a stop caused is seen with the stop.
+  if (fresh || steady_seconds() - cancels_looked_at_ >= kCancelsPause) look_for_cancels();
 }
 
 // Journals new since the last listing: listed again only when the folder changed (a
@@ -212,7 +219,7 @@ std::optional<StatusFile> JobRecords::find(const std::string& run_dir, bool fres
   const bool known = place != places_.end() && place->second.launch >= 0 && place->second.launch >= expected;
   const bool remote = known && journals_[place->second.journal].remote;
   if (!known || fresh || remote) {
-    if (fresh || steady_seconds() - refreshed_at_ >= kRefreshPause) refresh();
+    if (fresh || steady_seconds() - refreshed_at_ >= kRefreshPause) refresh(fresh);
     place = places_.find(key);
     if (place == places_.end() || place->second.launch < 0 || place->second.launch < expected)
       return std::nullopt;  // pending

@@ -30,12 +30,14 @@ class JobRecords {
   // (yet). Reads what the journals gained when the record is not known yet, at most once
   // per kRefreshPause unless `fresh`.
   std::optional<StatusFile> find(const std::string& run_dir, bool fresh = false);
-  // Reads what the journals gained since the last time.
-  void refresh();
+  // Reads what the journals gained since the last time (`fresh`: and looks for the
+  // cancels flag whatever its pace).
+  void refresh(bool fresh = false);
   // Whether any job of the experiment was asked to stop: its folder's `cancels` marker,
   // made before the first job's own (launchers/job_files.hpp). Until then no job's
   // marker is looked for: a lookup per member spared, which on a parallel file system is
-  // a round trip to its metadata server. Looked for at each refresh until found.
+  // a round trip to its metadata server. Looked for at refreshes (every 250 ms at most)
+  // until found.
   bool cancels_asked() const { return cancels_asked_; }
   void note_cancel();
 
@@ -72,6 +74,7 @@ class JobRecords {
   long launches_read_ = 0;  // bytes of the launch log scanned
   double refreshed_at_ = 0;
   bool cancels_asked_ = false;
+  double cancels_looked_at_ = -1e9;
   double listed_change_ = -1;  // the keepers folder's time of change when last listed
   // The keepers folder read so far (another: the experiment was made anew).
   struct KeepersFolder {
