@@ -107,7 +107,12 @@ bool same_entities(const plan::Plan& plan, const std::vector<orchestrator::Shard
 // `r`, as the plan makes it, resumed from `old` (its previous record, taken when `take`):
 // whether it runs again.
 bool resume_record(state::EntityRecord& r, state::EntityRecord* old, bool reuse_database, bool take) {
-  const auto keep_old = [&] { take ? r = std::move(*old) : r = *old; };
+  const auto keep_old = [&] {
+    if (take)
+      r = std::move(*old);
+    else
+      r = *old;
+  };
   // A database left running by persist: true is reused as it is.
   if (old && r.type == state::EntityKind::Database && reuse_database) {
     keep_old();

@@ -86,8 +86,8 @@ generate::GenerateResult generate_claimed(const plan::Plan& plan, generate::Exis
 
 void refuse_if_still_alive(state::Manifest& previous, const plan::Plan& plan) {
   // Only what an earlier run started can still run: inside `ssim run --batch`'s job
-  // nothing has (its own job is the "batch" row), and no scheduler query is spent.
-  // The header, and of the records only those (a copy of a million records was the
+  // nothing has (its own job is the "batch" row), and no scheduler query is spent. The
+  // probe copies the header and those records only (a copy of a million records was the
   // largest part of a resume's peak memory).
   auto all = std::move(previous.entities);
   state::Manifest probe = previous;

@@ -83,7 +83,7 @@ void JobRecords::look_for_cancels() {
   if (cancels_asked_) return;
   cancels_looked_at_ = steady_seconds();
   struct stat st {};
-  cancels_asked_ = cancels_asked_ || ::stat(cancels_flag_beside(dir_ + "/keepers").c_str(), &st) == 0;
+  cancels_asked_ = ::stat(cancels_flag_beside(dir_ + "/keepers").c_str(), &st) == 0;
 }
 
 void JobRecords::note_cancel() {

@@ -229,7 +229,7 @@ namespace {
 // Each line's record, read on a few threads when there are many: a million members'
 // lines were most of what ssim status did. A line that is not a record throws its
 // json::exception here, on the caller's thread.
-// `read_up_to(end)`: the text before `end` is no longer needed (called by each thread as it goes).
+// `read(from, to)`: that text is no longer needed (called by each thread as it goes).
 std::vector<EntityRecord> entities_from_lines(const std::vector<std::string_view>& lines,
                                               const std::function<void(const char*, const char*)>& read = {}) {
   std::vector<EntityRecord> out(lines.size());

@@ -100,9 +100,10 @@ void apply_starts(Manifest& m, const std::string& journal_text) {
       if (auto* e = m.find(s.name)) starts.push_back(std::move(s)), entities.push_back(e);
     from = eol + 1;
   }
+  if (starts.empty()) return;  // the journal a save just emptied: no index of a million places made for it
   // A launch's line with job id "?" is followed by one with its id once ssim learned it:
   // only a "?" no later line of that attempt names needs its run directory asked.
-  std::vector<int> named_later(m.entities.size(), 0);  // by place: the latest attempt with an id
+  std::vector<int> named_later(m.entities.size(), -1);  // by place: the latest attempt with an id
   std::vector<bool> superseded(starts.size(), false);
   for (size_t i = starts.size(); i-- > 0;) {
     int& later = named_later[static_cast<size_t>(entities[i] - m.entities.data())];
