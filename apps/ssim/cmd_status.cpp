@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "lib/session/current_state.hpp"
+#include "lib/session/live_summary.hpp"
 #include "lib/orchestrator/database.hpp"
 #include "lib/util/proc_stat.hpp"
 #include "lib/state/entity_error.hpp"
@@ -48,6 +49,12 @@ std::set<state::Status> parse_filter(const std::vector<std::string>& words) {
     out.insert(s);
   }
   return out;
+}
+
+// "(run pid N)", with the host when it is another.
+std::string runner_text(const state::LockHolder& runner) {
+  return "(" + runner.role + " pid " + std::to_string(runner.pid) +
+         (runner.host == host_name() ? "" : " on " + runner.host) + ")";
 }
 
 bool is_number(const std::string& s) {
@@ -96,6 +103,24 @@ Action add_status(CLI::App& app) {
     const bool terminal = ::isatty(STDOUT_FILENO);
     bool failed = false;
     for (bool first = true;; first = false) {
+      // The counts of a run that holds the experiment, as it wrote them: no record read.
+      if (const auto live =
+              o->summary && o->sort.empty() && !o->json ? live_summary(path, now_seconds()) : std::nullopt) {
+        std::ostringstream table;
+        print_status_summary(table, live->summary, now_seconds());
+        if (watch && terminal)
+          std::cout << "\033[H\033[2J";
+        else if (watch && !first)
+          std::cout << "\n";
+        std::cout << live->summary.experiment << "  " << live->summary.path << "  " << runner_text(live->runner);
+        if (live->age >= 2) std::cout << "  counted " << static_cast<int>(live->age) << " s ago";
+        std::cout << "\n" << table.str();
+        std::cout.flush();
+        failed = live->summary.failed > 0;
+        if (!watch) break;
+        std::this_thread::sleep_for(std::chrono::duration<double>(interval));
+        continue;
+      }
       CurrentState s = current_state(path);
       const auto counts = state::entity_counts(s.manifest);
       const auto f = counts.find(state::Status::Failed);
@@ -123,7 +148,7 @@ Action add_status(CLI::App& app) {
         // The table first: a metric column no entity reported is an error before anything is printed.
         std::ostringstream table;
         if (o->summary) {
-          print_status_summary(table, s.manifest, now_seconds());
+          print_status_summary(table, state::summarise(s.manifest), now_seconds());
           if (!o->sort.empty()) print_best_and_worst(table, s.manifest, o->sort);
         } else if (!o->format.empty() || !o->sort.empty())
           print_status_table_with_metrics(table, rows, o->format, o->sort);
@@ -135,8 +160,7 @@ Action add_status(CLI::App& app) {
         else if (watch && !first)
           std::cout << "\n";
         std::cout << s.manifest.experiment << "  " << s.manifest.path << "  "
-                  << (s.runner ? "(" + s.runner->role + " pid " + std::to_string(s.runner->pid) +
-                                     (s.runner->host == host_name() ? "" : " on " + s.runner->host) + ")"
+                  << (s.runner                  ? runner_text(*s.runner)
                       : s.manifest.finished > 0 ? "(finished)"
                                                 : "(no ssim process tracking it)")
                   << "\n";

@@ -25,7 +25,7 @@ void print_run_end(std::ostream& out, const state::Manifest& m, const std::strin
   for (const auto& e : m.entities) entities += e.type != state::EntityKind::Database;
   if (entities <= (terminal ? kSummaryAbove : kListAbovePiped)) return print_status_table(out, m);
 
-  print_status_summary(out, m, now_seconds());
+  print_status_summary(out, state::summarise(m), now_seconds());
   int shown = 0, failed = 0;
   bool interrupted = false;
   for (const auto& e : m.entities) {

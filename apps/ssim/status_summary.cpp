@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <vector>
 
 #include "apps/ssim/status_format.hpp"
 #include "apps/ssim/status_table.hpp"
@@ -46,49 +47,29 @@ void print_best_and_worst(std::ostream& out, const state::Manifest& m, const std
   }
 }
 
-void print_status_summary(std::ostream& out, const state::Manifest& m, double now) {
-  // One line per group: models together, each ensemble, the database.
-  std::vector<std::string> order;
-  std::map<std::string, std::map<state::Status, int>> counts;
-  std::map<std::string, int> totals;
-  for (const auto& e : m.entities) {
-    const std::string group = group_of(e);
-    if (!totals.count(group)) order.push_back(group);
-    totals[group]++;
-    counts[group][e.status]++;
-  }
+void print_status_summary(std::ostream& out, const state::StatusSummary& s, double now) {
   size_t width = 5;
-  for (const auto& g : order) width = std::max(width, g.size());
-  for (const auto& g : order) {
-    std::string line = g + std::string(width - g.size() + 2, ' ') + std::to_string(totals[g]) + " total:";
-    for (state::Status s : state::kSummaryOrder)
-      if (counts[g].count(s)) line += " " + std::to_string(counts[g][s]) + " " + to_string(s) + ",";
+  for (const auto& g : s.groups) width = std::max(width, g.name.size());
+  for (const auto& g : s.groups) {
+    std::string line = g.name + std::string(width - g.name.size() + 2, ' ') + std::to_string(g.total) + " total:";
+    for (state::Status status : state::kSummaryOrder)
+      if (const auto n = g.counts.find(status); n != g.counts.end())
+        line += " " + std::to_string(n->second) + " " + to_string(status) + ",";
     line.pop_back();
     out << line << "\n";
   }
-  std::vector<std::pair<double, const state::EntityRecord*>> ran;  // how long each ran
-  std::vector<const state::EntityRecord*> failed;
-  for (const auto& e : m.entities) {
-    if (e.type == state::EntityKind::Database) continue;
-    if (const double seconds = state::seconds_run(e, now); seconds >= 0) ran.emplace_back(seconds, &e);
-    if (e.status == state::Status::Failed) failed.push_back(&e);
-  }
-  // The five slowest, in order: the rest need no order (a million members: a full sort was a tenth of the summary).
-  const size_t slowest = std::min<size_t>(5, ran.size());
-  std::partial_sort(ran.begin(), ran.begin() + static_cast<std::ptrdiff_t>(slowest), ran.end(),
-                    [](const auto& a, const auto& b) { return a.first > b.first; });
-  if (!ran.empty()) {
+  if (const auto slowest = s.slowest(now); !slowest.empty()) {
     out << "slowest:";
-    for (size_t i = 0; i < slowest; ++i)
-      out << (i ? ", " : " ") << ran[i].second->name << " " << clock_text(ran[i].first);
+    for (size_t i = 0; i < slowest.size(); ++i)
+      out << (i ? ", " : " ") << slowest[i]->name << " " << clock_text(slowest[i]->seconds(now));
     out << "\n";
   }
-  if (!failed.empty()) {
-    out << "failed (" << failed.size() << "):";
-    for (size_t i = 0; i < std::min<size_t>(20, failed.size()); ++i)
-      out << (i ? ", " : " ") << failed[i]->name
-          << (failed[i]->exit_code ? " (exit " + std::to_string(*failed[i]->exit_code) + ")" : "");
-    if (failed.size() > 20) out << ", ...";
+  if (s.failed) {
+    out << "failed (" << s.failed << "):";
+    for (size_t i = 0; i < s.failures.size(); ++i)
+      out << (i ? ", " : " ") << s.failures[i].name
+          << (s.failures[i].exit_code ? " (exit " + std::to_string(*s.failures[i].exit_code) + ")" : "");
+    if (s.failed > static_cast<int>(s.failures.size())) out << ", ...";
     out << "\n";
   }
 }

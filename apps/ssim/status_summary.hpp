@@ -4,10 +4,11 @@
 #include <ostream>
 
 #include "lib/state/manifest.hpp"
+#include "lib/state/status_summary.hpp"
 
 namespace ssim::app {
 
-void print_status_summary(std::ostream& out, const state::Manifest& m, double now);
+void print_status_summary(std::ostream& out, const state::StatusSummary& s, double now);
 // --summary --sort FIELD: per ensemble (and the models), the first and the last entity
 // in that order that have a value, with their parameters: the best and the worst when
 // the order puts the better first (--sort -val_acc, --sort loss). Throws UsageError for

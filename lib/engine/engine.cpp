@@ -269,7 +269,9 @@ int Engine::run(const EngineHooks& hooks) {
       // Counting reads every record: a million take tens of milliseconds, so the counts
       // come no more often than 50 times what they cost (a tenth of a core was theirs).
       const auto began = std::chrono::steady_clock::now();
-      progress_->counts(tally_of(m_));
+      const auto summary = state::summarise(m_);
+      progress_->counts(tally_of(summary));
+      summary_.offer(summary, clock_->steady());
       counts_every_.at_least(50 * (std::chrono::steady_clock::now() - began));
     }
     if (plan_.database) database_.watch(ctx_);

@@ -27,6 +27,7 @@
 #include "lib/engine/live_index.hpp"
 #include "lib/engine/progress.hpp"
 #include "lib/engine/schedule.hpp"
+#include "lib/engine/summary_writer.hpp"
 #include "lib/engine/waiter.hpp"
 #include "lib/plan/plan.hpp"
 #include "lib/state/manifest.hpp"
@@ -133,6 +134,7 @@ class Engine {
   bool throttled_ = false;                              // max_running holds entities back
   bool throttled_by_room_ = false;                      // an entity waits for CPUs or GPUs
   Every counts_every_{std::chrono::milliseconds(100)};  // the display needs counts no more often
+  SummaryWriter summary_{m_.path};                      // for `ssim status --summary` in other shells
   Schedule schedule_;  // what may start: readiness, room on the node pool, gangs (schedule.hpp)
   Attempts attempts_{plan_, launcher_, schedule_, m_.path, ssdb_, password_};  // starts, retries (attempts.hpp)
   NodeChanges nodes_{schedule_, node_sources_of(launcher_)};  // nodes freed, lost and back (node_changes.hpp)

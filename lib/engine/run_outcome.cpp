@@ -28,22 +28,17 @@ int run_exit_code(const state::Manifest& m, bool environment_failed) {
   return 0;
 }
 
-Tally tally_of(const state::Manifest& m) {
+Tally tally_of(const state::Manifest& m) { return tally_of(state::summarise(m)); }
+
+Tally tally_of(const state::StatusSummary& s) {
   Tally t;
-  std::map<std::string, size_t> index;
-  const std::string* last = nullptr;  // members of an ensemble come one after another
-  size_t at = 0;
-  for (const auto& e : m.entities) {
-    if (is_database(e)) continue;  // the database is not an entity people wait for
-    t.counts[e.status]++;
-    if (e.ensemble.empty()) continue;
-    if (!last || *last != e.ensemble) {
-      auto [it, fresh] = index.emplace(e.ensemble, t.ensembles.size());
-      if (fresh) t.ensembles.push_back({e.ensemble, 0, 0});
-      last = &e.ensemble, at = it->second;
-    }
-    t.ensembles[at].total++;
-    t.ensembles[at].ended += state::is_terminal(e.status);
+  for (const auto& g : s.groups) {
+    if (g.name == state::StatusSummary::kDatabaseGroup) continue;  // not an entity people wait for
+    for (const auto& [status, n] : g.counts) t.counts[status] += n;
+    if (g.name == state::StatusSummary::kModelsGroup) continue;
+    Tally::Ensemble e{g.name, 0, g.total};
+    for (const auto& [status, n] : g.counts) e.ended += state::is_terminal(status) ? n : 0;
+    t.ensembles.push_back(e);
   }
   return t;
 }

@@ -3,6 +3,7 @@
 // display shows.
 #include "lib/engine/progress.hpp"
 #include "lib/state/manifest.hpp"
+#include "lib/state/status_summary.hpp"
 
 namespace ssim::engine {
 
@@ -14,5 +15,7 @@ int run_exit_code(const state::Manifest& m, bool environment_failed);
 
 // Every entity but the database by status, and each ensemble's members ended of total.
 Tally tally_of(const state::Manifest& m);
+// The same from the summary made of it (one walk over the records for both).
+Tally tally_of(const state::StatusSummary& s);
 
 }  // namespace ssim::engine

@@ -500,6 +500,45 @@ ensembles:
         self.assertEqual(e.exception.code, 404)
 
 
+class SummaryWhileARunHoldsIt(SsimTestCase):
+    """`ssim status --summary` reads what the live run counted; once that run is gone,
+    the records again, whatever the run's last summary said."""
+
+    def test_the_summary_is_the_runs_while_it_lives_and_the_records_after(self):
+        go = os.path.join(self.dir, "go")
+        self.write("experiment.yaml", "experiment: {name: live}\nensembles:\n"
+                   "  - {name: quick, exe: /bin/true, replicas: 3}\n"
+                   "  - {name: bad, exe: /bin/sh, args: [-c, 'exit 3'], replicas: 2}\n"
+                   f"  - {{name: slow, exe: /bin/sh, args: [-c, 'while [ ! -e {go} ]; do sleep 0.05; done'],"
+                   " replicas: 2}\n")
+        run = self.ssim_background("run", "experiment.yaml")
+        expected = ["quick  3 total: 3 completed", "bad    2 total: 2 failed", "slow   2 total: 2 running",
+                    "failed (2): bad_0 (exit 3), bad_1 (exit 3)"]
+        seen = {}
+
+        def summary_says(lines):
+            seen["out"] = self.ssim("status", "live", "--summary").stdout
+            return all(line in seen["out"].splitlines() for line in lines)
+        wait_for(lambda: summary_says(expected), what="the run's summary", timeout=30)
+        self.assertIn(f"(run pid {run.pid})", seen["out"].splitlines()[0])
+        with open(os.path.join(self.dir, "live/.ssim/summary.json")) as f:
+            written = json.load(f)
+        self.assertEqual(written["pid"], run.pid)
+        # What the records say, read whole, is what the run counted.
+        doc, _ = self.status("live")
+        counts = {}
+        for e in doc["entities"]:
+            counts[(e["name"].rsplit("_", 1)[0], e["status"])] = counts.get((e["name"].rsplit("_", 1)[0], e["status"]), 0) + 1
+        self.assertEqual(counts, {("quick", "completed"): 3, ("bad", "failed"): 2, ("slow", "running"): 2})
+
+        run.kill()  # kill -9: its last summary stays behind, saying "running"
+        run.communicate()
+        with open(go, "w"):
+            pass
+        wait_for(lambda: summary_says(["slow   2 total: 2 completed"]), what="the members' ends", timeout=30)
+        self.assertIn("(no ssim process tracking it)", seen["out"].splitlines()[0])
+
+
 class StatusAndRunLines(SsimTestCase):
     def setUp(self):
         super().setUp()
