@@ -8,10 +8,26 @@
 #include "lib/util/clock.hpp"
 #include "lib/util/processes.hpp"
 #include "lib/state/entity_error.hpp"
+#include "lib/state/json_text.hpp"
 
 namespace ssim::session {
 
 namespace {
+
+// The goal's object (status_json's "goal"): what it asks and whether it was reached.
+nlohmann::json goal_json(const state::EntityRecord& e) {
+  const auto reached = state::goal_outcome(e, state::read_metrics(e));
+  nlohmann::json g = {{"metric", e.goal->metric},
+                      {e.goal->at_least ? "at_least" : "at_most", e.goal->target},
+                      {"stop_on_goal", e.goal->stop},
+                      {"reached", reached.has_value()}};
+  if (reached) {
+    g["value"] = reached->value;
+    g["step"] = reached->step ? nlohmann::json(*reached->step) : nlohmann::json();
+    g["seconds"] = reached->seconds >= 0 ? nlohmann::json(reached->seconds) : nlohmann::json();
+  }
+  return g;
+}
 
 // One entity's object. `tails`: the failed entities whose last error was read so far
 // (bounded for huge failed sweeps).
@@ -40,22 +56,51 @@ nlohmann::json entity_json(const state::EntityRecord& e, int& tails) {
   if (e.type == state::EntityKind::Database)
     if (const auto a = orchestrator::read_address(e.run_dir); a && a->port)
       j["address"] = a->host + ":" + std::to_string(a->port);  // port: auto chose it
-  if (e.goal) {
-    const auto reached = state::goal_outcome(e, state::read_metrics(e));
-    nlohmann::json g = {{"metric", e.goal->metric},
-                        {e.goal->at_least ? "at_least" : "at_most", e.goal->target},
-                        {"stop_on_goal", e.goal->stop},
-                        {"reached", reached.has_value()}};
-    if (reached) {
-      g["value"] = reached->value;
-      g["step"] = reached->step ? nlohmann::json(*reached->step) : nlohmann::json();
-      g["seconds"] = reached->seconds >= 0 ? nlohmann::json(reached->seconds) : nlohmann::json();
-    }
-    j["goal"] = std::move(g);
-  }
+  if (e.goal) j["goal"] = goal_json(e);
   if (e.status == state::Status::Failed && e.type != state::EntityKind::Database && tails++ < 200)
     j["last_error"] = state::entity_last_error(e.run_dir, e.name, 1);  // its own, not mpirun's banner
   return j;
+}
+
+// entity_json(e) written straight as text, its keys in the object's (sorted) order.
+void write_entity(state::JsonText& j, const state::EntityRecord& e, int& tails, double now) {
+  j.open_object();
+  if (e.type == state::EntityKind::Database)
+    if (const auto a = orchestrator::read_address(e.run_dir); a && a->port)
+      j.key("address"), j.string(a->host + ":" + std::to_string(a->port));
+  j.key("attempt"), j.integer(e.attempt);
+  j.key("earlier_attempts"), j.value(e.extra().earlier_attempts);
+  j.key("elapsed"), j.number(std::max(0.0, state::seconds_run(e, now)));
+  j.key("end"), j.number(e.end);
+  j.key("ensemble"), j.string(e.ensemble);
+  j.key("exit_code");
+  e.exit_code ? j.integer(*e.exit_code) : j.null();
+  if (e.goal) j.key("goal"), j.value(goal_json(e));
+  j.key("held"), j.boolean(e.held);
+  j.key("job_id"), j.string(e.job_id);
+  if (e.status == state::Status::Failed && e.type != state::EntityKind::Database && tails++ < 200)
+    j.key("last_error"), j.string(state::entity_last_error(e.run_dir, e.name, 1));
+  j.key("name"), j.string(e.name);
+  j.key("native_id"), j.string(e.extra().native_id);
+  j.key("nodes"), j.string(e.nodes);
+  j.key("params");
+  if (e.extra().params.empty()) {
+    j.open_object();
+    j.close_object();
+  } else {
+    j.value(e.extra().params);
+  }
+  j.key("pid");
+  e.pid ? j.integer(e.pid) : j.null();
+  j.key("reason"), j.string(e.reason);
+  j.key("run_dir"), j.string(e.run_dir);
+  j.key("signal");
+  e.signal ? j.string(signal_name(*e.signal)) : j.null();
+  j.key("start"), j.number(e.start);
+  j.key("status"), j.string(to_string(e.status));
+  j.key("submitted"), j.number(e.submitted);
+  j.key("type"), j.string(to_string(e.type));
+  j.close_object();
 }
 
 // The document without its entities.
@@ -98,15 +143,18 @@ void write_status_json(std::ostream& out, const state::Manifest& m, const std::o
   out << "{" << nl << in1 << "\"entities\":" << (pretty ? " " : "") << "[";
   int tails = 0;
   bool any = false;
+  const double now = now_seconds();
+  std::string text;
   for (const auto& e : m.entities) {
     if (keep && !keep(e)) continue;
-    std::string text = text_of(entity_json(e, tails));
-    if (pretty)
-      for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1))
-        text.insert(at + 1, in2), at += in2.size();  // nested two levels down
-    out << (any ? "," : "") << nl << in2 << text;
+    text += any ? "," : "";
+    text += nl + in2;
+    state::JsonText j(text, indent, 2);
+    write_entity(j, e, tails, now);
     any = true;
+    if (text.size() >= (1 << 20)) out << text, text.clear();  // written a megabyte at a time
   }
+  out << text;
   if (any) out << nl << in1;
   nlohmann::json document = document_json(m, runner);
   for (const auto& [key, value] : extra.items()) document[key] = value;
