@@ -118,16 +118,17 @@ std::vector<JobRef> NodeAgents::start(std::vector<LaunchRequest> requests) {
     if (const auto var = scheduler_.node_variable(); !var.empty()) r.env.emplace_back("SSIM_NODE_VARIABLE", var);
     r.env.insert(r.env.end(), task_env.begin(), task_env.end());
   }
-  auto jobs = prepare_jobs(requests);
-  std::map<std::string, std::vector<state::AgentJob>> per_node;
   std::vector<JobRef> refs;
-  for (size_t i = 0; i < requests.size(); ++i) {
-    const auto& r = requests[i];
+  std::vector<std::string> ids;
+  for (const auto& r : requests) {
     const std::string& node = r.nodes.front();
     const AgentHub& hub = *launches_[launch_of_node_.at(node)].hub;
-    per_node[node].push_back(std::move(jobs[i]));
     refs.push_back(JobRef{state::JobId::agent(hub.generation(), node), r.name, r.run_dir});
+    ids.push_back(refs.back().id.str());
   }
+  auto jobs = prepare_jobs(requests, ids);
+  std::map<std::string, std::vector<state::AgentJob>> per_node;
+  for (size_t i = 0; i < requests.size(); ++i) per_node[requests[i].nodes.front()].push_back(std::move(jobs[i]));
   try {
     for (const auto& [node, jobs] : per_node) launches_[launch_of_node_.at(node)].hub->send_start(node, jobs);
   } catch (const std::exception& e) {

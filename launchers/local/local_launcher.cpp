@@ -124,7 +124,8 @@ std::vector<JobRef> LocalLauncher::start(std::span<const LaunchRequest> requests
   return refs;
 }
 
-std::vector<state::AgentJob> prepare_jobs(std::span<const LaunchRequest> requests) {
+std::vector<state::AgentJob> prepare_jobs(std::span<const LaunchRequest> requests,
+                                          const std::vector<std::string>& ids) {
   const auto base_env = state::this_environment();
   std::vector<state::AgentJob> jobs;
   jobs.reserve(requests.size());
@@ -146,7 +147,8 @@ std::vector<state::AgentJob> prepare_jobs(std::span<const LaunchRequest> request
       std::vector<state::LaunchEntry> entries;
       entries.reserve(which.size());
       for (size_t i : which)
-        entries.push_back({requests[i].run_dir, requests[i].argv, requests[i].env, requests[i].time_limit});
+        entries.push_back({requests[i].run_dir, requests[i].argv, requests[i].env, requests[i].time_limit,
+                           i < ids.size() ? ids[i] : ""});
       const auto launches = state::append_launches(log, base_env, entries);
       const std::string journals = state::keepers_dir_beside(log);
       static std::set<std::string> made;  // the folder the keepers' journals go in, once

@@ -95,8 +95,11 @@ class LocalLauncher : public Launcher {
 // Each job as its keeper is handed it: its job file (its command and whole environment,
 // this process's plus its own), its launch recorded in its launch log and where its keeper
 // records it, with what an earlier attempt left (status file, cancel marker) removed.
+// `ids`: each job's id when known before the handoff (a node agent's), recorded with its
+// launch so that a reader finds it even when ssim dies before it wrote the id down.
 // Throws EnvironmentError when the log cannot be written.
-std::vector<state::AgentJob> prepare_jobs(std::span<const LaunchRequest> requests);
+std::vector<state::AgentJob> prepare_jobs(std::span<const LaunchRequest> requests,
+                                          const std::vector<std::string>& ids = {});
 
 // Whether this run may use agents (the local one, and node agents inside allocations):
 // yes unless SSIM_AGENTS=0 (docs/launchers.md).

@@ -202,7 +202,10 @@ std::optional<StatusFile> JobRecords::read_place(const Place& p, const std::stri
     long launch = 0;
     std::string_view run_dir;
     if (!read_journal_head(text, launch, run_dir) || launch != p.launch || run_dir != run_dir_json) continue;
-    if (auto st = decode_status_file(text)) return st;
+    if (auto st = decode_status_file(text)) {
+      st->launch = launch;
+      return st;
+    }
   }
   return std::nullopt;
 }

@@ -6,6 +6,7 @@
 
 #include "lib/state/keeper_journal.hpp"
 #include "lib/state/launch_log.hpp"
+#include "lib/state/start_journal.hpp"
 #include "lib/util/experiment_dir.hpp"
 #include "tests/unit/helpers.hpp"
 
@@ -187,4 +188,38 @@ TEST_CASE("job records: a job's stop marker is looked for only once its experime
   note_cancel_in(n);
   CHECK(fs::exists(ssim::ssim_dir(f.path) + "/cancels"));
   CHECK(cancels_asked_in(n));
+}
+
+TEST_CASE("start journal: a launch ssim never learned the id of is the job its launch was to be") {
+  // ssim killed after handing a member to a node agent, before writing down its id ("?"):
+  // the launch named the agent's job, and its keeper recorded the end.
+  Experiment e;
+  const std::string m = e.run_dir("m_1"), other = e.run_dir("m_2");
+  const auto launches =
+      append_launches(launch_log_path(e.path), {"A=B"},
+                      {{m, {"/bin/true"}, {}, 0, "agent:1795987897-22545:n1"}, {other, {"/bin/true"}, {}, 0}});
+  KeeperJournal k(e.keepers, "n1.1.1.ndjson");
+  k.append(encode_journal_record(launches[0], m, ended(10, 0)));
+  k.append(encode_journal_record(launches[1], other, ended(11, 0)));
+  CHECK(launched_job_id(launch_log_path(e.path), launches[0]) == "agent:1795987897-22545:n1");
+  CHECK(launched_job_id(launch_log_path(e.path), launches[1]).empty());  // a launcher that names none
+  CHECK(launched_job_id(launch_log_path(e.path), -1).empty());
+
+  Manifest man;
+  man.path = e.path;
+  for (const auto& [name, dir] : {std::pair{"m_1", m}, std::pair{"m_2", other}}) {
+    EntityRecord r;
+    r.name = name;
+    r.run_dir = dir;
+    man.entities.push_back(r);
+  }
+  append_starts(man.path, {{"m_1", "?", 1, 20.0, ""}, {"m_2", "?", 1, 20.0, ""}});
+  apply_starts(man);
+  CHECK(man.entities[0].job_id == "agent:1795987897-22545:n1");
+  CHECK(man.entities[0].attempt == 1);
+  CHECK(man.entities[1].job_id == "?");        // its files decide, as before
+  man.entities[0].status = Status::Completed;  // refreshed since
+  apply_starts(man);                           // read again: the attempt is not begun anew
+  CHECK(man.entities[0].status == Status::Completed);
+  CHECK(man.entities[0].job_id == "agent:1795987897-22545:n1");
 }

@@ -66,6 +66,7 @@ std::vector<long> append_launches(const std::string& log, const std::vector<std:
     for (const auto& [k, v] : j.additions) env.push_back({k, v});
     nlohmann::json rest = {{"argv", j.argv}, {"env", env}, {"base", base_key()}};
     if (j.time_limit > 0) rest["time_limit"] = j.time_limit;
+    if (!j.job.empty()) rest["job"] = j.job;
     at.push_back(static_cast<long>(text.size()));
     text += "{\"run_dir\":" + status_json_string(j.run_dir) + "," + dump(rest).substr(1);
   }
@@ -87,6 +88,27 @@ std::vector<std::string> this_environment() {
   std::vector<std::string> env;
   for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
   return env;
+}
+
+std::string launched_job_id(const std::string& log, long launch) {
+  if (launch < 0) return "";
+  const int fd = ::open(log.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string line;
+  char buf[4096];
+  for (off_t at = launch;;) {  // to the end of its line: one line, a few KB at most
+    const ssize_t n = ::pread(fd, buf, sizeof buf, at);
+    if (n <= 0) break;
+    const char* nl = static_cast<const char*>(std::memchr(buf, '\n', static_cast<size_t>(n)));
+    line.append(buf, nl ? static_cast<size_t>(nl - buf) : static_cast<size_t>(n));
+    if (nl) break;
+    at += n;
+  }
+  ::close(fd);
+  const auto j = nlohmann::json::parse(line, nullptr, false);
+  if (!j.is_object() || !j.contains("run_dir")) return "";
+  const auto job = j.find("job");
+  return job != j.end() && job->is_string() ? job->get<std::string>() : "";
 }
 
 std::optional<JobFile> find_launch(const std::string& log, const std::string& run_dir) {

@@ -5,10 +5,12 @@
 // a line, appended:
 //   {"base": KEY, "env": ["K=V", ...]}       the launching ssim's own environment, once
 //                                            per process (KEY: its pid and start)
-//   {"run_dir", "argv", "env": [[K, V], ...], "base": KEY, "time_limit"?}
+//   {"run_dir", "argv", "env": [[K, V], ...], "base": KEY, "time_limit"?, "job"?}
 //                                            a job: what it adds to that environment;
 //                                            "run_dir" first, as status_json_string
-//                                            spells it, so a reader finds it unparsed
+//                                            spells it, so a reader finds it unparsed;
+//                                            "job": the id it has when that is known
+//                                            before it is handed over (a node agent's)
 // A job's line's byte offset is its launch's id: its keeper's record names it
 // (lib/state/keeper_journal.hpp).
 // Mode 0600: the additions may hold the database's password.
@@ -28,6 +30,7 @@ struct LaunchEntry {
   std::vector<std::string> argv;
   std::vector<std::pair<std::string, std::string>> additions;
   long time_limit = 0;
+  std::string job;  // its job id, when known before the handoff; empty otherwise
 };
 
 // Appends `jobs` (and, the first time this process writes to `log`, `base`) in one write,
@@ -38,6 +41,11 @@ std::vector<long> append_launches(const std::string& log, const std::vector<std:
 
 // This process's environment ("K=V" each): the base a launch's additions go on top of.
 std::vector<std::string> this_environment();
+
+// The job id the launch at byte `launch` of the log was to have ("job"); empty when it
+// named none (its launcher learns the id from the handoff) or the line cannot be read.
+// What a reader asks of a launch whose id ssim never wrote down (killed in between).
+std::string launched_job_id(const std::string& log, long launch);
 
 // The last job the log records for `run_dir`, its environment whole; nullopt when none.
 std::optional<JobFile> find_launch(const std::string& log, const std::string& run_dir);

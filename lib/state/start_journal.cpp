@@ -3,6 +3,7 @@
 #include "lib/util/experiment_dir.hpp"
 
 #include "lib/state/job_records.hpp"
+#include "lib/state/launch_log.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -115,12 +116,21 @@ void apply_starts(Manifest& m, const std::string& journal_text) {
   for (size_t i = 0; i < starts.size(); ++i) {
     const StartRecord& s = starts[i];
     EntityRecord* e = entities[i];
-    if (superseded[i] || s.attempt < e->attempt || (s.attempt == e->attempt && e->job_id == s.job_id)) continue;
+    const bool unknown = parse_job_id(s.job_id).is(JobId::Kind::Unknown);
+    // (an attempt whose id is known already, read from its launch before, is not read again)
+    if (superseded[i] || s.attempt < e->attempt || (s.attempt == e->attempt && (e->job_id == s.job_id || unknown)))
+      continue;
     // A launch whose id was never written counts once something says it began (its
-    // keeper's record, or a status file); until then it may not have.
-    if (parse_job_id(s.job_id).is(JobId::Kind::Unknown) && !read_job_record(e->run_dir, true)) continue;
+    // keeper's record, or a status file); until then it may not have. Its launch may have
+    // said which job it was to be (a node agent's): then it is that job.
+    std::string job_id = s.job_id;
+    if (unknown) {
+      const auto record = read_job_record(e->run_dir, true);
+      if (!record) continue;
+      if (auto id = launched_job_id(launch_log_path(m.path), record->launch); !id.empty()) job_id = std::move(id);
+    }
     if (s.attempt > e->attempt) keep_earlier_attempt(*e, s.earlier);
-    e->job_id = s.job_id;
+    e->job_id = job_id;
     e->attempt = s.attempt;
     e->start = s.start;
     e->submitted = s.start;

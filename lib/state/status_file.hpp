@@ -33,6 +33,9 @@ struct StatusFile {
   // Its watcher (a node agent's keeper) ended the program because the agent was lost:
   // died, or silent as long as ssim waits before it gives up on the node.
   bool agent_lost = false;
+  // Read from a keeper's journal: the launch it records (lib/state/launch_log.hpp); -1
+  // from a status file. Not written by encode_status_file: the journal's line holds it.
+  long launch = -1;
   int version = kStatusFileVersion;
 };
 

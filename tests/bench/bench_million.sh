@@ -8,18 +8,32 @@
 #     and scaled (a loop of a million /bin/true takes minutes and scales linearly);
 #   - `ssim stop` of a run of N members of `sleep` (the cores' worth running, the rest
 #     waiting): its time, and that nothing of it is left.
-#   tests/bench/bench_million.sh [N]     (after scripts/build.sh; about 40 minutes at N=1,000,000 on 2 cores)
+# With `agents`, the same inside a 4-node allocation of the local test cluster (cluster
+# up), through node agents, against the pilot (one srun of a spawn loop per node) instead.
+#   tests/bench/bench_million.sh [N] [local|agents]     (after scripts/build.sh; about 40
+#   minutes at N=1,000,000 on 2 cores)
 set -euo pipefail
 n=${1:-1000000}
+mode=${2:-local}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 ssim=$root/build/apps/ssim/ssim
 baseline=$root/build/tests/bench/spawn_baseline
 work=$(mktemp -d)
-trap 'pkill -9 -f "$work/" 2>/dev/null || true; rm -rf "$work"' EXIT
+job=
+trap 'pkill -9 -f "$work/" 2>/dev/null || true; [ -z "$job" ] || scancel "$job"; rm -rf "$work"' EXIT
 export SSIM_STATE_HOME=$work/state
+launcher=local
+if [ "$mode" = agents ]; then
+  launcher=slurm
+  job=$(salloc -N4 --exclusive --no-shell -J ssim-million 2>&1 | grep -o 'allocation [0-9]*' | grep -o '[0-9]*')
+  slots=$(squeue -h -j "$job" -o %C)
+  # What a shell inside the allocation sees (the 4 nodes are alike).
+  export SLURM_JOB_ID=$job SLURM_JOB_NODELIST=$(squeue -h -j "$job" -o %N) \
+    SLURM_JOB_CPUS_PER_NODE="$((slots / 4))(x4)"
+fi
 experiment() {  # FILE PATH N EXE [ARG]
   cat > "$1" <<YAML
-experiment: {name: big, path: $2}
+experiment: {name: big, path: $2, launcher: $launcher}
 ensembles:
   - {name: m, exe: $4, args: [${5:-}], replicas: $3}
 YAML
@@ -52,9 +66,16 @@ timed() {  # LABEL COMMAND...: prints the seconds and the output's size
 }
 rss_mb() { echo $(($(grep -o '^[0-9]*' "$1" | tail -1) / 1024)); }
 
-printf 'members %d, %d cores, load %s\n' "$n" "$(nproc)" "$(cut -d' ' -f1 /proc/loadavg)"
-base=$(echo "$("$baseline" $((n / 10)) /bin/true) * 10" | bc -l)
-printf 'posix_spawn loop of %d, times 10          %6.2f s\n' $((n / 10)) "$base"
+printf 'members %d (%s), %d cores, load %s\n' "$n" "$mode" "$(nproc)" "$(cut -d' ' -f1 /proc/loadavg)"
+if [ "$mode" = agents ]; then
+  t0=$(now)
+  srun --jobid="$job" -N4 --ntasks-per-node=1 "$baseline" $((n / 40)) /bin/true > /dev/null
+  base=$(echo "($(now) - $t0) * 10" | bc -l)
+  printf 'pilot (a spawn loop of %d per node), times 10   %6.2f s\n' $((n / 40)) "$base"
+else
+  base=$(echo "$("$baseline" $((n / 10)) /bin/true) * 10" | bc -l)
+  printf 'posix_spawn loop of %d, times 10          %6.2f s\n' $((n / 10)) "$base"
+fi
 
 experiment "$work/big.yaml" "$work/big" "$n" /bin/true
 t_start=$(now)
@@ -72,12 +93,13 @@ printf 'killed with %d ended: first half %.1f s, peak RSS %d MB\n' "$(ended)" "$
   "$(rss_mb "$work/first.rss")"
 
 t0=$(now)
-/usr/bin/time -f %M -o "$work/resume.rss" "$ssim" run "$work/big.yaml" --resume --max-members "$n" > /dev/null 2>&1 || true
+/usr/bin/time -f %M -o "$work/resume.rss" "$ssim" run "$work/big.yaml" --resume --max-members "$n" > /dev/null \
+  2> "$work/resume.err" || echo "  --resume failed: $(grep -v '^Command exited' "$work/resume.err" | tail -1)"
 t1=$(now)
 resume=$(echo "$t1 - $t0" | bc -l)
 printf -- '--resume of the rest: %.1f s, peak RSS %d MB\n' "$resume" "$(rss_mb "$work/resume.rss")"
 whole=$(echo "$t_killed - $t_start + $resume" | bc -l)
-printf 'both halves: %.1f s = %.2fx the spawn loop (%.0f members/s)\n' "$whole" "$(echo "$whole / $base" | bc -l)" \
+printf 'both halves: %.1f s = %.2fx the baseline (%.0f members/s)\n' "$whole" "$(echo "$whole / $base" | bc -l)" \
   "$(echo "$n / $whole" | bc -l)"
 timed 'ssim status --summary (after)' "$ssim" status "$work/big" --summary
 grep -o '[0-9]* completed' "$work/out" | head -1 | sed 's/^/  /'
