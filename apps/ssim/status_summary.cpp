@@ -11,7 +11,10 @@ namespace ssim::app {
 
 namespace {
 std::string group_of(const state::EntityRecord& e) {
-  return e.type == state::EntityKind::Database ? "(database)" : e.ensemble.empty() ? "(models)" : e.ensemble;
+  // As the summary groups them (lib/state/status_summary.hpp).
+  return e.type == state::EntityKind::Database ? state::StatusSummary::kDatabaseGroup
+         : e.ensemble.empty()                  ? state::StatusSummary::kModelsGroup
+                                               : e.ensemble;
 }
 
 std::string with_params(const state::EntityRecord& e, const std::string& value) {

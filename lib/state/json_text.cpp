@@ -1,6 +1,7 @@
 #include "lib/state/json_text.hpp"
 
 #include <charconv>
+#include <cmath>
 
 namespace ssim::state {
 
