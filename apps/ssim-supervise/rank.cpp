@@ -142,7 +142,7 @@ int meet_rank_zero(const RankOptions& o, int rank) {
   if (const char* t = std::getenv("SSIM_MASTER_TIMEOUT"); t && *t) wait = std::atof(t);
   const double deadline = now() + wait;
   auto delay = std::chrono::milliseconds(5);
-  while (true) {
+  while (!g_forward) {  // a launcher that ends the step ends the wait too
     std::ifstream in(o.master);
     std::string a, p;
     if (in >> a >> p) {
@@ -158,6 +158,7 @@ int meet_rank_zero(const RankOptions& o, int rank) {
     std::this_thread::sleep_for(delay);  // a file another node writes: nothing to wait on but time
     delay = std::min(delay * 2, std::chrono::milliseconds(100));
   }
+  return 1;
 }
 
 constexpr int kRankSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
@@ -169,6 +170,20 @@ void append_end(const std::string& file, const ssim::state::RankEnd& e) {
   if (fd < 0) return;
   (void)!write(fd, line.data(), line.size());
   close(fd);
+}
+
+// A signal the launcher sent before the program started (mpirun ending the step at once
+// because another rank failed on its first line): recorded as the rank's end, asked, and
+// this wrapper ends by it, as the program would have.
+int end_before_start(const RankOptions& o, int rank, int sig) {
+  if (!o.ends.empty()) {
+    ssim::state::RankEnd e;
+    e.rank = rank, e.signal = sig, e.end = now(), e.host = node_name(), e.asked = true;
+    append_end(o.ends, e);
+  }
+  std::signal(sig, SIG_DFL);
+  kill(getpid(), sig);
+  return 128 + sig;
 }
 
 // Passes a signal the launcher sent on to the program, and says so in the ends file first:
@@ -227,6 +242,7 @@ void pass_output(Output& io, pid_t pid, int& status, const RankOptions& o, int r
   bool ended = false;
   char buf[65536];
   while (io.err >= 0 || io.out >= 0) {
+    if (!ended) forward_signal(pid, o, rank);  // one that came before the first poll too
     pollfd p[2] = {{io.err, POLLIN, 0}, {io.out, POLLIN, 0}};
     const int ready = poll(p, 2, ended ? 100 : 200);
     if (ready == 0) io.pass_stdout(true);  // quiet: a line without its newline yet goes on
@@ -251,7 +267,6 @@ void pass_output(Output& io, pid_t pid, int& status, const RankOptions& o, int r
         if (io.stamper) io.stamp(io.stamper->take(std::string_view(buf, size), now()));
       }
     }
-    if (!ended) forward_signal(pid, o, rank);
     if (!ended && waitpid(pid, &status, WNOHANG) == pid) ended = true;
   }
   for (int* fd : {&io.err, &io.out})
@@ -273,6 +288,12 @@ int rank_main(int argc, char** argv) {
                  "[ARGS...]\n");
     return 2;
   }
+  // Caught from the start: a launcher may end the step before the program runs, and that
+  // rank's end must be recorded all the same.
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : kRankSignals) sigaction(sig, &sa, nullptr);
   // The launcher's word, never RANK and the rest that the shell may have left.
   ssim::RankInfo r = o.no_env ? ssim::rank_info() : ssim::launcher_rank_info();
   // ssim knows how many ranks it started; a launcher may not say (PMIx alone).
@@ -286,7 +307,7 @@ int rank_main(int argc, char** argv) {
     set("LOCAL_RANK", std::to_string(r.local_rank));
     set("LOCAL_WORLD_SIZE", std::to_string(r.local_size));
     if (!o.master.empty())
-      if (const int rc = meet_rank_zero(o, r.rank); rc != 0) return rc;
+      if (const int rc = meet_rank_zero(o, r.rank); rc != 0 && !g_forward) return rc;
   }
   if (o.gpus > 0) keep_own_gpus(o.gpus, r.local_rank);
   if (o.torchrun > 0) {
@@ -304,10 +325,7 @@ int rank_main(int argc, char** argv) {
     }
   }
 
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  for (int sig : kRankSignals) sigaction(sig, &sa, nullptr);
+  if (const int sig = g_forward) return end_before_start(o, r.rank, sig);
   // The program's stderr through this wrapper (for the rank's record), and its stdout
   // (its metric lines stamped, stdout_stamps.hpp) when the run directory is known.
   int err_pipe[2] = {-1, -1}, out_pipe[2] = {-1, -1};
@@ -346,10 +364,10 @@ int rank_main(int argc, char** argv) {
     }
     pass_output(io, pid, status, o, r.rank);
   } else {
-    while (waitpid(pid, &status, 0) < 0) {
+    while (true) {
+      if (const int sig = g_forward) g_forward = 0, kill(pid, sig);
+      if (waitpid(pid, &status, 0) >= 0) break;
       if (errno != EINTR) return 127;
-      if (g_forward) kill(pid, g_forward);
-      g_forward = 0;
     }
   }
   const int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;

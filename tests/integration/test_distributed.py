@@ -121,6 +121,32 @@ models:
             rank0 = [json.loads(line) for line in f if json.loads(line)["rank"] == 0]
         self.assertEqual([(r["signal"], r.get("asked")) for r in rank0], [(15, True)], rank0)
 
+    def test_a_launchers_signal_before_the_program_starts_is_recorded(self):
+        # Under load, mpirun may end a step (another rank failed on its first line) while a
+        # rank's wrapper is still waiting for rank 0's address: that rank's end is recorded
+        # all the same, as asked, and the wrapper ends by the signal, its program never run.
+        supervise = os.path.join(os.path.dirname(os.path.abspath(SSIM)), "ssim-supervise")
+        ends = os.path.join(self.dir, "ends")
+        env = dict(self.env, OMPI_COMM_WORLD_RANK="1", OMPI_COMM_WORLD_SIZE="2")
+        wrapper = subprocess.Popen([supervise, "--rank", "--size", "2", "--master", os.path.join(self.dir, "master"),
+                                    "--ends", ends, "--", "/bin/sh", "-c", "touch started"],
+                                   cwd=self.dir, env=env)
+        try:
+            def catches_sigterm():  # its handler is in place (SigCgt), so the signal is its to handle
+                with open(f"/proc/{wrapper.pid}/status") as f:
+                    caught = next(line for line in f if line.startswith("SigCgt:"))
+                return int(caught.split()[1], 16) & (1 << (15 - 1))
+            wait_for(catches_sigterm, 30, "the wrapper's signal handlers")
+            wrapper.send_signal(15)
+            self.assertEqual(wrapper.wait(timeout=30), -15)
+        finally:
+            wrapper.kill()
+            wrapper.wait()
+        with open(ends) as f:
+            records = [json.loads(line) for line in f]
+        self.assertEqual([(r["rank"], r["signal"], r.get("asked")) for r in records], [(1, 15, True)], records)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "started")))
+
     def test_a_lone_rank_and_a_program_that_sets_its_own(self):
         self.write("experiment.yaml", """
 experiment: {name: lone}

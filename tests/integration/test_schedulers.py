@@ -769,10 +769,20 @@ class Pbs(Fake, SsimTestCase):
                  what="manifest")
         wait_for(lambda: all(self.status()[1][n]["status"] == "running" for n in ("m_0", "m_1", "mpi")), timeout=60,
                  what=lambda: f"members running in the job; seen: "
-                 f"{ {n: (e['status'], e.get('reason')) for n, e in self.status()[1].items()} }, jobs: {self.jobs()}")
+                 f"{ {n: (e['status'], e.get('reason')) for n, e in self.status()[1].items()} }, jobs: {self.jobs()}, "
+                 f"mpi's stderr: {self.tail(os.path.join(self.dir, path, 'mpi/mpi.err'))!r}")
         runs = [pid for pid in os.listdir("/proc") if pid.isdigit() and self.is_ssim_run(int(pid))]
         self.assertEqual(len(runs), 1, runs)
         return job, runs[0]
+
+    @staticmethod
+    def tail(path, size=2000):
+        """The end of a file, for a failure's message ("" when there is none)."""
+        try:
+            with open(path, errors="replace") as f:
+                return f.read()[-size:]
+        except OSError:
+            return ""
 
     def is_ssim_run(self, pid):
         try:
