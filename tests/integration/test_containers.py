@@ -11,10 +11,12 @@ import unittest
 
 from container_image import MARKER, test_image
 from ssimtest import SSIM, SsimTestCase, processes_with_env, wait_for
+from test_distributed import assert_same_weights, single_process_weights
 from test_slurm import SlurmCase, cluster_up
 
 FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures/fake-containers"))
 TRAIN = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures/trainers/train_dist.py"))
+TORCHRUN = os.path.abspath(os.path.join(os.path.dirname(__file__), "../fixtures/trainers/torchrun_stand_in.py"))
 IMAGE = test_image()
 
 # Says where it runs and what it was given, streams tensors and metrics to the host.
@@ -78,6 +80,16 @@ models:
     env: {{OMP_NUM_THREADS: "1"}}
     container: {{runtime: charliecloud, image: {IMAGE}}}
 """)
+
+
+def torchrun_experiment(case, launcher, run):
+    """The DDP trainer under a torchrun inside the container, which starts the workers:
+    torchrun_stand_in.py (Debian 12's torchrun fails on Python 3.11), told only by ssim."""
+    ddp_experiment(case, launcher, run)
+    shutil.copy(TORCHRUN, os.path.join(case.dir, "torchrun"))
+    with open(os.path.join(case.dir, "experiment.yaml")) as f:
+        text = f.read()
+    case.write("experiment.yaml", text.replace("exe: python3", f"exe: {case.dir}/torchrun"))
 
 
 def read_ranks(case, prefix, n):
@@ -264,6 +276,16 @@ models:
         self.assertEqual([i["inside"] for i in read_ranks(self, "inside", 2)], [True, True])
 
 
+    def test_a_torchrun_inside_starts_its_workers_from_ssims_wiring(self):
+        torchrun_experiment(self, "local", "{torchrun: 2}")
+        p = self.ssim("run", "experiment.yaml", timeout=240)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        told = read_ranks(self, "rank", 2)
+        self.assertEqual([(t["RANK"], t["LOCAL_RANK"], t["WORLD_SIZE"]) for t in told], [("0", "0", "2"), ("1", "1", "2")])
+        self.assertEqual([i["inside"] for i in read_ranks(self, "inside", 2)], [True, True])
+        assert_same_weights(self, told[0]["weights"], single_process_weights())
+
+
 @unittest.skipUnless(IMAGE and shutil.which("setpriv"), "no test image, or no setpriv (util-linux)")
 class CharliecloudUnprivileged(SsimTestCase):
     """As a user without root: ch-run in a user namespace of its own, the image not theirs."""
@@ -343,6 +365,22 @@ class CharliecloudOnSlurm(SlurmCase):
         self.assertEqual(sorted(i["host"] for i in inside), sorted(self.nodes))  # two nodes, by name
         p = self.ssim("status", "experiment.yaml", "-o", "name,loss", check=0)
         self.assertRegex(p.stdout, r"train\s+0\.125")
+
+    def test_a_torchrun_inside_on_each_of_two_nodes_makes_one_world(self):
+        # One torchrun a node, inside the container, two workers each: four ranks that
+        # train as one process would, told where rank 0 is only by ssim's PET_* wiring.
+        self.allocate(2)
+        torchrun_experiment(self, "slurm", "{nodes: 2, ntasks: 2, torchrun: 2}")
+        p = self.ssim("run", "experiment.yaml", timeout=300)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        told = read_ranks(self, "rank", 4)
+        self.assertEqual([(t["RANK"], t["LOCAL_RANK"], t["WORLD_SIZE"]) for t in told],
+                         [("0", "0", "4"), ("1", "1", "4"), ("2", "0", "4"), ("3", "1", "4")])
+        self.assertEqual(len({(t["MASTER_ADDR"], t["MASTER_PORT"]) for t in told}), 1)
+        inside = read_ranks(self, "inside", 4)
+        self.assertEqual([i["inside"] for i in inside], [True] * 4)
+        self.assertEqual(sorted({i["host"] for i in inside}), sorted(self.nodes))  # both nodes, by name
+        assert_same_weights(self, told[0]["weights"], single_process_weights())
 
 
 class Simulated(SsimTestCase):
