@@ -16,6 +16,7 @@
 #include "apps/ssim/run_session.hpp"
 #include "lib/plan/plan_json.hpp"
 #include "lib/launch/container_checks.hpp"
+#include "lib/launch/container_gpu_check.hpp"
 #include "lib/launch/door_check.hpp"
 #include "lib/plan/program_checks.hpp"
 #include "lib/plan/program_trust.hpp"
@@ -84,6 +85,7 @@ Action add_run(CLI::App& app) {
     launch::check_containers(l.spec, l.plan);
     launch::check_smartredis_door(l.spec);
     for (const auto& warning : plan::program_warnings(l.spec, l.plan)) std::cerr << warning << "\n";
+    for (const auto& warning : launch::container_gpu_warnings(l.spec, l.plan)) std::cerr << warning << "\n";
     choose_auto_port(l);  // exit 2 before anything starts, once, not 127 per member
     // Some schedulers end a batch job when its script does, and then everything the job
     // started (launchers/job_environment.hpp): a detached run would be killed with it.

@@ -11,6 +11,7 @@
 #include "lib/spec/document_json.hpp"
 #include "lib/launch/devices.hpp"
 #include "lib/launch/container_checks.hpp"
+#include "lib/launch/container_gpu_check.hpp"
 #include "lib/launch/door_check.hpp"
 #include "lib/plan/program_checks.hpp"
 #include "lib/plan/exposure.hpp"
@@ -39,6 +40,7 @@ Action add_validate(CLI::App& app) {
       launch::check_containers(l.spec, l.plan);
       launch::check_smartredis_door(l.spec);
       for (const auto& warning : plan::program_warnings(l.spec, l.plan)) std::cerr << warning << "\n";
+      for (const auto& warning : launch::container_gpu_warnings(l.spec, l.plan)) std::cerr << warning << "\n";
       for (const auto& warning : plan::exposure_warnings(l.plan)) std::cerr << warning << "\n";
       launch::check_device_variables();
       if (*json) {

@@ -187,6 +187,27 @@ models:
         p = self.ssim("validate", "experiment.yaml", check=2)
         self.assertIn('experiment.yaml:2:49: orchestrator.container: no program "keydb-server" in the image', p.stderr)
 
+    def test_gpus_in_an_image_without_the_driver_s_library_are_warned_of_and_given(self):
+        # The test image has no libcuda.so.1 (ch-fromhost --nvidia never ran on it): CUDA
+        # inside would see no GPU. Said at validate and run; the run goes on, the rank
+        # given the device ssim chose.
+        self.env["SSIM_GPUS"] = "0,1"
+        self.experiment(f"""
+  - name: train
+    exe: python3
+    args: [-c, 'import os; print(os.environ["CUDA_VISIBLE_DEVICES"])']
+    run: {{gpus_per_task: 1}}
+    container: {{runtime: charliecloud, image: {IMAGE}}}
+""")
+        warning = (f"experiment.yaml:9:47: models[0].container.image: warning: the image {IMAGE} has no libcuda.so.1")
+        p = self.ssim("validate", "experiment.yaml")
+        self.assertIn(warning, p.stderr)
+        self.assertIn(f"run `ch-fromhost --nvidia {IMAGE}` on a GPU node first", p.stderr)
+        p = self.ssim("run", "experiment.yaml", timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(warning, p.stderr)
+        self.assertEqual(self.ssim("logs", "train").stdout, "0\n")
+
     def test_a_run_folder_under_tmp_with_tmpdir_elsewhere_is_refused_before_it_starts(self):
         # ch-run binds the host's $TMPDIR as the container's /tmp: a run folder under the
         # host's /tmp cannot be bound there, and ch-run failed at the start ("can't mkdir
