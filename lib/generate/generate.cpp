@@ -1,6 +1,9 @@
 #include "lib/generate/generate.hpp"
 #include "lib/util/experiment_dir.hpp"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -66,8 +69,13 @@ void fail(const std::string& what, const fs::path& p, const std::error_code& ec)
   throw GenerateError("cannot " + what + " " + p.string() + ": " + ec.message());
 }
 
+// Made with one mkdir where its parent is there (a member's folder: create_directories
+// looks first, a lookup of a path that is not there for each of a million members, which
+// a parallel file system's metadata server answers too); its parents made only when missing.
 void make_dir(const fs::path& p) {
+  if (::mkdir(p.c_str(), 0777) == 0) return;
   std::error_code ec;
+  if (errno == EEXIST && fs::is_directory(p, ec)) return;  // a resumed run's, or one ssim made before
   fs::create_directories(p, ec);
   if (ec) fail("create", p, ec);
 }
