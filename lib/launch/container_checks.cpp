@@ -18,12 +18,6 @@ namespace ssim::launch {
 namespace fs = std::filesystem;
 using plan::ContainerRuntime;
 
-namespace {
-
-// The PATH a program is looked for on inside: the one the runtime passes in (the host's,
-// or the entity's own env PATH) and the one images are built with.
-const char* kImagePath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-
 bool exists_in(const std::string& image, const std::string& path) {
   struct stat st {};
   return ::lstat((fs::path(image) / fs::path(path).relative_path()).c_str(), &st) == 0;  // a link counts
@@ -33,6 +27,12 @@ bool is_directory_image(const plan::Container& c) {
   std::error_code ec;
   return c.image_is_path && fs::is_directory(c.image, ec);
 }
+
+namespace {
+
+// The PATH a program is looked for on inside: the one the runtime passes in (the host's,
+// or the entity's own env PATH) and the one images are built with.
+const char* kImagePath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 // is_directory_image, asked once per container: an ensemble's members share theirs.
 class DirectoryImages {

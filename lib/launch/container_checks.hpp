@@ -11,6 +11,11 @@
 
 namespace ssim::launch {
 
+// Whether `path` (as seen inside) is in the directory image `image`; a link counts.
+bool exists_in(const std::string& image, const std::string& path);
+// Whether the container's image is a directory on this host (not a .sif, .sqfs or name).
+bool is_directory_image(const plan::Container& c);
+
 // Throws SpecError naming the container's field (or the entity's exe) for the first
 // problem; a mount point it lacks must be one ssim run may make. A runtime is looked for on the PATH only where no
 // setup line (a `module load apptainer`) may bring it.

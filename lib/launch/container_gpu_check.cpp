@@ -1,41 +1,22 @@
 #include "lib/launch/container_gpu_check.hpp"
 
-#include <sys/stat.h>
-
-#include <filesystem>
 #include <set>
 
+#include "lib/launch/container_checks.hpp"
 #include "lib/spec/error.hpp"
 
 namespace ssim::launch {
 
-namespace fs = std::filesystem;
-
-const std::vector<std::string>& driver_library_dirs() {
-  static const std::vector<std::string> dirs{"/usr/lib/x86_64-linux-gnu",
-                                             "/usr/lib/aarch64-linux-gnu",
-                                             "/usr/lib/powerpc64le-linux-gnu",
-                                             "/usr/lib64",
-                                             "/usr/lib",
-                                             "/lib/x86_64-linux-gnu",
-                                             "/lib64",
-                                             "/lib",
-                                             "/usr/local/lib",
-                                             "/usr/local/lib64",
-                                             "/usr/local/cuda/compat",
-                                             "/usr/local/cuda/lib64",
-                                             "/usr/local/nvidia/lib64"};
-  return dirs;
-}
-
 namespace {
 
+// The places an image keeps libcuda.so.1: ch-fromhost puts it in the image's first library
+// folder; NGC images keep a copy in /usr/local/cuda/compat.
 bool has_driver_library(const std::string& image) {
-  for (const auto& dir : driver_library_dirs()) {
-    struct stat st {};
-    const fs::path file = fs::path(image) / fs::path(dir).relative_path() / "libcuda.so.1";
-    if (::lstat(file.c_str(), &st) == 0) return true;  // a link counts: ch-fromhost may make one
-  }
+  for (const char* dir :
+       {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib/powerpc64le-linux-gnu", "/usr/lib64",
+        "/usr/lib", "/lib/x86_64-linux-gnu", "/lib64", "/lib", "/usr/local/lib", "/usr/local/lib64",
+        "/usr/local/cuda/compat", "/usr/local/cuda/lib64", "/usr/local/nvidia/lib64"})
+    if (exists_in(image, std::string(dir) + "/libcuda.so.1")) return true;  // a link counts: ch-fromhost may make one
   return false;
 }
 
@@ -47,8 +28,7 @@ std::vector<std::string> container_gpu_warnings(const spec::ExperimentSpec& spec
   for (const auto& s : plan.steps) {
     const plan::Container* c = s.program->container.get();
     if (!c || c->runtime != plan::ContainerRuntime::Charliecloud || s.program->res.gpus_per_task <= 0) continue;
-    std::error_code ec;
-    if (!seen.insert(c).second || !c->image_is_path || !fs::is_directory(c->image, ec)) continue;
+    if (!seen.insert(c).second || !is_directory_image(*c)) continue;
     if (has_driver_library(c->image)) continue;
     out.push_back(spec.file + ":" + std::to_string(c->image_loc.line) + ":" + std::to_string(c->image_loc.col) + ": " +
                   c->field + ".image: warning: the image " + spec::printable(c->image) +

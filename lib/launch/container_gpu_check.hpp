@@ -13,10 +13,6 @@
 
 namespace ssim::launch {
 
-// The places an image keeps libcuda.so.1 (ch-fromhost puts it in the image's first
-// library folder; NGC images keep a copy in /usr/local/cuda/compat).
-const std::vector<std::string>& driver_library_dirs();
-
 // "FILE:LINE:COL: FIELD.image: warning: ..." for each Charliecloud directory image, once,
 // that an entity asking for GPUs (gpus_per_task) runs in and that has no libcuda.so.1.
 std::vector<std::string> container_gpu_warnings(const spec::ExperimentSpec& spec, const plan::Plan& plan);

@@ -66,14 +66,14 @@ json.dump({"ssdb": os.environ["SSDB"], "other": c.get_tensor(f"r{1 - rank}").tol
 """
 
 
-def ddp_experiment(case, launcher, run):
+def ddp_experiment(case, launcher, run, exe="python3"):
     shutil.copy(TRAIN, case.dir)
     case.write("train_inside.py", TRAIN_INSIDE)
     case.write("experiment.yaml", f"""
 experiment: {{name: ddp, launcher: {launcher}}}
 models:
   - name: train
-    exe: python3
+    exe: {exe}
     args: [train_inside.py]
     run: {run}
     files: {{copy: [train_dist.py, train_inside.py]}}
@@ -85,11 +85,8 @@ models:
 def torchrun_experiment(case, launcher, run):
     """The DDP trainer under a torchrun inside the container, which starts the workers:
     torchrun_stand_in.py (Debian 12's torchrun fails on Python 3.11), told only by ssim."""
-    ddp_experiment(case, launcher, run)
     shutil.copy(TORCHRUN, os.path.join(case.dir, "torchrun"))
-    with open(os.path.join(case.dir, "experiment.yaml")) as f:
-        text = f.read()
-    case.write("experiment.yaml", text.replace("exe: python3", f"exe: {case.dir}/torchrun"))
+    ddp_experiment(case, launcher, run, exe=os.path.join(case.dir, "torchrun"))
 
 
 def read_ranks(case, prefix, n):
